@@ -1,0 +1,116 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { SQL } from "drizzle-orm";
+import { env } from "@/lib/env";
+import { log } from "@/lib/logger";
+import { migrateDatabase } from "./migrate";
+import { seedDatabase } from "./seed";
+import * as schema from "./schema";
+import { exposePglite, type PgliteExposure } from "./pglite-exposure";
+
+/**
+ * The database: PostgreSQL (postgres-js) when DATABASE_URL is set, otherwise PGlite stored under
+ * DATA_DIR. Both are typed as the postgres-js database: the query builder is identical, so every
+ * query in lib/ runs on either. Avoid `db.execute()` result shapes (they differ); use the builder.
+ *
+ * PGlite is a single connection that serialises everything, so inside `db.transaction(tx => …)`
+ * use only `tx`: a query on the outer `db` waits for the transaction and never returns.
+ */
+export type Db = PostgresJsDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything queries can run on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export type DbHandle = {
+  db: Db;
+  kind: "postgres" | "pglite";
+  /** Loopback port where an embedded PGlite is reachable by other processes. */
+  port?: number;
+  close: () => Promise<void>;
+};
+
+const globalForDb = globalThis as unknown as { __gwDb?: Promise<DbHandle> };
+
+/** The process-wide database, opened and migrated once (survives dev hot reloads). */
+export function getDbHandle(): Promise<DbHandle> {
+  globalForDb.__gwDb ??= openDatabase().catch((err) => {
+    globalForDb.__gwDb = undefined;
+    throw err;
+  });
+  return globalForDb.__gwDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+/** Tests install their own per-file database. */
+export function setDbHandle(handle: DbHandle): void {
+  globalForDb.__gwDb = Promise.resolve(handle);
+}
+
+export async function closeDb(): Promise<void> {
+  const pending = globalForDb.__gwDb;
+  globalForDb.__gwDb = undefined;
+  if (pending) await (await pending).close();
+}
+
+async function openDatabase(): Promise<DbHandle> {
+  const { DATABASE_URL, DATABASE_POOL_MAX } = env();
+  if (DATABASE_URL) {
+    await migrateDatabase({ kind: "postgres", url: DATABASE_URL });
+    const handle = postgresHandle(DATABASE_URL, DATABASE_POOL_MAX);
+    await seedDatabase(handle.db);
+    return handle;
+  }
+  return openEmbedded();
+}
+
+export function postgresHandle(url: string, max: number): DbHandle {
+  const client = postgres(url, { max, onnotice: () => {} });
+  return {
+    db: drizzlePostgres(client, { schema }),
+    kind: "postgres",
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+export function pgliteDb(client: PGlite): Db {
+  // Same query builder, different driver: see the note on `Db` above.
+  return drizzlePglite(client, { schema }) as unknown as Db;
+}
+
+async function openEmbedded(): Promise<DbHandle> {
+  const dir = path.resolve(env().DATA_DIR, "pglite");
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = pgliteDb(client);
+  await migrateDatabase({ kind: "pglite", db });
+  await seedDatabase(db);
+  let exposure: PgliteExposure | undefined;
+  try {
+    exposure = await exposePglite(client, env().PGLITE_PORT);
+    log.info("embedded database ready", { dir, port: exposure.port });
+  } catch (err) {
+    log.warn("embedded database is not reachable from other processes", { error: String(err) });
+  }
+  return {
+    db,
+    kind: "pglite",
+    port: exposure?.port,
+    close: async () => {
+      await exposure?.stop();
+      await client.close();
+    },
+  };
+}
+
+/** Rows of a raw SQL query on either driver (postgres-js returns an array, PGlite `{ rows }`). */
+export async function rawRows<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}

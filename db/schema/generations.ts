@@ -1,0 +1,108 @@
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, credits, timestamps, tstz } from "./_columns";
+import { apiKeys } from "./api-keys";
+import { users } from "./users";
+
+export const generationStatuses = ["queued", "in_progress", "completed", "failed", "cancelled"] as const;
+export type GenerationStatus = (typeof generationStatuses)[number];
+export const finalGenerationStatuses: readonly GenerationStatus[] = ["completed", "failed", "cancelled"];
+
+/** One generation job, from either surface, sync or queued. Its id is the public request id (UUID). */
+export const generationRequests = pgTable(
+  "generation_requests",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    apiKeyId: text("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
+    modelId: text("model_id").notNull(),
+    /** `gateway` (/run, /queue) or `skill` (/api/v1/generate): decides the result shape. */
+    surface: text("surface", { enum: ["gateway", "skill"] }).notNull(),
+    mode: text("mode", { enum: ["sync", "queue"] }).notNull(),
+    /** Made with a `_test_` key: runs on the simulator and never touches the real balance. */
+    sandbox: boolean("sandbox").notNull().default(false),
+    status: text("status", { enum: generationStatuses }).notNull().default("queued"),
+    input: jsonb("input").$type<Record<string, unknown>>().notNull(),
+    /** The result with the service's own (re-hosted) URLs. */
+    output: jsonb("output").$type<Record<string, unknown>>(),
+    /** The result as the provider returned it (its URLs expire after about a day). */
+    providerOutput: jsonb("provider_output").$type<Record<string, unknown>>(),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    /** Credits debited before submitting (the quote). */
+    costReservedCredits: credits("cost_reserved_credits").notNull().default(0),
+    /** Credits finally charged after settling; null until settled or refunded. */
+    costSettledCredits: credits("cost_settled_credits"),
+    provider: text("provider").notNull(),
+    providerRequestId: text("provider_request_id"),
+    /** Completion callback URL (`webhook` / `webhook_url`). */
+    webhookUrl: text("webhook_url"),
+    /** X-Request-ID of the HTTP request that created the job. */
+    httpRequestId: text("http_request_id"),
+    queuePosition: integer("queue_position"),
+    submittedAt: tstz("submitted_at"),
+    startedAt: tstz("started_at"),
+    completedAt: tstz("completed_at"),
+    ...timestamps,
+  },
+  (t) => [
+    // Provider webhooks find their job by the provider's id.
+    uniqueIndex("generation_requests_provider_uq").on(t.provider, t.providerRequestId),
+    index("generation_requests_user_created_idx").on(t.userId, t.createdAt.desc()),
+    // Recovery sweeps look for unfinished jobs.
+    index("generation_requests_status_idx").on(t.status, t.updatedAt),
+  ],
+);
+
+/**
+ * What happened to a job, in order: status changes, provider logs and gateway progress. SSE
+ * streams replay it from the start, so a client that connects late still sees everything.
+ */
+export const generationEvents = pgTable(
+  "generation_events",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    generationId: text("generation_id")
+      .notNull()
+      .references(() => generationRequests.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["status", "log", "progress"] }).notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("generation_events_generation_seq_idx").on(t.generationId, t.seq)],
+);
+
+/** The activity log behind /me/activity and the usage endpoints: one row per billed operation. */
+export const activity = pgTable(
+  "activity",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    apiKeyId: text("api_key_id"),
+    modelId: text("model_id"),
+    /** run | queue | generate | upload | integration */
+    operation: text("operation").notNull(),
+    /** Credits finally charged (0 for failures, which are refunded). */
+    credits: credits("credits").notNull().default(0),
+    /** completed | failed | cancelled */
+    status: text("status").notNull(),
+    errorCode: text("error_code"),
+    /** The generation request id. */
+    requestId: text("request_id"),
+    /** The provider's request id (the key of GET /me/activity/{falRequestId}). */
+    providerRequestId: text("provider_request_id"),
+    durationMs: bigint("duration_ms", { mode: "number" }),
+    sandbox: boolean("sandbox").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("activity_request_uq").on(t.requestId),
+    // GET /me/activity and /me/usage*: a user's records in a time range.
+    index("activity_user_created_idx").on(t.userId, t.createdAt.desc()),
+    index("activity_key_created_idx").on(t.apiKeyId, t.createdAt.desc()),
+    index("activity_provider_request_idx").on(t.providerRequestId),
+  ],
+);

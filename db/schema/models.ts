@@ -1,0 +1,60 @@
+import { bigint, boolean, index, integer, jsonb, numeric, pgTable, text } from "drizzle-orm/pg-core";
+import { timestamps, tstz } from "./_columns";
+
+export const priceUnits = ["image", "second", "megapixel", "request", "1k_chars"] as const;
+export type PriceUnit = (typeof priceUnits)[number];
+export const licenseTypes = ["commercial", "non-commercial", "open-source"] as const;
+
+export type JsonSchema = Record<string, unknown>;
+export type ModelSchema = { input: JsonSchema; output: JsonSchema };
+
+/** The catalog. `modelId` is the public id (may contain slashes) and never changes. */
+export const models = pgTable(
+  "models",
+  {
+    modelId: text("model_id").primaryKey(),
+    /** The provider's endpoint id this model runs as (defaults to modelId). */
+    alias: text("alias").notNull(),
+    displayName: text("display_name").notNull(),
+    category: text("category").notNull(),
+    description: text("description").notNull().default(""),
+    /** Whole rubles for one typical unit; the fallback price when priceUnit is null. */
+    creditCost: integer("credit_cost").notNull().default(0),
+    /**
+     * Exact price per unit in rubles, as a decimal string (may be below one kopeck, e.g. 0.00035).
+     * Never parsed as a float for billing: lib/money reads it into scaled BigInt.
+     */
+    priceRub: numeric("price_rub", { precision: 20, scale: 8 }),
+    priceUnit: text("price_unit", { enum: priceUnits }),
+    /** Price before discount, same unit and scale as priceRub. */
+    originalPriceRub: numeric("original_price_rub", { precision: 20, scale: 8 }),
+    /** 0–100, applied to priceRub × quantity before rounding up to 0.0001 ₽. */
+    discountPercent: numeric("discount_percent", { precision: 5, scale: 2 }).notNull().default("0"),
+    /** Null for unbranded and community models (hidden unless includeCommunity=true). */
+    modelLab: text("model_lab"),
+    modelFamily: text("model_family"),
+    groupLabel: text("group_label"),
+    tags: text("tags").array().notNull().default([]),
+    thumbnailUrl: text("thumbnail_url"),
+    licenseType: text("license_type", { enum: licenseTypes }),
+    publishedAt: tstz("published_at").notNull().defaultNow(),
+    schema: jsonb("schema").$type<ModelSchema>(),
+    schemaRu: jsonb("schema_ru").$type<{ input: JsonSchema }>(),
+    /** Last schema refresh from the provider; null means "fetch on first read". */
+    schemaFetchedAt: tstz("schema_fetched_at"),
+    visible: boolean("visible").notNull().default(true),
+    /** Completed generations, used by sort=popular. */
+    popularity: bigint("popularity", { mode: "number" }).notNull().default(0),
+    /** Which provider runs it: `fal` in production, always the simulator for sandbox keys. */
+    provider: text("provider").notNull().default("fal"),
+    ...timestamps,
+  },
+  (t) => [
+    // GET /models default sort (popular, then newest) among visible models.
+    index("models_visible_popular_idx").on(t.visible, t.popularity.desc(), t.publishedAt.desc()),
+    // GET /models?category=… and sort=by_category.
+    index("models_category_idx").on(t.category),
+    // GET /models?tag=a,b uses `tags @> array[...]`.
+    index("models_tags_gin").using("gin", t.tags),
+  ],
+);

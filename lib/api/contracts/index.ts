@@ -1,0 +1,5 @@
+import type { Operation } from "./operation";
+import { systemOperations } from "./system";
+
+/** Every documented operation; each resource's contract file adds its list here. */
+export const operations: Operation[] = [...systemOperations];

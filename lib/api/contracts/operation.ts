@@ -1,0 +1,29 @@
+import type { z } from "zod";
+import type { AuthMode } from "@/lib/auth/resolve";
+import type { ErrorCode } from "@/lib/http/errors";
+
+/**
+ * One documented operation. Route handlers validate with the same zod schemas referenced here, and
+ * lib/openapi/document.ts renders every operation into /openapi.json, so the two cannot drift.
+ */
+export type Operation = {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  /** OpenAPI path template, e.g. `/models/{modelId}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  surface: "gateway" | "skill";
+  auth: AuthMode;
+  body?: z.ZodType;
+  /** Set for non-JSON bodies, e.g. multipart/form-data uploads. */
+  bodyContentType?: string;
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  /** Error codes this operation may answer with (beyond those its auth mode implies). */
+  errors?: ErrorCode[];
+};
+
+export const defineOperations = (ops: Operation[]) => ops;

@@ -1,0 +1,107 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { apiKeys } from "@/db/schema";
+import { withGateway, withSkill } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { createApiKey, createSession, createUser } from "@/test/factories";
+import { call } from "@/test/http";
+import { hashApiKey } from "./api-key";
+
+const whoami = withGateway({ auth: "key" }, ({ ctx }) =>
+  json({ userId: ctx.principal.userId, source: ctx.principal.source, apiKeyId: ctx.principal.apiKeyId }),
+);
+const dashboardOnly = withGateway({ auth: "session" }, ({ ctx }) => json({ userId: ctx.principal.userId }));
+const adminOnly = withGateway({ auth: "admin" }, ({ ctx }) => json({ userId: ctx.principal.userId }));
+const skillWhoami = withSkill({ auth: "key" }, ({ ctx }) => json({ userId: ctx.principal.userId }));
+
+const unauthorized = { success: false, error: "unauthorized", message: expect.any(String) };
+const forbidden = { success: false, error: "forbidden", message: expect.any(String) };
+
+describe("success", () => {
+  test("a live key authenticates as its owner", async () => {
+    const user = await createUser();
+    const key = await createApiKey(user);
+    const res = await call(whoami, "/me", { key: key.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ userId: user.id, source: "api_key", apiKeyId: key.id });
+  });
+
+  test("a session cookie authenticates as its user", async () => {
+    const user = await createUser();
+    const session = await createSession(user);
+    const res = await call(whoami, "/me", { session: session.token });
+    expect(res.body).toEqual({ userId: user.id, source: "session", apiKeyId: null });
+  });
+
+  test("keys are stored as SHA-256 hashes, never in plaintext", async () => {
+    const user = await createUser();
+    const key = await createApiKey(user, { mode: "test" });
+    const db = await getDb();
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row!.hash).toBe(hashApiKey(key.key));
+    expect(JSON.stringify(row)).not.toContain(key.key);
+    expect(key.key).toMatch(/^gw_test_[0-9A-Za-z]{40}$/);
+  });
+});
+
+describe("auth", () => {
+  test.each([
+    ["no credentials", {}],
+    ["a malformed key", { headers: { authorization: "Bearer not-a-key" } }],
+    ["a non-bearer scheme", { headers: { authorization: "Basic Zm9vOmJhcg==" } }],
+    ["an unknown key", { headers: { authorization: `Bearer gw_live_${"a".repeat(40)}` } }],
+    ["an unknown session", { session: "00000000-0000-0000-0000-000000000000" }],
+  ])("%s → 401 unauthorized", async (_, options) => {
+    const res = await call(whoami, "/me", options);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(unauthorized);
+  });
+
+  test("a disabled key → 401", async () => {
+    const key = await createApiKey(await createUser(), { enabled: false });
+    expect((await call(whoami, "/me", { key: key.key })).body).toEqual(unauthorized);
+  });
+
+  test("an expired key → 401", async () => {
+    const key = await createApiKey(await createUser(), { expiresAt: new Date(Date.now() - 1000) });
+    expect((await call(whoami, "/me", { key: key.key })).status).toBe(401);
+  });
+
+  test("an expired session → 401", async () => {
+    const session = await createSession(await createUser(), { expires: new Date(Date.now() - 1000) });
+    expect((await call(whoami, "/me", { session: session.token })).status).toBe(401);
+  });
+
+  test("a banned user → 403 for keys and sessions; an expired ban no longer applies", async () => {
+    const banned = await createUser({ banned: true, banReason: "abuse" });
+    const key = await createApiKey(banned);
+    const session = await createSession(banned);
+    expect((await call(whoami, "/me", { key: key.key })).body).toEqual(forbidden);
+    expect((await call(whoami, "/me", { session: session.token })).body).toEqual(forbidden);
+    const lapsed = await createUser({ banned: true, banExpires: new Date(Date.now() - 1000) });
+    expect((await call(whoami, "/me", { key: (await createApiKey(lapsed)).key })).status).toBe(200);
+  });
+
+  test("dashboard-only routes refuse API keys with 403 and accept sessions", async () => {
+    const user = await createUser();
+    const key = await createApiKey(user);
+    const session = await createSession(user);
+    expect((await call(dashboardOnly, "/me/keys", { key: key.key })).body).toEqual(forbidden);
+    expect((await call(dashboardOnly, "/me/keys", { session: session.token })).status).toBe(200);
+  });
+
+  test("admin routes need an admin's session: an admin's key and a user's session get 403", async () => {
+    const admin = await createUser({ role: "admin" });
+    const user = await createUser();
+    expect((await call(adminOnly, "/admin/stats", { key: (await createApiKey(admin)).key })).body).toEqual(forbidden);
+    expect((await call(adminOnly, "/admin/stats", { session: (await createSession(user)).token })).body).toEqual(forbidden);
+    expect((await call(adminOnly, "/admin/stats", { session: (await createSession(admin)).token })).status).toBe(200);
+  });
+
+  test("the skill surface answers 401 with code UNAUTHORIZED", async () => {
+    const res = await call(skillWhoami, "/api/v1/balance");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: expect.any(String), code: "UNAUTHORIZED", details: { reason: "unauthorized" } });
+  });
+});

@@ -1,0 +1,118 @@
+import { and, eq, gt } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { apiKeys, sessions, users } from "@/db/schema";
+import { ApiError } from "@/lib/http/errors";
+import { hashApiKey, parseApiKey } from "./api-key";
+import type { Principal } from "./principal";
+import { sessionTokenFrom } from "./session-cookie";
+
+const unauthorized = (message: string) => new ApiError("unauthorized", message);
+
+type UserRow = Pick<typeof users.$inferSelect, "id" | "email" | "name" | "role" | "banned" | "banExpires">;
+
+function assertNotBanned(user: UserRow, now: Date): void {
+  if (user.banned && (!user.banExpires || user.banExpires > now)) {
+    throw new ApiError("forbidden", "This account is banned");
+  }
+}
+
+const userColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  role: users.role,
+  banned: users.banned,
+  banExpires: users.banExpires,
+};
+
+/**
+ * The one auth resolver: `Authorization: Bearer <key>` or the Auth.js session cookie. Returns null
+ * when the request carries neither; throws 401 for a bad credential and 403 for a banned user.
+ * A present-but-bad Authorization header never falls back to the cookie.
+ */
+export async function resolvePrincipal(db: Executor, req: Request, now = new Date()): Promise<Principal | null> {
+  const authorization = req.headers.get("authorization");
+  if (authorization !== null) return resolveKey(db, authorization, now);
+  const token = sessionTokenFrom(req);
+  return token ? resolveSession(db, token, now) : null;
+}
+
+async function resolveKey(db: Executor, authorization: string, now: Date): Promise<Principal> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  const token = match?.[1];
+  if (!token || !parseApiKey(token)) throw unauthorized("Malformed API key; expected `Authorization: Bearer <key>`");
+  const [row] = await db
+    .select({
+      user: userColumns,
+      key: {
+        id: apiKeys.id,
+        mode: apiKeys.mode,
+        enabled: apiKeys.enabled,
+        expiresAt: apiKeys.expiresAt,
+        rateLimitEnabled: apiKeys.rateLimitEnabled,
+        rateLimitTimeWindow: apiKeys.rateLimitTimeWindow,
+        rateLimitMax: apiKeys.rateLimitMax,
+      },
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(eq(apiKeys.hash, hashApiKey(token)))
+    .limit(1);
+  if (!row) throw unauthorized("Unknown API key");
+  if (!row.key.enabled) throw unauthorized("API key is disabled");
+  if (row.key.expiresAt && row.key.expiresAt <= now) throw unauthorized("API key has expired");
+  assertNotBanned(row.user, now);
+  return {
+    userId: row.user.id,
+    email: row.user.email,
+    name: row.user.name,
+    role: row.user.role,
+    source: "api_key",
+    apiKeyId: row.key.id,
+    apiKeyMode: row.key.mode,
+    sessionId: null,
+    keyLimit: {
+      enabled: row.key.rateLimitEnabled,
+      windowMs: row.key.rateLimitTimeWindow,
+      max: row.key.rateLimitMax,
+    },
+  };
+}
+
+async function resolveSession(db: Executor, token: string, now: Date): Promise<Principal | null> {
+  const [row] = await db
+    .select({ user: userColumns, sessionId: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.sessionToken, token), gt(sessions.expires, now)))
+    .limit(1);
+  if (!row) return null;
+  assertNotBanned(row.user, now);
+  return {
+    userId: row.user.id,
+    email: row.user.email,
+    name: row.user.name,
+    role: row.user.role,
+    source: "session",
+    apiKeyId: null,
+    apiKeyMode: null,
+    sessionId: row.sessionId,
+    keyLimit: null,
+  };
+}
+
+export type AuthMode = "none" | "optional" | "key" | "session" | "admin";
+
+/**
+ * Applies a route's auth rule. `key` accepts a key or a session; `session` is a dashboard-only
+ * action (a key gets 403); `admin` needs a session of an admin.
+ */
+export function authorize(mode: AuthMode, principal: Principal | null): void {
+  if (mode === "none" || mode === "optional") return;
+  if (!principal) throw unauthorized("Authentication required: send `Authorization: Bearer <key>` or sign in");
+  if (mode === "key") return;
+  if (principal.source !== "session") {
+    throw new ApiError("forbidden", "This action is available only in the dashboard, not with an API key");
+  }
+  if (mode === "admin" && principal.role !== "admin") throw new ApiError("forbidden", "Admin role required");
+}

@@ -1,0 +1,153 @@
+import { z } from "zod";
+
+/**
+ * The one place configuration is read. Every variable the product understands is declared here,
+ * with its default, and documented in `.env.example`. A bad value stops start-up with a message
+ * that names the variable (see `loadEnv`).
+ */
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no", ""])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+const csv = z
+  .string()
+  .default("")
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+const optionalUrl = z.url().optional();
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Public origin of the app, used in links we hand out (result URLs, poll URLs, e-mails). */
+  APP_URL: z.url().default("http://localhost:3000"),
+  PORT: int(3000),
+  DATA_DIR: z.string().min(1).default("./data"),
+
+  // Database: PGlite under DATA_DIR when DATABASE_URL is unset.
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_MAX: int(10),
+  /** Loopback port where the embedded PGlite is exposed to other processes; 0 picks a free one. */
+  PGLITE_PORT: int(0),
+
+  // HTTP limits.
+  MAX_BODY_BYTES: int(1024 * 1024),
+  MAX_UPLOAD_BYTES: int(10 * 1024 * 1024),
+  /** Comma-separated origins allowed by CORS; `*` allows any origin (the API is bearer-authenticated). */
+  CORS_ORIGINS: z.string().default("*"),
+
+  // Identity.
+  API_KEY_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9]{0,15}$/, "lowercase letters and digits, starting with a letter")
+    .default("gw"),
+  AUTH_SECRET: z.string().min(16).optional(),
+  ADMIN_EMAILS: csv,
+  EMAIL_FROM: z.string().default("Generation Gateway <no-reply@localhost>"),
+  SMTP_URL: z.string().optional(),
+  AUTH_GITHUB_ID: z.string().optional(),
+  AUTH_GITHUB_SECRET: z.string().optional(),
+  AUTH_GOOGLE_ID: z.string().optional(),
+  AUTH_GOOGLE_SECRET: z.string().optional(),
+  AUTH_YANDEX_ID: z.string().optional(),
+  AUTH_YANDEX_SECRET: z.string().optional(),
+
+  // Limits (spec "Limits"; tiers from DESIGN.md).
+  RATE_LIMIT_USER_GENERATIONS_PER_HOUR: int(100),
+  RATE_LIMIT_KEY_PER_HOUR: int(1000),
+  RATE_LIMIT_WEBHOOK_IP_PER_MINUTE: int(100),
+  TIER_THRESHOLDS_RUB: z.string().default("0,1000,10000,100000"),
+  TIER_RPM: z.string().default("10,30,60,120"),
+
+  // Money.
+  MIN_TOPUP_RUB: int(100),
+  PAYMENT_PROVIDER: z.enum(["local", "yookassa"]).default("local"),
+  YOOKASSA_SHOP_ID: z.string().optional(),
+  YOOKASSA_SECRET_KEY: z.string().optional(),
+  YOOKASSA_API_URL: z.url().default("https://api.yookassa.ru/v3"),
+  YOOKASSA_TRUSTED_IPS: z
+    .string()
+    .default(
+      "185.71.76.0/27,185.71.77.0/27,77.75.153.0/25,77.75.154.128/25,77.75.156.11/32,77.75.156.35/32,2a02:5180::/32",
+    ),
+  /** Shared secret the local payment provider puts on its notifications. */
+  LOCAL_PAYMENT_SECRET: z.string().optional(),
+
+  // Storage.
+  STORAGE_DRIVER: z.enum(["local", "s3"]).optional(),
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default("us-east-1"),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  S3_PUBLIC_URL: optionalUrl,
+  /** Development only: let outbound fetches reach private and loopback addresses. */
+  ALLOW_PRIVATE_URLS: bool.default(false),
+
+  // Generation.
+  PROVIDER: z.enum(["local", "fal"]).default("local"),
+  FAL_KEY: z.string().optional(),
+  FAL_QUEUE_URL: z.url().default("https://queue.fal.run"),
+  FAL_API_URL: z.url().default("https://api.fal.ai/v1"),
+  FAL_JWKS_URL: z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json"),
+  RUN_SYNC_TIMEOUT_MS: int(5 * 60 * 1000),
+  LOCAL_PROVIDER_LATENCY_MS: int(0),
+  /** Secret the local provider signs its webhooks with. */
+  LOCAL_PROVIDER_SECRET: z.string().optional(),
+
+  // Jobs: Inngest server mode when keys or INNGEST_DEV are set, else the embedded executor.
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_DEV: z.string().optional(),
+  INNGEST_BASE_URL: optionalUrl,
+
+  // Partner integrations.
+  INTEGRATION_SLUG: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/)
+    .default("covers"),
+  INTEGRATION_MODEL_ID: z.string().default("fal-ai/flux/dev"),
+
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses a set of variables; empty strings count as unset so `.env` templates stay harmless. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(
+      // Values are never echoed: a bad value may be a secret.
+      result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`),
+    );
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The process configuration, read once. Tests may call `resetEnv()` after changing process.env. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+export function resetEnv(): void {
+  cached = undefined;
+}
+
+export const isProduction = () => env().NODE_ENV === "production";

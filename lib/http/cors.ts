@@ -1,0 +1,36 @@
+import { env } from "@/lib/env";
+
+/** Headers browser scripts may read: the request id and the rate-limit headers. */
+export const exposedHeaders = [
+  "X-Request-ID",
+  "Retry-After",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+].join(", ");
+
+/**
+ * The API authenticates with bearer keys, not cookies, across origins, so the allowed origin is
+ * reflected without credentials. Returns nothing when the origin is not allowed.
+ */
+export function corsHeaders(origin: string | null): Record<string, string> {
+  const allowed = env().CORS_ORIGINS.split(",").map((s) => s.trim());
+  const allowOrigin = allowed.includes("*") ? "*" : origin && allowed.includes(origin) ? origin : null;
+  if (!allowOrigin) return {};
+  return {
+    "Access-Control-Allow-Origin": allowOrigin,
+    "Access-Control-Expose-Headers": exposedHeaders,
+    ...(allowOrigin === "*" ? {} : { Vary: "Origin" }),
+  };
+}
+
+export function preflightHeaders(origin: string | null): Record<string, string> {
+  const base = corsHeaders(origin);
+  if (!base["Access-Control-Allow-Origin"]) return {};
+  return {
+    ...base,
+    "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-ID, Idempotency-Key",
+    "Access-Control-Max-Age": "86400",
+  };
+}

@@ -1,0 +1,159 @@
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { ApiError } from "@/lib/http/errors";
+import { withGateway, withSkill } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { call } from "@/test/http";
+
+const body = z.object({
+  prompt: z.string().min(1),
+  options: z.object({ num_images: z.number().int().min(1).max(4) }).optional(),
+});
+const query = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+
+const echo = withGateway({ auth: "none", body, query }, ({ body, query }) => json({ body, query }));
+const skillEcho = withSkill({ auth: "none", body }, ({ body }) => json(body));
+const boom = withGateway({ auth: "none" }, () => {
+  throw new Error("connection string postgres://admin:hunter2@db/internal leaked?");
+});
+const skillBoom = withSkill({ auth: "none" }, () => {
+  throw new Error("secret internals");
+});
+const typed = withGateway({ auth: "none" }, () => {
+  throw new ApiError("insufficient_balance", "Balance too low", {
+    required: 1.5,
+    available: 0.25,
+    recovery: { action: "topup", url: "/billing/topup", minAmountRub: 100 },
+  });
+});
+const withParams = withGateway({ auth: "none", params: z.object({ id: z.uuid() }) }, ({ params }) => json(params));
+
+const UUID = /^[0-9a-f-]{36}$/;
+
+describe("success", () => {
+  test("valid JSON body and query reach the handler parsed, with X-Request-ID", async () => {
+    const res = await call(echo, "/echo?limit=7", { body: { prompt: "a cat" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ body: { prompt: "a cat" }, query: { limit: 7 } });
+    expect(res.headers.get("x-request-id")).toMatch(UUID);
+  });
+
+  test("a request id forwarded by the proxy is kept", async () => {
+    const res = await call(echo, "/echo", { body: { prompt: "x" }, headers: { "x-request-id": "req-1234567890" } });
+    expect(res.headers.get("x-request-id")).toBe("req-1234567890");
+  });
+
+  test("CORS exposes the request id and rate-limit headers", async () => {
+    const res = await call(echo, "/echo", { body: { prompt: "x" }, headers: { origin: "https://app.example" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toContain("X-RateLimit-Remaining");
+    expect(res.headers.get("access-control-expose-headers")).toContain("Retry-After");
+  });
+});
+
+describe("validation", () => {
+  test.each([
+    ["malformed JSON", "{not json", "application/json", 400, "invalid_json"],
+    ["a non-JSON content type", "prompt=x", "application/x-www-form-urlencoded", 415, "unsupported_media_type"],
+  ])("%s → %i %s", async (_, raw, type, status, code) => {
+    const res = await call(echo, "/echo", { body: raw, headers: { "content-type": type } });
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ success: false, error: code, message: expect.any(String) });
+    expect(res.headers.get("x-request-id")).toMatch(UUID);
+  });
+
+  test("invalid body → 400 invalid_body with issues whose paths point at the fields", async () => {
+    const res = await call(echo, "/echo", { body: { prompt: "", options: { num_images: 9 } } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_body",
+      message: expect.any(String),
+      issues: [
+        { path: ["prompt"], message: expect.any(String) },
+        { path: ["options", "num_images"], message: expect.any(String) },
+      ],
+    });
+  });
+
+  test("an empty body where one is required → 400 invalid_body", async () => {
+    const res = await call(echo, "/echo", { method: "POST" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_body");
+    expect(res.body.issues).toEqual([{ path: [], message: expect.any(String) }]);
+  });
+
+  test("invalid query → 400 invalid_query with issues", async () => {
+    const res = await call(echo, "/echo?limit=500", { body: { prompt: "x" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_query", issues: [{ path: ["limit"] }] });
+  });
+
+  test("invalid path param → 400 invalid_params", async () => {
+    const res = await call(withParams, "/things/nope", { params: { id: "nope" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_params", issues: [{ path: ["id"] }] });
+  });
+
+  test("a declared Content-Length over MAX_BODY_BYTES → 413 payload_too_large", async () => {
+    const big = "x".repeat(1024 * 1024 + 1);
+    const res = await call(echo, "/echo", { body: JSON.stringify({ prompt: big }), headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ success: false, error: "payload_too_large" });
+  });
+
+  test("a streamed body is cut off once it passes MAX_BODY_BYTES → 413", async () => {
+    let sent = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(32);
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // An endless body: the handler must stop reading, not buffer it all.
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await call(echo, "/echo", { body: stream, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(413);
+    expect(res.body.error).toBe("payload_too_large");
+    expect(sent).toBeLessThan(2 * 1024 * 1024);
+  });
+});
+
+describe("errors", () => {
+  test("an unexpected error → 500 internal_error with nothing of its internals", async () => {
+    const res = await call(boom, "/boom");
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ success: false, error: "internal_error", message: expect.stringContaining(res.headers.get("x-request-id")!) });
+    expect(res.text).not.toContain("hunter2");
+    expect(res.text).not.toContain("stack");
+    expect(res.text).not.toContain("handler.test");
+  });
+
+  test("typed errors carry their extra fields in the gateway envelope", async () => {
+    const res = await call(typed, "/typed");
+    expect(res.status).toBe(402);
+    expect(res.body).toEqual({
+      success: false,
+      error: "insufficient_balance",
+      message: "Balance too low",
+      required: 1.5,
+      available: 0.25,
+      recovery: { action: "topup", url: "/billing/topup", minAmountRub: 100 },
+    });
+  });
+
+  test("under /api/v1 errors use the skill envelope", async () => {
+    const bad = await call(skillEcho, "/api/v1/echo", { body: { prompt: "" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({
+      error: expect.any(String),
+      code: "INVALID_PARAMS",
+      details: { reason: "invalid_body", issues: [{ path: ["prompt"], message: expect.any(String) }] },
+    });
+    const crash = await call(skillBoom, "/api/v1/boom");
+    expect(crash.status).toBe(500);
+    expect(crash.body).toEqual({ error: expect.any(String), code: "PROVIDER_ERROR", details: { reason: "internal_error" } });
+    expect(crash.text).not.toContain("secret internals");
+    expect(crash.headers.get("x-request-id")).toMatch(UUID);
+  });
+});

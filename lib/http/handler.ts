@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { getDb, type Db } from "@/db/client";
+import { authorize, resolvePrincipal, type AuthMode } from "@/lib/auth/resolve";
+import type { Principal } from "@/lib/auth/principal";
+import { env } from "@/lib/env";
+import { corsHeaders } from "./cors";
+import { normalizeError, renderError, type Surface } from "./render";
+import { parseWith, queryObject, readJson } from "./request";
+import { requestIdOf } from "./request-id";
+
+type Schema = z.ZodType | undefined;
+type Out<S extends Schema, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
+
+export type RouteOptions<A extends AuthMode, B extends Schema, Q extends Schema, P extends Schema> = {
+  /** Default `key`: an API key or a session. */
+  auth?: A;
+  /** JSON body schema; failures answer 400 invalid_body with issues. */
+  body?: B;
+  /** Query schema (values arrive as strings); failures answer 400 invalid_query. */
+  query?: Q;
+  /** Path params schema; failures answer 400 invalid_params. */
+  params?: P;
+  /** Body cap; default MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
+};
+
+export type RequestContext<A extends AuthMode> = {
+  requestId: string;
+  db: Db;
+  principal: A extends "none" | "optional" ? Principal | null : Principal;
+};
+
+export type HandlerArgs<A extends AuthMode, B extends Schema, Q extends Schema, P extends Schema> = {
+  req: Request;
+  url: URL;
+  ctx: RequestContext<A>;
+  body: Out<B, undefined>;
+  query: Out<Q, Record<string, string>>;
+  params: Out<P, Record<string, string | string[]>>;
+};
+
+/** What Next.js passes as the second argument of a route handler. */
+export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+export type RouteHandler = (req: Request, context: RouteContext) => Promise<Response>;
+
+function wrap(surface: Surface) {
+  return function withSurface<
+    A extends AuthMode = "key",
+    B extends Schema = undefined,
+    Q extends Schema = undefined,
+    P extends Schema = undefined,
+  >(
+    options: RouteOptions<A, B, Q, P>,
+    handler: (args: HandlerArgs<A, B, Q, P>) => Response | Promise<Response>,
+  ): RouteHandler {
+    return async (req, context) => {
+      const requestId = requestIdOf(req);
+      let response: Response;
+      try {
+        const url = new URL(req.url);
+        const db = await getDb();
+        const mode = options.auth ?? "key";
+        const principal = mode === "none" ? null : await resolvePrincipal(db, req);
+        authorize(mode, principal);
+        const rawParams = (await context?.params) ?? {};
+        const params = options.params ? parseWith(options.params, rawParams, "invalid_params") : rawParams;
+        const query = options.query ? parseWith(options.query, queryObject(url), "invalid_query") : queryObject(url);
+        const body = options.body
+          ? parseWith(options.body, await readJson(req, options.maxBodyBytes ?? env().MAX_BODY_BYTES), "invalid_body")
+          : undefined;
+        const ctx = { requestId, db, principal } as RequestContext<A>;
+        response = await handler({ req, url, ctx, body, query, params } as HandlerArgs<A, B, Q, P>);
+      } catch (err) {
+        response = renderError(surface, normalizeError(err, requestId), requestId);
+      }
+      return finalize(response, requestId, req.headers.get("origin"));
+    };
+  };
+}
+
+/** Gateway surface: errors in the `{error, message, …}` envelope. */
+export const withGateway = wrap("gateway");
+/** Skill surface (`/api/v1`): errors in the `{error, code, details}` envelope. */
+export const withSkill = wrap("skill");
+
+function finalize(response: Response, requestId: string, origin: string | null): Response {
+  const extra = { "X-Request-ID": requestId, ...corsHeaders(origin) };
+  try {
+    for (const [k, v] of Object.entries(extra)) response.headers.set(k, v);
+    return response;
+  } catch {
+    // Responses built by Response.redirect() have immutable headers: copy them.
+    const headers = new Headers(response.headers);
+    for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { log } from "@/lib/logger";
+import { ApiError, skillCodeOf, type ErrorCode, type Issue } from "./errors";
+
+export type Surface = "gateway" | "skill";
+
+/** zod issues → the spec's `[{path: string[], message}]`. */
+export function toIssues(error: z.ZodError): Issue[] {
+  return error.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
+}
+
+export function validationError(code: Extract<ErrorCode, `invalid_${string}`>, error: z.ZodError): ApiError {
+  const issues = toIssues(error);
+  const first = issues[0];
+  const where = first && first.path.length ? `${first.path.join(".")}: ` : "";
+  return new ApiError(code, `${where}${first?.message ?? "Invalid input"}`, { issues });
+}
+
+/**
+ * Turns anything thrown into an ApiError. Unknown errors become internal_error: logged with the
+ * request id, with nothing of their message or stack in the response.
+ */
+export function normalizeError(err: unknown, requestId: string): ApiError {
+  if (err instanceof ApiError) return err;
+  log.error("unhandled error", { requestId, error: err });
+  return new ApiError("internal_error", `Unexpected error. Quote X-Request-ID ${requestId} to support.`);
+}
+
+export function renderError(surface: Surface, err: ApiError, requestId: string): Response {
+  const body =
+    surface === "skill"
+      ? {
+          error: err.message,
+          code: skillCodeOf[err.code],
+          details: { reason: err.code, ...err.extra },
+        }
+      : { success: false, error: err.code, message: err.message, ...err.extra };
+  return Response.json(body, {
+    status: err.status,
+    headers: { ...err.headers, "X-Request-ID": requestId },
+  });
+}

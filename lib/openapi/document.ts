@@ -1,0 +1,91 @@
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from "zod-openapi";
+import { operations } from "@/lib/api/contracts";
+import { gatewayErrorSchema, skillErrorSchema } from "@/lib/api/contracts/errors";
+import type { Operation } from "@/lib/api/contracts/operation";
+import { gatewayErrors, type ErrorCode } from "@/lib/http/errors";
+
+/** Errors every operation of an auth mode can answer with, besides its own list. */
+const impliedErrors: Record<Operation["auth"], ErrorCode[]> = {
+  none: ["internal_error"],
+  optional: ["unauthorized", "forbidden", "internal_error"],
+  key: ["unauthorized", "forbidden", "rate_limited", "internal_error"],
+  session: ["unauthorized", "forbidden", "internal_error"],
+  admin: ["unauthorized", "forbidden", "internal_error"],
+};
+
+type Responses = Record<string, ZodOpenApiResponseObject>;
+
+function errorResponses(op: Operation): Responses {
+  const codes = new Set<ErrorCode>([...impliedErrors[op.auth], ...(op.errors ?? [])]);
+  if (op.body) codes.add("invalid_body").add("invalid_json").add("payload_too_large");
+  if (op.query) codes.add("invalid_query");
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = gatewayErrors[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const schema = op.surface === "skill" ? skillErrorSchema : gatewayErrorSchema;
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      { description: list.join(", "), content: { "application/json": { schema } } },
+    ]),
+  );
+}
+
+function toOperation(op: Operation): ZodOpenApiOperationObject {
+  const responses: Responses = errorResponses(op);
+  for (const [status, r] of Object.entries(op.responses)) {
+    responses[status] = {
+      description: r.description,
+      ...(r.schema || r.contentType
+        ? { content: { [r.contentType ?? "application/json"]: r.schema ? { schema: r.schema } : {} } }
+        : {}),
+    };
+  }
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description,
+    tags: op.tags,
+    security: op.auth === "none" ? [] : op.auth === "key" || op.auth === "optional" ? [{ bearerAuth: [] }, { sessionCookie: [] }] : [{ sessionCookie: [] }],
+    ...(op.params || op.query
+      ? { requestParams: { ...(op.params ? { path: op.params } : {}), ...(op.query ? { query: op.query } : {}) } }
+      : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { [op.bodyContentType ?? "application/json"]: { schema: op.body } } } }
+      : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(serverUrl?: string) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of operations) {
+    paths[op.path] = { ...paths[op.path], [op.method]: toOperation(op) };
+  }
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Generation Gateway API",
+      version: "1.0.0",
+      description:
+        "Generate images, video and audio on catalogued models, paid in credits (1 credit = 0.0001 ₽). " +
+        "The gateway surface has unprefixed paths; the skill surface for AI agents lives under /api/v1. " +
+        "`{modelId}` may contain slashes and is placed in the path as it is.",
+    },
+    servers: serverUrl ? [{ url: serverUrl }] : undefined,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "`<prefix>_live_…` or `<prefix>_test_…` (sandbox)" },
+        sessionCookie: { type: "apiKey", in: "cookie", name: "authjs.session-token", description: "Dashboard session" },
+      },
+    },
+    paths,
+  });
+}

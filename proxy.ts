@@ -1,0 +1,31 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { preflightHeaders } from "@/lib/http/cors";
+import { requestIdOf } from "@/lib/http/request-id";
+
+/**
+ * Runs before every matched request: assigns the request id (forwarded to handlers as a request
+ * header and set on the response, so even a 404 page carries X-Request-ID) and answers CORS
+ * preflights. Auth is not decided here; the route wrapper does that.
+ */
+export function proxy(req: NextRequest) {
+  const requestId = requestIdOf(req);
+  if (req.method === "OPTIONS" && req.headers.get("access-control-request-method")) {
+    return new NextResponse(null, {
+      status: 204,
+      headers: { ...preflightHeaders(req.headers.get("origin")), "X-Request-ID": requestId },
+    });
+  }
+  const headers = new Headers(req.headers);
+  headers.set("x-request-id", requestId);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set("X-Request-ID", requestId);
+  return res;
+}
+
+export const config = {
+  matcher: [
+    // Upload routes are left out: proxy buffers matched request bodies (and cuts them at 10 MB),
+    // while uploads must stream and be refused past MAX_UPLOAD_BYTES. Their wrapper sets the id.
+    "/((?!_next/static|_next/image|favicon.ico|me/uploads|api/v1/upload).*)",
+  ],
+};
