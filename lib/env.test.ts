@@ -35,3 +35,15 @@ describe("config", () => {
     expect(message).not.toContain("short");
   });
 });
+
+describe(".env.example", () => {
+  test("lists every variable the service reads", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { envSchema } = await import("./env");
+    const listed = new Set(
+      [...readFileSync(".env.example", "utf8").matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]),
+    );
+    const missing = Object.keys(envSchema.shape).filter((name) => !listed.has(name));
+    expect(missing).toEqual([]);
+  });
+});

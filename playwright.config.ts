@@ -1,0 +1,53 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+export const baseURL = `http://127.0.0.1:${port}`;
+// A fresh embedded database per run, unless the caller points at one.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "gw-e2e-"));
+process.env.E2E_DATA_DIR = dataDir;
+
+export default defineConfig({
+  testDir: "./e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      // Debian's Chromium, never a downloaded browser. These flags keep it off the (closed) network.
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    // The production build: `npm run test:e2e` builds first.
+    command: `npx next start -p ${port} -H 127.0.0.1`,
+    url: `${baseURL}/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: {
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      APP_URL: baseURL,
+      AUTH_URL: baseURL,
+      AUTH_TRUST_HOST: "true",
+      E2E: "1",
+      LOG_LEVEL: "warn",
+    },
+  },
+});
