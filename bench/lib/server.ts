@@ -1,0 +1,71 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import postgres from "postgres";
+
+export type BenchServer = { baseUrl: string; databaseUrl: string; stop: () => Promise<void> };
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+function withDatabase(url: string, db: string) {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+/** Builds when no production build exists (or BENCH_BUILD=1). */
+export function ensureBuild() {
+  if (existsSync(".next/BUILD_ID") && process.env.BENCH_BUILD !== "1") return;
+  console.log("building (next build)…");
+  const r = spawnSync("npx", ["next", "build"], { stdio: "inherit" });
+  if (r.status !== 0) throw new Error("next build failed");
+}
+
+/** A fresh PostgreSQL database and `next start` serving the production build on it. */
+export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+  const dbName = `gw_bench_${Date.now()}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${dbName}"`);
+  await admin.end();
+  const databaseUrl = withDatabase(ADMIN_URL, dbName);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_MAX: "20",
+      APP_URL: baseUrl,
+      AUTH_TRUST_HOST: "true",
+      LOG_LEVEL: "warn",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.ok) break;
+    } catch {
+      // Not up yet.
+    }
+    if (Date.now() > deadline) throw new Error("server did not become healthy");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    baseUrl,
+    databaseUrl,
+    stop: async () => {
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      const cleanup = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => {});
+      await cleanup.end();
+    },
+  };
+}

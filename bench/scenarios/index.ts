@@ -1,0 +1,4 @@
+import type { Scenario } from "./types";
+
+/** Every scenario `npm run bench` runs; each issue that adds a hot path adds one here. */
+export const scenarios: Scenario[] = [];

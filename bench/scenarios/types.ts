@@ -1,0 +1,16 @@
+import type { LoadResult } from "../lib/load";
+import type { Row } from "../lib/report";
+import type { BenchServer } from "../lib/server";
+
+export type BenchContext = {
+  server: BenchServer;
+  /** `GET /health` at concurrency 16, measured at the start of this run. */
+  baseline: LoadResult;
+};
+
+/** A benchmark scenario: each prints its figures beside the run's baseline. */
+export type Scenario = {
+  name: string;
+  description: string;
+  run: (ctx: BenchContext) => Promise<{ title: string; rows: Row[]; data: unknown }>;
+};
