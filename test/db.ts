@@ -8,8 +8,11 @@ import { pgliteDb, postgresHandle, type DbHandle } from "@/db/client";
  * template that global setup migrated and seeded once; on PGlite each file loads a snapshot of a
  * migrated, seeded database. Either way the same migrations ran, and no file sees another's rows.
  */
-export const TEMPLATE_DB = "gw_test_template";
-export const FILE_DB_PREFIX = "gw_test_f_";
+// Names carry the pid of the vitest main process, so concurrent runs never touch each other's
+// databases, and databases left by a killed run can be recognised and dropped.
+export const DB_NAME_PREFIX = "gw_test_";
+export const templateDb = (runId: string) => `${DB_NAME_PREFIX}${runId}_template`;
+export const fileDbPrefix = (runId: string) => `${DB_NAME_PREFIX}${runId}_f_`;
 
 export function testDatabaseUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || undefined;
@@ -21,13 +24,13 @@ export function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-export async function openFileDatabase(snapshotPath: string | undefined): Promise<DbHandle> {
+export async function openFileDatabase(runId: string, snapshotPath: string | undefined): Promise<DbHandle> {
   const url = testDatabaseUrl();
   if (url) {
-    const name = `${FILE_DB_PREFIX}${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const name = `${fileDbPrefix(runId)}${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
     const admin = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      await admin.unsafe(`create database "${name}" template "${TEMPLATE_DB}"`);
+      await admin.unsafe(`create database "${name}" template "${templateDb(runId)}"`);
     } finally {
       await admin.end();
     }

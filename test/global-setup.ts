@@ -7,12 +7,13 @@ import type { TestProject } from "vitest/node";
 import { pgliteDb, postgresHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { seedDatabase } from "@/db/seed";
-import { FILE_DB_PREFIX, TEMPLATE_DB, testDatabaseUrl, withDatabase } from "./db";
+import { DB_NAME_PREFIX, templateDb, testDatabaseUrl, withDatabase } from "./db";
 
 declare module "vitest" {
   export interface ProvidedContext {
     pgliteSnapshot: string | undefined;
     testRoot: string;
+    runId: string;
   }
 }
 
@@ -20,11 +21,13 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const root = await mkdtemp(path.join(tmpdir(), "gw-test-"));
   project.provide("testRoot", root);
+  const runId = String(process.pid);
+  project.provide("runId", runId);
   const url = testDatabaseUrl();
   if (url) {
-    await resetPostgres(url);
-    await migrateDatabase({ kind: "postgres", url: withDatabase(url, TEMPLATE_DB) });
-    const handle = postgresHandle(withDatabase(url, TEMPLATE_DB), 1);
+    await createTemplate(url, runId);
+    await migrateDatabase({ kind: "postgres", url: withDatabase(url, templateDb(runId)) });
+    const handle = postgresHandle(withDatabase(url, templateDb(runId)), 1);
     await seedDatabase(handle.db);
     await handle.close();
     project.provide("pgliteSnapshot", undefined);
@@ -39,27 +42,39 @@ export default async function setup(project: TestProject) {
     project.provide("pgliteSnapshot", snapshot);
   }
   return async () => {
-    if (url) await dropFileDatabases(url);
+    if (url) await dropDatabases(url, (pid) => pid === runId);
     await rm(root, { recursive: true, force: true });
   };
 }
 
-async function resetPostgres(url: string) {
+async function createTemplate(url: string, runId: string) {
+  await dropDatabases(url, (pid) => !isAlive(Number(pid)));
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await dropFileDatabases(url);
-    await admin.unsafe(`drop database if exists "${TEMPLATE_DB}" with (force)`);
-    await admin.unsafe(`create database "${TEMPLATE_DB}"`);
+    await admin.unsafe(`create database "${templateDb(runId)}"`);
   } finally {
     await admin.end();
   }
 }
 
-async function dropFileDatabases(url: string) {
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Drops this project's test databases whose run id (a pid) satisfies `which`. */
+async function dropDatabases(url: string, which: (runId: string) => boolean) {
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const rows = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${FILE_DB_PREFIX + "%"}`;
-    for (const { datname } of rows) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    const rows = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${DB_NAME_PREFIX + "%"}`;
+    for (const { datname } of rows) {
+      const runId = datname.slice(DB_NAME_PREFIX.length).split("_")[0]!;
+      if (which(runId)) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    }
   } finally {
     await admin.end();
   }

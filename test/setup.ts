@@ -9,7 +9,7 @@ import { openFileDatabase } from "./db";
 process.env.DATA_DIR = await mkdtemp(path.join(inject("testRoot"), "data-"));
 delete process.env.DATABASE_URL;
 resetEnv();
-setDbHandle(await openFileDatabase(inject("pgliteSnapshot")));
+setDbHandle(await openFileDatabase(inject("runId"), inject("pgliteSnapshot")));
 
 afterAll(async () => {
   await closeDb();
