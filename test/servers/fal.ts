@@ -304,9 +304,8 @@ export class FakeFal {
     r.polls += 1;
     const inQueue = r.behaviour.pollsInQueue ?? 1;
     const inProgress = r.behaviour.pollsInProgress ?? 1;
-    const before = r.state;
     r.state = r.polls <= inQueue ? "IN_QUEUE" : r.polls <= inQueue + inProgress ? "IN_PROGRESS" : "COMPLETED";
-    if (before !== "COMPLETED" && r.state === "COMPLETED") void this.deliver(r);
+    if (r.state === "COMPLETED") void this.deliver(r);
   }
 
   private onModels(url: URL, send: (s: number, b: unknown) => void) {
