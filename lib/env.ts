@@ -20,6 +20,14 @@ const csv = z
       .filter(Boolean),
   );
 const optionalUrl = z.url().optional();
+const isJsonObject = (text: string) => {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+};
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -100,7 +108,10 @@ export const envSchema = z.object({
   /** Secret the local provider signs its webhooks and media links with (generated under DATA_DIR when unset). */
   LOCAL_PROVIDER_SECRET: z.string().min(16).optional(),
   /** Per-model simulator behaviour, JSON: {"<endpointId>": {"latencyMs": 2000, "fail": "generation"}}. */
-  LOCAL_PROVIDER_MODELS: z.string().optional(),
+  LOCAL_PROVIDER_MODELS: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || isJsonObject(v), "must be a JSON object keyed by endpoint id"),
   /** Per-attempt timeout of calls to fal, and how many times a retryable failure is retried. */
   FAL_TIMEOUT_MS: int(30_000),
   FAL_MAX_RETRIES: int(3),

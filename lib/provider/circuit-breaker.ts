@@ -99,7 +99,8 @@ export class CircuitBreaker {
       this.onSuccess();
       return value;
     } catch (err) {
-      if (isRetryableProviderError(err)) this.onFailure(err);
+      // "Not finished yet" is an answer, not a fault.
+      if (isRetryableProviderError(err) && err.reason !== "not_ready") this.onFailure(err);
       else this.onSuccess();
       throw err;
     } finally {
