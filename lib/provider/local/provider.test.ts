@@ -438,7 +438,7 @@ describe("catalog", () => {
 });
 
 describe("media links", () => {
-  test("only signed, unexpired links of this app are served in-process", async () => {
+  test("only signed, unexpired simulator links are served in-process", async () => {
     const out = await output("fal-ai/flux/dev", { prompt: "link" });
     const link = new URL(out.images[0].url);
     expect(link.origin).toBe("http://localhost:3000");

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { env } from "@/lib/env";
 import { describeDetail, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
 import type {
   CancelResult,
@@ -196,7 +195,9 @@ export class LocalProvider implements GenerationProvider {
     } catch {
       return null;
     }
-    if (parsed.origin !== new URL(env().APP_URL).origin || !parsed.pathname.startsWith(MEDIA_PREFIX)) return null;
+    // Any origin: the signature (not the host) proves the link is ours, so links issued under an
+    // earlier APP_URL still resolve in-process.
+    if (!parsed.pathname.startsWith(MEDIA_PREFIX)) return null;
     const check = checkMediaLink(parsed.pathname, parsed.searchParams, Math.floor(this.now() / 1000));
     if (!check.ok) return null;
     return renderMedia(check.spec);
