@@ -203,6 +203,7 @@ export class FalProvider implements GenerationProvider {
     if (options.cursor) url.searchParams.set("cursor", options.cursor);
     if (options.category) url.searchParams.set("category", options.category);
     if (options.query) url.searchParams.set("q", options.query);
+    if (options.status) url.searchParams.set("status", options.status);
     for (const id of options.endpointIds ?? []) url.searchParams.append("endpoint_id", id);
     const body = parse(falModelsSchema, await this.platform("models", url, options.signal), "model listing");
     const prices = await this.prices(

@@ -48,6 +48,8 @@ describe("selection", () => {
     const live = providerFor({ sandbox: false });
     expect(live.name).toBe("fal");
     expect(providerFor({ sandbox: true }).name).toBe("local");
+    expect(providerFor({ sandbox: false, modelProvider: "local" }).name).toBe("local");
+    expect(providerFor({ sandbox: false, modelProvider: "fal" }).name).toBe("fal");
     const { providerRequestId } = await live.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "r" });
     expect(fal.request(providerRequestId)).toBeDefined();
     expect(fal.calls.at(-1)!.headers.authorization).toBe(`Key ${fal.key}`);

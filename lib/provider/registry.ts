@@ -6,7 +6,8 @@ import type { GenerationProvider, ProviderName } from "./types";
 
 /**
  * Which provider runs a generation:
- * - sandbox (`_test_`) keys: always `local`, whatever PROVIDER says;
+ * - sandbox (`_test_`) keys: always `local`, whatever PROVIDER says (and so are models whose
+ *   catalog row says `provider: "local"`);
  * - otherwise PROVIDER: `fal` (needs FAL_KEY; lib/env refuses to start without it) or `local`
  *   (the default).
  * The engine stores the chosen name with the job and resumes it with `providerByName`.
@@ -23,9 +24,12 @@ export function configuredProviderName(): ProviderName {
   return env().PROVIDER;
 }
 
-/** The provider for a new generation. */
-export function providerFor(options: { sandbox: boolean }): GenerationProvider {
-  return providerByName(options.sandbox ? "local" : configuredProviderName());
+/**
+ * The provider for a new generation. `modelProvider` is the catalog row's `provider`: a model
+ * that exists only on the simulator (`local`) runs there whatever PROVIDER says.
+ */
+export function providerFor(options: { sandbox: boolean; modelProvider?: string | null }): GenerationProvider {
+  return providerByName(options.sandbox || options.modelProvider === "local" ? "local" : configuredProviderName());
 }
 
 /** A provider by the name stored with a job (guarded by its circuit breaker). */

@@ -100,6 +100,8 @@ export type ListModelsOptions = {
   query?: string;
   /** Only these endpoints (1–50). */
   endpointIds?: string[];
+  /** Only active (or only deprecated) models; both when unset. */
+  status?: "active" | "deprecated";
   signal?: AbortSignal;
 };
 

@@ -69,3 +69,10 @@ describe("validation", () => {
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 });
+
+describe("documentation", () => {
+  test("the media route is in the OpenAPI document", async () => {
+    const { buildOpenApiDocument } = await import("@/lib/openapi/document");
+    expect(buildOpenApiDocument().paths?.["/sim/{mediaPath}"]?.get?.operationId).toBe("getSimulatedMedia");
+  });
+});

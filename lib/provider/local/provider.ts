@@ -172,6 +172,7 @@ export class LocalProvider implements GenerationProvider {
     const q = options.query?.toLowerCase();
     const all = LOCAL_MODELS.filter(
       (m) =>
+        options.status !== "deprecated" &&
         (!options.category || m.category === options.category) &&
         (!options.endpointIds?.length || options.endpointIds.includes(m.endpointId)) &&
         (!q || m.endpointId.toLowerCase().includes(q) || m.displayName.toLowerCase().includes(q) || m.description.toLowerCase().includes(q)),
