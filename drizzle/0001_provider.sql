@@ -15,4 +15,5 @@ CREATE TABLE "local_provider_requests" (
 	"webhook_last_error" text
 );
 --> statement-breakpoint
-CREATE INDEX "local_provider_requests_webhook_due_idx" ON "local_provider_requests" USING btree ("webhook_state","webhook_next_at");
+CREATE INDEX "local_provider_requests_webhook_due_idx" ON "local_provider_requests" USING btree ("webhook_state","webhook_next_at");--> statement-breakpoint
+CREATE INDEX "local_provider_requests_submitted_idx" ON "local_provider_requests" USING btree ("submitted_at");

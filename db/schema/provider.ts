@@ -39,6 +39,8 @@ export const localProviderRequests = pgTable(
   (t) => [
     // The delivery sweeper: pending webhooks that are due, oldest first.
     index("local_provider_requests_webhook_due_idx").on(t.webhookState, t.webhookNextAt),
+    // Retention: requests older than a week are pruned, oldest first.
+    index("local_provider_requests_submitted_idx").on(t.submittedAt),
   ],
 );
 

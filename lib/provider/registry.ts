@@ -52,7 +52,7 @@ export function rawProvider(name: ProviderName): GenerationProvider {
   if (name === "local") {
     if (!all.local) {
       all.local = new LocalProvider();
-      all.local.webhooks.start();
+      all.local.start();
     }
     return all.local;
   }
@@ -77,7 +77,7 @@ export function startProviders(): void {
 
 /** Tests: drop every instance and breaker (rebuilt from the current env on next use). */
 export function resetProviders(): void {
-  instances().local?.webhooks.stop();
+  instances().local?.stop();
   globalProviders.__gwProviders = undefined;
   resetBreakers();
 }

@@ -411,6 +411,24 @@ describe("webhooks", () => {
   });
 });
 
+describe("retention", () => {
+  test("requests older than a week are pruned, unless a webhook is still owed to them", async () => {
+    const old = await run("fal-ai/flux/dev", { prompt: "old" });
+    const owed = await run("fal-ai/flux/dev", { prompt: "owed" }, { webhookUrl: "http://127.0.0.1:9/unreachable" });
+    provider.webhooks.stop();
+    clock += 7 * 24 * 3600 * 1000 - 1;
+    const recent = await run("fal-ai/flux/dev", { prompt: "recent" });
+    await provider.prune();
+    expect((await make().status(old)).status).toBe("COMPLETED");
+    clock += 2;
+    expect(await provider.prune()).toBeGreaterThanOrEqual(1);
+    const restarted = make();
+    expect(await caught(restarted.status(old))).toMatchObject({ reason: "not_found" });
+    expect((await restarted.status(owed)).status).toBe("COMPLETED");
+    expect((await restarted.status(recent)).status).toBe("COMPLETED");
+  });
+});
+
 describe("catalog", () => {
   test("lists its models with prices, by page, category and search", async () => {
     const all = await provider.listModels();

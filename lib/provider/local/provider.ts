@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { log } from "@/lib/logger";
 import { describeDetail, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
 import type {
   CancelResult,
@@ -32,6 +33,8 @@ export type LocalProviderOptions = {
 
 const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
 const MAX_TRACKED = 10_000;
+const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
  * The built-in simulator: the embedded default and the sandbox (`_test_` keys). It behaves like a
@@ -58,6 +61,29 @@ export class LocalProvider implements GenerationProvider {
       maxAttempts: options.webhookMaxAttempts ?? 10,
       timeoutMs: 15_000,
     });
+  }
+
+  private pruner: ReturnType<typeof setInterval> | null = null;
+
+  /** Background work of a running server: owed webhooks (resumed now) and retention. */
+  start(): void {
+    this.webhooks.start();
+    if (this.pruner) return;
+    this.pruner = setInterval(() => void this.prune().catch((err) => log.warn("local provider pruning failed", { error: String(err) })), PRUNE_EVERY_MS);
+    this.pruner.unref?.();
+  }
+
+  stop(): void {
+    this.webhooks.stop();
+    if (this.pruner) clearInterval(this.pruner);
+    this.pruner = null;
+  }
+
+  /** Forgets requests older than a week (their links expired long ago); returns how many. */
+  async prune(): Promise<number> {
+    let total = 0;
+    for (let n = -1; n !== 0; total += n) n = await this.store.prune(new Date(this.now() - RETENTION_MS), 1000);
+    return total;
   }
 
   async submit(request: SubmitRequest): Promise<SubmitResult> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, ne, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { localProviderRequests, type LocalProviderRequest, type LocalWebhookState } from "@/db/schema/provider";
 
@@ -78,6 +78,24 @@ export class LocalStore {
       .where(and(eq(t.webhookState, "pending"), lte(t.webhookNextAt, until)))
       .orderBy(asc(t.webhookNextAt))
       .limit(limit);
+  }
+
+  /**
+   * Retention: forgets requests submitted before `before` (unless a webhook is still owed), at
+   * most `limit` per call. Like a provider's result retention, but generous: a week.
+   */
+  async prune(before: Date, limit: number): Promise<number> {
+    const db = await getDb();
+    const t = localProviderRequests;
+    const old = db
+      .select({ id: t.id })
+      .from(t)
+      .where(and(lt(t.submittedAt, before), ne(t.webhookState, "pending")))
+      .orderBy(asc(t.submittedAt))
+      .limit(limit);
+    const deleted = await db.delete(t).where(inArray(t.id, old)).returning({ id: t.id });
+    for (const { id } of deleted) this.cache.delete(id);
+    return deleted.length;
   }
 
   private remember(row: Row) {
