@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, lte, ne, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, getDbHandle } from "@/db/client";
 import { localProviderRequests, type LocalProviderRequest, type LocalWebhookState } from "@/db/schema/provider";
 
 /**
@@ -15,8 +15,19 @@ export class LocalStore {
   private cache = new Map<string, Row>();
 
   async insert(row: Row): Promise<void> {
-    const db = await getDb();
-    await db.insert(localProviderRequests).values(row);
+    const { db, kind } = await getDbHandle();
+    if (kind === "postgres") {
+      // Asynchronous commit: the row is visible at once and survives any restart of the app; only
+      // a crash of PostgreSQL itself within a fraction of a second could lose it (the engine then
+      // sees not_found and refunds). It spares a synchronous fsync per simulated request, which
+      // at low concurrency is most of the simulator's cost (3.9 → 1.4 ms at concurrency 1).
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`set local synchronous_commit = off`);
+        await tx.insert(localProviderRequests).values(row);
+      });
+    } else {
+      await db.insert(localProviderRequests).values(row);
+    }
     this.remember(row);
   }
 
