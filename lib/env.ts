@@ -20,6 +20,14 @@ const csv = z
       .filter(Boolean),
   );
 const optionalUrl = z.url().optional();
+const isJsonObject = (text: string) => {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+};
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -97,8 +105,20 @@ export const envSchema = z.object({
   FAL_JWKS_URL: z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json"),
   RUN_SYNC_TIMEOUT_MS: int(5 * 60 * 1000),
   LOCAL_PROVIDER_LATENCY_MS: int(0),
-  /** Secret the local provider signs its webhooks with. */
-  LOCAL_PROVIDER_SECRET: z.string().optional(),
+  /** Secret the local provider signs its webhooks and media links with (generated under DATA_DIR when unset). */
+  LOCAL_PROVIDER_SECRET: z.string().min(16).optional(),
+  /** Per-model simulator behaviour, JSON: {"<endpointId>": {"latencyMs": 2000, "fail": "generation"}}. */
+  LOCAL_PROVIDER_MODELS: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || isJsonObject(v), "must be a JSON object keyed by endpoint id"),
+  /** Per-attempt timeout of calls to fal, and how many times a retryable failure is retried. */
+  FAL_TIMEOUT_MS: int(30_000),
+  FAL_MAX_RETRIES: int(3),
+  /** Circuit breaker per provider: opens after this many consecutive retryable failures… */
+  PROVIDER_BREAKER_FAILURES: z.coerce.number().int().positive().default(5),
+  /** …and lets one probe through after this cooldown. */
+  PROVIDER_BREAKER_COOLDOWN_MS: int(30_000),
 
   // Jobs: Inngest server mode when keys or INNGEST_DEV are set, else the embedded executor.
   INNGEST_EVENT_KEY: z.string().optional(),
@@ -114,6 +134,10 @@ export const envSchema = z.object({
   INTEGRATION_MODEL_ID: z.string().default("fal-ai/flux/dev"),
 
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+}).superRefine((v, ctx) => {
+  if (v.PROVIDER === "fal" && !v.FAL_KEY) {
+    ctx.addIssue({ code: "custom", path: ["FAL_KEY"], message: "required when PROVIDER=fal" });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;

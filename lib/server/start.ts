@@ -18,6 +18,8 @@ export function startServer(): Promise<void> {
     try {
       const handle = await getDbHandle();
       log.info("database ready", { kind: handle.kind, ...(handle.port ? { pglitePort: handle.port } : {}) });
+      // Webhooks the local simulator owed before a restart are sent again (lib/provider/local).
+      (await import("@/lib/provider/registry")).startProviders();
     } catch (err) {
       // Keep serving: /health reports the database as down and requests retry opening it.
       log.error("database unavailable at start-up", { error: err });

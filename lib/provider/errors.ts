@@ -1,0 +1,169 @@
+import { ApiError } from "@/lib/http/errors";
+import type { ProviderName } from "./types";
+
+/**
+ * Typed provider failures, so the engine can act without reading messages:
+ * - `ProviderUnavailableError` — retryable (network, timeout, 429, 5xx). Retry with backoff,
+ *   honouring `retryAfterMs`; once retries are exhausted answer 502 `provider_error` and refund.
+ * - `CircuitOpenError` — the provider's breaker is open: answer 503 `provider_error` with
+ *   `Retry-After`, charge nothing.
+ * - `ModelFailedError` — the model (or the provider running it) failed the job for good, e.g. a
+ *   422 with `detail`: answer `generation_failed` and refund. Not thrown by `result()`, returned.
+ * - `ProviderRejectedError` — the provider refused us (credentials, unknown endpoint or request,
+ *   a malformed answer): not retryable; answer 502 `provider_error` and refund.
+ */
+export type ProviderOperation = "submit" | "status" | "result" | "cancel" | "schema" | "models" | "webhook";
+
+export abstract class ProviderError extends Error {
+  abstract readonly retryable: boolean;
+  constructor(
+    readonly provider: ProviderName,
+    readonly operation: ProviderOperation,
+    message: string,
+    /** HTTP status the provider answered with, when it answered. */
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export class ProviderUnavailableError extends ProviderError {
+  readonly retryable = true;
+  constructor(
+    provider: ProviderName,
+    operation: ProviderOperation,
+    message: string,
+    options: {
+      status?: number | null;
+      /** The provider's hint (Retry-After / x-ratelimit-reset), in milliseconds. */
+      retryAfterMs?: number | null;
+      /**
+       * Only for submit: the request may have reached the provider before the connection failed
+       * (reset or timeout after sending), so submitting again could run the job twice.
+       */
+      maybeAccepted?: boolean;
+      /** `network`, `timeout`, `rate_limited`, `server_error`, `not_ready`, `circuit_open`. */
+      reason?: string;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(provider, operation, message, options.status ?? null);
+    this.name = "ProviderUnavailableError";
+    this.retryAfterMs = options.retryAfterMs ?? null;
+    this.maybeAccepted = options.maybeAccepted ?? false;
+    this.reason = options.reason ?? "server_error";
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+  readonly retryAfterMs: number | null;
+  readonly maybeAccepted: boolean;
+  readonly reason: string;
+}
+
+export class CircuitOpenError extends ProviderUnavailableError {
+  constructor(provider: ProviderName, operation: ProviderOperation, retryAfterMs: number) {
+    super(provider, operation, `The ${provider} provider is failing; calls are paused`, {
+      retryAfterMs,
+      reason: "circuit_open",
+    });
+    this.name = "CircuitOpenError";
+  }
+}
+
+/** One entry of fal's validation `detail` array. */
+export type ModelErrorDetail = { loc?: (string | number)[]; msg?: string; type?: string; [k: string]: unknown };
+
+export class ModelFailedError extends ProviderError {
+  readonly retryable = false;
+  constructor(
+    provider: ProviderName,
+    operation: ProviderOperation,
+    message: string,
+    options: {
+      status?: number | null;
+      /** The model's `detail` as it sent it: an array of `{loc, msg, type}` or a string. */
+      detail?: unknown;
+      /** fal's `error_type` / X-Fal-Error-Type, or the first detail's `type`. */
+      errorType?: string | null;
+    } = {},
+  ) {
+    super(provider, operation, message, options.status ?? null);
+    this.name = "ModelFailedError";
+    this.detail = options.detail ?? null;
+    this.errorType = options.errorType ?? firstDetailType(options.detail) ?? null;
+  }
+  readonly detail: unknown;
+  readonly errorType: string | null;
+}
+
+export class ProviderRejectedError extends ProviderError {
+  readonly retryable = false;
+  constructor(
+    provider: ProviderName,
+    operation: ProviderOperation,
+    message: string,
+    options: { status?: number | null; reason?: string; cause?: unknown } = {},
+  ) {
+    super(provider, operation, message, options.status ?? null);
+    this.name = "ProviderRejectedError";
+    this.reason = options.reason ?? "rejected";
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+  /** `unauthorized`, `not_found`, `bad_response`, `rejected`. */
+  readonly reason: string;
+}
+
+function firstDetailType(detail: unknown): string | undefined {
+  if (!Array.isArray(detail)) return undefined;
+  const type = (detail[0] as ModelErrorDetail | undefined)?.type;
+  return typeof type === "string" ? type : undefined;
+}
+
+/** A one-line human message from fal's `detail` (array of `{loc, msg}` or a string). */
+export function describeDetail(detail: unknown): string | null {
+  if (typeof detail === "string") return detail;
+  if (!Array.isArray(detail)) return null;
+  const parts = detail
+    .map((d: ModelErrorDetail) => {
+      if (!d || typeof d !== "object") return null;
+      const loc = Array.isArray(d.loc) ? d.loc.filter((p) => p !== "body").join(".") : "";
+      const msg = typeof d.msg === "string" ? d.msg : null;
+      return msg ? (loc ? `${loc}: ${msg}` : msg) : null;
+    })
+    .filter(Boolean);
+  return parts.length ? parts.join("; ") : null;
+}
+
+export const isRetryableProviderError = (err: unknown): err is ProviderUnavailableError =>
+  err instanceof ProviderUnavailableError;
+
+const retryAfterHeader = (ms: number | null): Record<string, string> =>
+  ms == null ? {} : { "Retry-After": String(Math.max(1, Math.ceil(ms / 1000))) };
+
+/**
+ * The API answer for a provider failure (DESIGN.md "Statuses and events"). Non-provider errors
+ * are returned unchanged so the caller can rethrow them.
+ */
+export function providerErrorToApiError(err: unknown): ApiError | unknown {
+  if (err instanceof CircuitOpenError) {
+    return new ApiError(
+      "provider_error",
+      "The generation provider is temporarily unavailable; retry after the indicated time",
+      {},
+      retryAfterHeader(err.retryAfterMs ?? 1000),
+      503,
+    );
+  }
+  if (err instanceof ModelFailedError) {
+    return new ApiError("generation_failed", `Generation failed: ${err.message}`, {
+      ...(err.errorType ? { errorType: err.errorType } : {}),
+      ...(err.detail != null ? { detail: err.detail } : {}),
+    });
+  }
+  if (err instanceof ProviderUnavailableError) {
+    return new ApiError("provider_error", "The generation provider is unavailable; retry later", {}, retryAfterHeader(err.retryAfterMs));
+  }
+  if (err instanceof ProviderRejectedError) {
+    return new ApiError("provider_error", "The generation provider refused the request");
+  }
+  return err;
+}

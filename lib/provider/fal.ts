@@ -1,0 +1,291 @@
+import type { z } from "zod";
+import { env } from "@/lib/env";
+import { log } from "@/lib/logger";
+import { describeDetail, ModelFailedError, ProviderRejectedError, ProviderUnavailableError, type ProviderOperation } from "./errors";
+import { badResponse, falFetch, messageOf, rejection, sleep, type FalHttpConfig, type FalResponse } from "./fal-http";
+import {
+  decimalString,
+  falCancelSchema,
+  falModelsSchema,
+  falOutputSchema,
+  falPricingSchema,
+  falStatusSchema,
+  falSubmitSchema,
+  modelSchemaFromOpenApi,
+} from "./fal-schemas";
+import type {
+  CancelResult,
+  GenerationProvider,
+  ListModelsOptions,
+  MediaBytes,
+  ModelListPage,
+  ModelSchema,
+  ProviderLog,
+  ProviderLogLevel,
+  ProviderModel,
+  ProviderRequestRef,
+  ProviderResult,
+  ProviderStatus,
+  StatusOptions,
+  SubmitRequest,
+  SubmitResult,
+} from "./types";
+
+export type FalProviderOptions = Partial<FalHttpConfig> & {
+  queueUrl?: string;
+  apiUrl?: string;
+  /** CDN lifetime asked for generated files (the spec: provider links last about a day). */
+  mediaLifetimeSeconds?: number;
+};
+
+// Namespaced ids (`workflows/owner/app/…`) keep one more leading segment (notes/fal.md §1).
+const NAMESPACES = new Set(["workflows", "comfy"]);
+
+/** `owner/app` (or `ns/owner/app`) of an endpoint id: status, result and cancel drop the subpath. */
+export function falAppId(endpointId: string): string {
+  const normalized = /^\d+-/.test(endpointId) ? endpointId.replace("-", "/") : endpointId;
+  const parts = normalized.split("/").filter(Boolean);
+  const keep = NAMESPACES.has(parts[0] ?? "") ? 3 : 2;
+  if (parts.length < keep) throw new ProviderRejectedError("fal", "submit", `Invalid fal endpoint id: ${endpointId}`, { reason: "not_found" });
+  return parts.slice(0, keep).join("/");
+}
+
+const encodePath = (id: string) => id.split("/").filter(Boolean).map(encodeURIComponent).join("/");
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+const LOG_LEVELS = new Set<ProviderLogLevel>(["STDERR", "STDOUT", "ERROR", "INFO", "WARN", "DEBUG"]);
+
+/** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1), over HTTP. */
+export class FalProvider implements GenerationProvider {
+  readonly name = "fal" as const;
+  private readonly http: FalHttpConfig;
+  private readonly queueUrl: string;
+  private readonly apiUrl: string;
+  private readonly mediaLifetimeSeconds: number;
+
+  constructor(options: FalProviderOptions = {}) {
+    const e = env();
+    this.http = {
+      key: options.key ?? e.FAL_KEY,
+      timeoutMs: options.timeoutMs ?? e.FAL_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? e.FAL_MAX_RETRIES,
+      baseDelayMs: options.baseDelayMs ?? 500,
+      maxDelayMs: options.maxDelayMs ?? 10_000,
+      fetch: options.fetch ?? ((...args) => fetch(...args)),
+      sleep: options.sleep ?? sleep,
+    };
+    this.queueUrl = trimSlash(options.queueUrl ?? e.FAL_QUEUE_URL);
+    this.apiUrl = trimSlash(options.apiUrl ?? e.FAL_API_URL);
+    this.mediaLifetimeSeconds = options.mediaLifetimeSeconds ?? 86_400;
+  }
+
+  async submit(request: SubmitRequest): Promise<SubmitResult> {
+    falAppId(request.endpointId);
+    const url = new URL(`${this.queueUrl}/${encodePath(request.endpointId)}`);
+    if (request.webhookUrl) url.searchParams.set("fal_webhook", request.webhookUrl);
+    const res = await falFetch(this.http, {
+      operation: "submit",
+      method: "POST",
+      url: url.toString(),
+      body: request.input,
+      headers: {
+        "x-fal-object-lifecycle-preference": JSON.stringify({ expiration_duration_seconds: this.mediaLifetimeSeconds }),
+      },
+      retry: "submit",
+      signal: request.signal,
+    });
+    if (res.status >= 300) throw this.submitFailure(res);
+    const body = parse(falSubmitSchema, res, "submit");
+    log.debug("fal accepted a request", { endpointId: request.endpointId, providerRequestId: body.request_id, requestId: request.requestId });
+    return { providerRequestId: body.request_id, queuePosition: body.queue_position ?? null };
+  }
+
+  // fal validates input at submit for some apps: a 4xx with `detail` is the model refusing it.
+  private submitFailure(res: FalResponse): Error {
+    if (res.status === 400 || res.status === 422) return modelFailure("submit", res);
+    return rejection("submit", res, "Submit refused");
+  }
+
+  async status(ref: ProviderRequestRef, options: StatusOptions = {}): Promise<ProviderStatus> {
+    const res = await falFetch(this.http, {
+      operation: "status",
+      method: "GET",
+      url: `${this.requestUrl(ref)}/status?logs=${options.logs ? 1 : 0}`,
+      retry: "idempotent",
+      signal: options.signal,
+    });
+    if (res.status >= 300) throw rejection("status", res, "Status refused");
+    const body = parse(falStatusSchema, res, "status");
+    const logs: ProviderLog[] = (body.logs ?? []).map((l) => ({
+      message: l.message,
+      level: LOG_LEVELS.has(l.level as ProviderLogLevel) ? (l.level as ProviderLogLevel) : "INFO",
+      timestamp: l.timestamp ?? new Date().toISOString(),
+    }));
+    switch (body.status) {
+      case "IN_QUEUE":
+        return { status: "IN_QUEUE", queuePosition: body.queue_position ?? null, logs };
+      case "IN_PROGRESS":
+        return { status: "IN_PROGRESS", logs };
+      case "COMPLETED":
+        return {
+          status: "COMPLETED",
+          logs,
+          inferenceTimeMs: body.metrics?.inference_time != null ? Math.round(body.metrics.inference_time * 1000) : null,
+          error: body.error ?? null,
+          errorType: body.error_type ?? null,
+        };
+      default:
+        // fal documents three states. Final-sounding ones are treated as done (the result call
+        // then tells what happened); anything else keeps the caller polling, as fal's clients do.
+        if (/^(FAILED|ERROR|CANCELL?ED)$/.test(body.status)) {
+          return { status: "COMPLETED", logs, inferenceTimeMs: null, error: body.error ?? body.status, errorType: body.error_type ?? null };
+        }
+        log.warn("fal reported an unknown status", { status: body.status });
+        return { status: "IN_PROGRESS", logs };
+    }
+  }
+
+  async result(ref: ProviderRequestRef, options: { signal?: AbortSignal } = {}): Promise<ProviderResult> {
+    const res = await falFetch(this.http, {
+      operation: "result",
+      method: "GET",
+      url: this.requestUrl(ref),
+      retry: "idempotent",
+      // A failed job answers with the model's own status and body, 5xx included: that is its
+      // final outcome, not a hiccup. Only an answer that did not come from the request is retried.
+      retryableStatus: (r) => [429, 500, 502, 503, 504].includes(r.status) && !isRequestOutcome(r),
+      signal: options.signal,
+    });
+    if (res.status < 300) return { ok: true, output: parse(falOutputSchema, res, "result") };
+    if (res.status === 401 || res.status === 403 || res.status === 404) throw rejection("result", res, "Result refused");
+    if (res.status === 400 && isNotReady(res.body)) {
+      throw new ProviderUnavailableError("fal", "result", "The request has not completed yet", { status: 400, reason: "not_ready" });
+    }
+    return { ok: false, error: modelFailure("result", res) };
+  }
+
+  async cancel(ref: ProviderRequestRef, options: { signal?: AbortSignal } = {}): Promise<CancelResult> {
+    const res = await falFetch(this.http, {
+      operation: "cancel",
+      method: "PUT",
+      url: `${this.requestUrl(ref)}/cancel`,
+      retry: "idempotent",
+      signal: options.signal,
+    });
+    const parsed = falCancelSchema.safeParse(res.body);
+    const said = parsed.success ? parsed.data.status : undefined;
+    if (said === "ALREADY_COMPLETED") return { status: "already_completed" };
+    if (said === "NOT_FOUND" || (res.status === 404 && !said)) return { status: "not_found" };
+    if (res.status >= 300) throw rejection("cancel", res, "Cancel refused");
+    if (said === "CANCELLATION_REQUESTED") return { status: "cancellation_requested" };
+    return { status: "cancelled" };
+  }
+
+  async schema(endpointId: string, options: { signal?: AbortSignal } = {}): Promise<ModelSchema> {
+    const url = new URL(`${this.apiUrl}/models`);
+    url.searchParams.append("endpoint_id", endpointId);
+    url.searchParams.append("expand", "openapi-3.0");
+    const res = await this.platform("schema", url, options.signal);
+    const body = parse(falModelsSchema, res, "model listing");
+    const model = body.models.find((m) => m.endpoint_id === endpointId);
+    if (!model) throw new ProviderRejectedError("fal", "schema", `fal does not know ${endpointId}`, { status: 404, reason: "not_found" });
+    if (model.openapi && "error" in model.openapi) {
+      throw new ProviderUnavailableError("fal", "schema", `fal could not produce the schema of ${endpointId}`, { reason: "server_error" });
+    }
+    const schema = modelSchemaFromOpenApi(model.openapi);
+    if (!schema) throw badResponse("schema", `OpenAPI document for ${endpointId}`);
+    return schema;
+  }
+
+  async listModels(options: ListModelsOptions = {}): Promise<ModelListPage> {
+    const url = new URL(`${this.apiUrl}/models`);
+    url.searchParams.set("limit", String(Math.min(50, Math.max(1, options.limit ?? 50))));
+    if (options.cursor) url.searchParams.set("cursor", options.cursor);
+    if (options.category) url.searchParams.set("category", options.category);
+    if (options.query) url.searchParams.set("q", options.query);
+    if (options.status) url.searchParams.set("status", options.status);
+    for (const id of options.endpointIds ?? []) url.searchParams.append("endpoint_id", id);
+    const body = parse(falModelsSchema, await this.platform("models", url, options.signal), "model listing");
+    const prices = await this.prices(
+      body.models.map((m) => m.endpoint_id),
+      options.signal,
+    );
+    const models: ProviderModel[] = body.models.map(({ endpoint_id, metadata }) => ({
+      endpointId: endpoint_id,
+      displayName: metadata?.display_name ?? endpoint_id,
+      category: metadata?.category ?? "other",
+      description: metadata?.description ?? "",
+      status: metadata?.status ?? "active",
+      tags: metadata?.tags ?? [],
+      thumbnailUrl: metadata?.thumbnail_url ?? null,
+      licenseType: metadata?.license_type ?? null,
+      price: prices.get(endpoint_id) ?? null,
+    }));
+    return { models, nextCursor: body.has_more === false ? null : (body.next_cursor ?? null) };
+  }
+
+  /** Unit prices of up to 50 endpoints. Needs a key: without one (or without the right) none are known. */
+  private async prices(endpointIds: string[], signal?: AbortSignal) {
+    const prices = new Map<string, ProviderModel["price"]>();
+    if (!endpointIds.length || !this.http.key) return prices;
+    const url = new URL(`${this.apiUrl}/models/pricing`);
+    for (const id of endpointIds.slice(0, 50)) url.searchParams.append("endpoint_id", id);
+    let res: FalResponse;
+    try {
+      res = await this.platform("models", url, signal);
+    } catch (err) {
+      if (err instanceof ProviderRejectedError && err.reason === "unauthorized") {
+        log.warn("fal refused the pricing call; listing models without prices", { status: err.status });
+        return prices;
+      }
+      throw err;
+    }
+    for (const p of parse(falPricingSchema, res, "pricing").prices) {
+      prices.set(p.endpoint_id, { unitPrice: decimalString(p.unit_price), unit: p.unit, currency: p.currency });
+    }
+    return prices;
+  }
+
+  private async platform(operation: ProviderOperation, url: URL, signal?: AbortSignal): Promise<FalResponse> {
+    const res = await falFetch(this.http, { operation, method: "GET", url: url.toString(), retry: "idempotent", signal });
+    if (res.status >= 300) throw rejection(operation, res, "Platform API refused");
+    return res;
+  }
+
+  private requestUrl(ref: ProviderRequestRef): string {
+    return `${this.queueUrl}/${encodePath(falAppId(ref.endpointId))}/requests/${encodeURIComponent(ref.providerRequestId)}`;
+  }
+
+  /** fal's media lives on its CDN: re-hosting downloads it (with the outbound URL rules). */
+  async fetchMedia(): Promise<MediaBytes | null> {
+    return null;
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, res: FalResponse, what: ProviderOperation | string): z.output<S> {
+  const parsed = schema.safeParse(res.body);
+  if (!parsed.success) throw badResponse(what as ProviderOperation, `${what} answer`, parsed.error);
+  return parsed.data;
+}
+
+/** An answer that carries the request's own outcome (fal's request id or its error fields). */
+function isRequestOutcome(res: FalResponse): boolean {
+  if (res.headers.get("x-fal-request-id") || res.headers.get("x-fal-error-type")) return true;
+  const body = res.body as { detail?: unknown; error_type?: unknown } | null;
+  return !!body && typeof body === "object" && ("detail" in body || "error_type" in body);
+}
+
+// fal does not document the answer for a result fetched too early; it is a 400 saying so.
+function isNotReady(body: unknown): boolean {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  return typeof detail === "string" && /in progress|in queue|not (yet )?(completed|finished|ready)/i.test(detail);
+}
+
+function modelFailure(operation: ProviderOperation, res: FalResponse): ModelFailedError {
+  const body = res.body as { detail?: unknown; error_type?: unknown } | null;
+  const detail = body && typeof body === "object" ? body.detail : undefined;
+  const errorType =
+    res.headers.get("x-fal-error-type") ?? (body && typeof body === "object" && typeof body.error_type === "string" ? body.error_type : null);
+  const message = describeDetail(detail) ?? (messageOf(body).slice(2, -1) || `model answered ${res.status}`);
+  return new ModelFailedError("fal", operation, message, { status: res.status, detail: detail ?? null, errorType });
+}

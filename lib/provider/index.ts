@@ -1,0 +1,21 @@
+/**
+ * The provider layer's public surface, for the generation engine. See README "Generation
+ * providers" and ./types.ts for the contract.
+ */
+export type * from "./types";
+export {
+  CircuitOpenError,
+  describeDetail,
+  isRetryableProviderError,
+  ModelFailedError,
+  ProviderError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  providerErrorToApiError,
+  type ModelErrorDetail,
+  type ProviderOperation,
+} from "./errors";
+export { breakerFor, CircuitBreaker, type CircuitSnapshot, type CircuitState } from "./circuit-breaker";
+export { configuredProviderName, fetchProviderMedia, providerByName, providerFor, startProviders } from "./registry";
+export { verifyProviderWebhook, type RawWebhook } from "./webhook-verify";
+export { parseProviderWebhook, providerWebhookBodySchema, type ProviderWebhookEvent, type ProviderWebhookOutcome } from "./webhook-payload";

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { env } from "@/lib/env";
+
+/**
+ * How the simulator treats a request: its latency and any injected failure, so every path of the
+ * engine can be exercised. Decided, in order, by markers in the input's text fields, then by the
+ * model's entry in LOCAL_PROVIDER_MODELS, then by LOCAL_PROVIDER_LATENCY_MS.
+ *
+ * Markers (anywhere in a top-level string field, e.g. the prompt):
+ *   [latency:2000]                 processing takes 2 s (queue wait included)
+ *   [fail:generation]              the model fails: result/webhook carry a 422 with `detail`
+ *   [fail:generation:<type>]       …with that error type (e.g. content_policy_violation)
+ *   [fail:provider] / [fail:provider:N]     submit answers 503 (always / the first N attempts)
+ *   [fail:rate_limit] / [fail:rate_limit:N] submit answers 429 with Retry-After: 1
+ *   [fail:result] / [fail:result:N]         fetching the result answers 503
+ *   [fail:timeout]                 the request starts and never finishes
+ */
+export type Failure =
+  | { mode: "generation"; errorType: string | null }
+  | { mode: "provider" | "rate_limit" | "result"; times: number | null }
+  | { mode: "timeout" };
+
+export type Behaviour = { latencyMs: number; failure: Failure | null };
+
+export const MAX_LATENCY_MS = 24 * 60 * 60 * 1000;
+const MARKER = /\[(fail|latency):([a-z_]+(?::[a-z0-9_]+)?|\d+)\]/gi;
+
+export function parseFailure(text: string): Failure | null {
+  const [mode, arg] = text.toLowerCase().split(":") as [string, string | undefined];
+  if (mode === "generation" || mode === "model") return { mode: "generation", errorType: arg ?? null };
+  if (mode === "timeout") return { mode: "timeout" };
+  if (mode === "provider" || mode === "rate_limit" || mode === "result") {
+    const times = arg === undefined ? null : Number(arg);
+    return times === null || (Number.isSafeInteger(times) && times >= 0) ? { mode, times } : null;
+  }
+  return null;
+}
+
+export function formatFailure(f: Failure): string {
+  if (f.mode === "generation") return f.errorType ? `generation:${f.errorType}` : "generation";
+  if (f.mode === "timeout") return "timeout";
+  return f.times === null ? f.mode : `${f.mode}:${f.times}`;
+}
+
+const modelsSchema = z.record(
+  z.string(),
+  z.object({
+    latencyMs: z.number().int().min(0).max(MAX_LATENCY_MS).optional(),
+    fail: z.string().refine((v) => parseFailure(v) !== null, "unknown failure mode").optional(),
+  }),
+);
+
+let parsedFor: { raw: string | undefined; value: z.infer<typeof modelsSchema> } | undefined;
+function modelConfig(endpointId: string) {
+  const raw = env().LOCAL_PROVIDER_MODELS;
+  if (!parsedFor || parsedFor.raw !== raw) {
+    const result = modelsSchema.safeParse(raw ? JSON.parse(raw) : {});
+    if (!result.success) {
+      throw new Error(`LOCAL_PROVIDER_MODELS: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    }
+    parsedFor = { raw, value: result.data };
+  }
+  return parsedFor.value[endpointId];
+}
+
+export function behaviourOf(endpointId: string, input: Record<string, unknown>): Behaviour {
+  let latencyMs: number | undefined;
+  let failure: Failure | null | undefined;
+  for (const value of Object.values(input)) {
+    if (typeof value !== "string" || !value.includes("[")) continue;
+    for (const m of value.matchAll(MARKER)) {
+      if (m[1]!.toLowerCase() === "latency" && /^\d+$/.test(m[2]!)) latencyMs ??= Math.min(MAX_LATENCY_MS, Number(m[2]));
+      if (m[1]!.toLowerCase() === "fail") failure ??= parseFailure(m[2]!);
+    }
+  }
+  const config = modelConfig(endpointId);
+  return {
+    latencyMs: latencyMs ?? config?.latencyMs ?? env().LOCAL_PROVIDER_LATENCY_MS,
+    failure: failure ?? (config?.fail ? parseFailure(config.fail) : null),
+  };
+}

@@ -1,0 +1,286 @@
+import { randomUUID } from "node:crypto";
+import { log } from "@/lib/logger";
+import { describeDetail, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
+import type {
+  CancelResult,
+  GenerationProvider,
+  ListModelsOptions,
+  MediaBytes,
+  ModelListPage,
+  ModelSchema,
+  ProviderRequestRef,
+  ProviderResult,
+  ProviderStatus,
+  StatusOptions,
+  SubmitRequest,
+  SubmitResult,
+} from "../types";
+import { behaviourOf, formatFailure } from "./behaviour";
+import { WebhookSender } from "./deliveries";
+import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "./media-url";
+import { LOCAL_MODELS, localModelSchema } from "./models";
+import { buildOutput, type BuiltOutput } from "./outputs";
+import { LocalStore, type Row } from "./store";
+import { completesAt, failureOf, isSettled, logsAt, phaseAt, queueMsOf } from "./timeline";
+
+export type LocalProviderOptions = {
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** First retry pause of a failed webhook delivery (default 2 s; then ×3 each time). */
+  webhookRetryBaseMs?: number;
+  webhookMaxAttempts?: number;
+};
+
+const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
+const MAX_TRACKED = 10_000;
+const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * The built-in simulator: the embedded default and the sandbox (`_test_` keys). It behaves like a
+ * remote queue provider — accepted requests are persisted, progress over time, log, fail on
+ * demand (see ./behaviour), complete with real media, and call the webhook — so the engine runs
+ * the same code path on it as on fal.
+ */
+export class LocalProvider implements GenerationProvider {
+  readonly name = "local" as const;
+  private readonly now: () => number;
+  private readonly store = new LocalStore();
+  readonly webhooks: WebhookSender;
+  // Per-process counters for "fail the first N attempts" markers.
+  private submitAttempts = new Map<string, number>();
+  private resultAttempts = new Map<string, number>();
+  private outputs = new Map<string, Promise<BuiltOutput>>();
+
+  constructor(options: LocalProviderOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.webhooks = new WebhookSender(this.store, (row) => this.webhookBody(row), {
+      now: this.now,
+      fetch: options.fetch ?? ((...args) => fetch(...args)),
+      retryBaseMs: options.webhookRetryBaseMs ?? 2_000,
+      maxAttempts: options.webhookMaxAttempts ?? 10,
+      timeoutMs: 15_000,
+    });
+  }
+
+  private pruner: ReturnType<typeof setInterval> | null = null;
+
+  /** Background work of a running server: owed webhooks (resumed now) and retention. */
+  start(): void {
+    this.webhooks.start();
+    if (this.pruner) return;
+    this.pruner = setInterval(() => void this.prune().catch((err) => log.warn("local provider pruning failed", { error: String(err) })), PRUNE_EVERY_MS);
+    this.pruner.unref?.();
+  }
+
+  stop(): void {
+    this.webhooks.stop();
+    if (this.pruner) clearInterval(this.pruner);
+    this.pruner = null;
+  }
+
+  /** Forgets requests older than a week (their links expired long ago); returns how many. */
+  async prune(): Promise<number> {
+    let total = 0;
+    for (let n = -1; n !== 0; total += n) n = await this.store.prune(new Date(this.now() - RETENTION_MS), 1000);
+    return total;
+  }
+
+  async submit(request: SubmitRequest): Promise<SubmitResult> {
+    const behaviour = behaviourOf(request.endpointId, request.input);
+    const failure = behaviour.failure;
+    if (failure && (failure.mode === "provider" || failure.mode === "rate_limit")) {
+      const attempt = this.count(this.submitAttempts, `${request.requestId}:${request.endpointId}`);
+      if (failure.times === null || attempt <= failure.times) {
+        throw failure.mode === "rate_limit"
+          ? new ProviderUnavailableError("local", "submit", "local provider: simulated rate limit", { status: 429, retryAfterMs: 1000, reason: "rate_limited" })
+          : new ProviderUnavailableError("local", "submit", "local provider: simulated server error", { status: 503, reason: "server_error" });
+      }
+    }
+    const kept = failure && failure.mode !== "provider" && failure.mode !== "rate_limit" ? formatFailure(failure) : null;
+    const submittedAt = new Date(this.now());
+    const row: Row = {
+      id: randomUUID(),
+      endpointId: request.endpointId,
+      clientRequestId: request.requestId,
+      input: request.input,
+      category: request.category ?? null,
+      latencyMs: behaviour.latencyMs,
+      failure: kept,
+      submittedAt,
+      cancelledAt: null,
+      webhookUrl: request.webhookUrl ?? null,
+      webhookState: "none",
+      webhookAttempts: 0,
+      webhookNextAt: null,
+      webhookLastError: null,
+    };
+    const end = completesAt(row);
+    if (row.webhookUrl && end !== null) {
+      row.webhookState = "pending";
+      row.webhookNextAt = new Date(end);
+    }
+    await this.store.insert(row);
+    if (row.webhookState === "pending") this.webhooks.schedule(row.id, end!);
+    const phase = phaseAt(row, this.now());
+    return { providerRequestId: row.id, queuePosition: phase.state === "IN_QUEUE" ? phase.queuePosition : 0 };
+  }
+
+  async status(ref: ProviderRequestRef, options: StatusOptions = {}): Promise<ProviderStatus> {
+    const row = await this.row(ref, "status");
+    const now = this.now();
+    const phase = phaseAt(row, now);
+    const logs = options.logs ? logsAt(row, now) : [];
+    if (phase.state === "IN_QUEUE") return { status: "IN_QUEUE", queuePosition: phase.queuePosition, logs };
+    if (phase.state === "IN_PROGRESS") return { status: "IN_PROGRESS", logs };
+    const failure = failureOf(row);
+    const failed = phase.cancelled || failure?.mode === "generation";
+    return {
+      status: "COMPLETED",
+      logs,
+      inferenceTimeMs: phase.cancelled ? null : row.latencyMs - queueMsOf(row),
+      error: phase.cancelled ? "Request was cancelled" : failed ? "Invalid status code: 422" : null,
+      errorType: phase.cancelled ? "request_cancelled" : failed ? (failure?.mode === "generation" ? (failure.errorType ?? "simulated_failure") : null) : null,
+    };
+  }
+
+  async result(ref: ProviderRequestRef): Promise<ProviderResult> {
+    const row = await this.row(ref, "result");
+    const now = this.now();
+    const phase = phaseAt(row, now);
+    if (phase.state !== "COMPLETED") {
+      const end = completesAt(row);
+      throw new ProviderUnavailableError("local", "result", "The request has not completed yet", {
+        status: 400,
+        reason: "not_ready",
+        retryAfterMs: end === null ? null : Math.max(1, end - now),
+      });
+    }
+    if (phase.cancelled) {
+      return { ok: false, error: new ModelFailedError("local", "result", "The request was cancelled", { status: 400, errorType: "request_cancelled" }) };
+    }
+    const failure = failureOf(row);
+    if (failure?.mode === "result") {
+      const attempt = this.count(this.resultAttempts, row.id);
+      if (failure.times === null || attempt <= failure.times) {
+        throw new ProviderUnavailableError("local", "result", "local provider: simulated server error", { status: 503, reason: "server_error" });
+      }
+    }
+    const built = await this.output(row);
+    if (built.ok) return { ok: true, output: built.output };
+    return {
+      ok: false,
+      error: new ModelFailedError("local", "result", describeDetail(built.detail) ?? "the model failed", { status: built.status, detail: built.detail }),
+    };
+  }
+
+  async cancel(ref: ProviderRequestRef): Promise<CancelResult> {
+    let row: Row;
+    try {
+      row = await this.row(ref, "cancel");
+    } catch (err) {
+      if (err instanceof ProviderRejectedError && err.reason === "not_found") return { status: "not_found" };
+      throw err;
+    }
+    const now = this.now();
+    const phase = phaseAt(row, now);
+    if (phase.state === "COMPLETED") return { status: "already_completed" };
+    const updated = await this.store.cancel(row.id, new Date(now));
+    if (!updated) return { status: "already_completed" };
+    return { status: phase.state === "IN_QUEUE" ? "cancelled" : "cancellation_requested" };
+  }
+
+  async schema(endpointId: string): Promise<ModelSchema> {
+    return localModelSchema(endpointId);
+  }
+
+  async listModels(options: ListModelsOptions = {}): Promise<ModelListPage> {
+    const q = options.query?.toLowerCase();
+    const all = LOCAL_MODELS.filter(
+      (m) =>
+        options.status !== "deprecated" &&
+        (!options.category || m.category === options.category) &&
+        (!options.endpointIds?.length || options.endpointIds.includes(m.endpointId)) &&
+        (!q || m.endpointId.toLowerCase().includes(q) || m.displayName.toLowerCase().includes(q) || m.description.toLowerCase().includes(q)),
+    );
+    const limit = Math.min(50, Math.max(1, options.limit ?? 50));
+    const start = options.cursor ? Number(Buffer.from(options.cursor, "base64url").toString()) || 0 : 0;
+    const page = all.slice(start, start + limit).map((m) => ({
+      ...m,
+      status: "active" as const,
+      thumbnailUrl: null,
+      licenseType: m.licenseType ?? null,
+    }));
+    const next = start + limit < all.length ? Buffer.from(String(start + limit)).toString("base64url") : null;
+    return { models: page, nextCursor: next };
+  }
+
+  async fetchMedia(url: string): Promise<MediaBytes | null> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return null;
+    }
+    // Any origin: the signature (not the host) proves the link is ours, so links issued under an
+    // earlier APP_URL still resolve in-process.
+    if (!parsed.pathname.startsWith(MEDIA_PREFIX)) return null;
+    const check = checkMediaLink(parsed.pathname, parsed.searchParams, Math.floor(this.now() / 1000));
+    if (!check.ok) return null;
+    return renderMedia(check.spec);
+  }
+
+  /** fal's webhook body for a completed request (see ../webhook-payload). */
+  private async webhookBody(row: Row): Promise<Record<string, unknown>> {
+    const base = { request_id: row.id, gateway_request_id: row.id };
+    const failure = failureOf(row);
+    if (failure?.mode === "result") {
+      return { ...base, status: "OK", payload: null, payload_error: "local provider: simulated output failure; fetch the result" };
+    }
+    const built = await this.output(row);
+    if (built.ok) return { ...base, status: "OK", payload: built.output };
+    return { ...base, status: "ERROR", error: `Invalid status code: ${built.status}`, payload: { detail: built.detail } };
+  }
+
+  private output(row: Row): Promise<BuiltOutput> {
+    let built = this.outputs.get(row.id);
+    if (!built) {
+      const failure = failureOf(row);
+      const end = completesAt(row) ?? this.now();
+      built =
+        failure?.mode === "generation"
+          ? Promise.resolve({
+              ok: false as const,
+              status: 422,
+              detail: [{ loc: ["body", "prompt"], msg: "The model could not generate an output (simulated failure)", type: failure.errorType ?? "simulated_failure" }],
+            })
+          : buildOutput({
+              providerRequestId: row.id,
+              endpointId: row.endpointId,
+              category: row.category,
+              input: row.input,
+              linksExpireAt: Math.floor(end / 1000) + LINK_LIFETIME_SECONDS,
+              inferenceMs: row.latencyMs - queueMsOf(row),
+            });
+      this.outputs.set(row.id, built);
+      built.catch(() => this.outputs.delete(row.id));
+      if (this.outputs.size > MAX_TRACKED) this.outputs.delete(this.outputs.keys().next().value!);
+    }
+    return built;
+  }
+
+  private async row(ref: ProviderRequestRef, operation: "status" | "result" | "cancel"): Promise<Row> {
+    const row = await this.store.get(ref.providerRequestId, (r) => isSettled(r, this.now()));
+    if (!row) {
+      throw new ProviderRejectedError("local", operation, `Request ${ref.providerRequestId} not found`, { status: 404, reason: "not_found" });
+    }
+    return row;
+  }
+
+  private count(map: Map<string, number>, key: string): number {
+    const n = (map.get(key) ?? 0) + 1;
+    map.set(key, n);
+    if (map.size > MAX_TRACKED) map.delete(map.keys().next().value!);
+    return n;
+  }
+}

@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { EnvError, parseEnv, resetEnv } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { FakeFal } from "@/test/servers/fal";
+import { breakerFor } from "./circuit-breaker";
+import { CircuitOpenError, ModelFailedError, ProviderRejectedError, ProviderUnavailableError, providerErrorToApiError } from "./errors";
+import { fetchProviderMedia, providerByName, providerFor, resetProviders } from "./registry";
+
+let fal: FakeFal;
+const saved = { ...process.env };
+
+function setEnv(vars: Record<string, string>) {
+  Object.assign(process.env, vars);
+  resetEnv();
+  resetProviders();
+}
+
+beforeAll(async () => {
+  fal = await FakeFal.start();
+});
+afterAll(async () => {
+  await fal.close();
+});
+afterEach(() => {
+  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+  Object.assign(process.env, saved);
+  resetEnv();
+  resetProviders();
+});
+
+async function caught(p: Promise<unknown>): Promise<any> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("selection", () => {
+  test("the embedded default is the local simulator, for live and sandbox keys", () => {
+    expect(providerFor({ sandbox: false }).name).toBe("local");
+    expect(providerFor({ sandbox: true }).name).toBe("local");
+  });
+
+  test("PROVIDER=fal runs live keys on fal and sandbox keys still on the simulator", async () => {
+    setEnv({ PROVIDER: "fal", FAL_KEY: fal.key, FAL_QUEUE_URL: fal.queueUrl, FAL_API_URL: fal.apiUrl });
+    const live = providerFor({ sandbox: false });
+    expect(live.name).toBe("fal");
+    expect(providerFor({ sandbox: true }).name).toBe("local");
+    expect(providerFor({ sandbox: false, modelProvider: "local" }).name).toBe("local");
+    expect(providerFor({ sandbox: false, modelProvider: "fal" }).name).toBe("fal");
+    const { providerRequestId } = await live.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "r" });
+    expect(fal.request(providerRequestId)).toBeDefined();
+    expect(fal.calls.at(-1)!.headers.authorization).toBe(`Key ${fal.key}`);
+  });
+
+  test("PROVIDER=fal without FAL_KEY stops start-up naming the variable", () => {
+    expect(() => parseEnv({ PROVIDER: "fal" })).toThrow(EnvError);
+    expect(() => parseEnv({ PROVIDER: "fal" })).toThrow(/FAL_KEY: required when PROVIDER=fal/);
+    expect(parseEnv({ PROVIDER: "fal", FAL_KEY: "k" }).PROVIDER).toBe("fal");
+  });
+
+  test("a bad LOCAL_PROVIDER_MODELS stops start-up too", () => {
+    expect(() => parseEnv({ LOCAL_PROVIDER_MODELS: "[1,2]" })).toThrow(/LOCAL_PROVIDER_MODELS/);
+  });
+
+  test("media of the simulator is read in-process; other URLs are left to the network", async () => {
+    const p = providerByName("local");
+    const { providerRequestId } = await p.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "m", image_size: "square" }, requestId: "r" });
+    const result: any = await p.result({ endpointId: "fal-ai/flux/dev", providerRequestId });
+    const media = await fetchProviderMedia(result.output.images[0].url);
+    expect(media?.contentType).toBe("image/jpeg");
+    expect(media?.bytes.byteLength).toBe(result.output.images[0].file_size);
+    expect(await fetchProviderMedia("https://v3.fal.media/files/x.png")).toBeNull();
+  });
+});
+
+describe("circuit breaker in front of each provider", () => {
+  test("consecutive provider failures open the provider's circuit; others stay closed", async () => {
+    setEnv({ PROVIDER_BREAKER_FAILURES: "2", PROVIDER_BREAKER_COOLDOWN_MS: "60000" });
+    const local = providerFor({ sandbox: true });
+    const submit = (prompt: string) => local.submit({ endpointId: "fal-ai/flux/dev", input: { prompt }, requestId: "r" });
+    expect(await caught(submit("[fail:provider]"))).toMatchObject({ status: 503 });
+    expect(await caught(submit("[fail:provider]"))).toMatchObject({ status: 503 });
+    const open = await caught(submit("fine"));
+    expect(open).toBeInstanceOf(CircuitOpenError);
+    expect(breakerFor("local").snapshot()).toMatchObject({ state: "open", consecutiveFailures: 2 });
+    expect(breakerFor("fal").state).toBe("closed");
+
+    // What the engine answers: 503 provider_error with Retry-After, before charging anything.
+    expect(() => breakerFor("local").assertAvailable()).toThrow(ApiError);
+    const api = providerErrorToApiError(open) as ApiError;
+    expect(api).toMatchObject({ code: "provider_error", status: 503, headers: { "Retry-After": "60" } });
+  });
+
+  test("fal's answers after retries feed its breaker", async () => {
+    setEnv({ PROVIDER: "fal", FAL_KEY: fal.key, FAL_QUEUE_URL: fal.queueUrl, FAL_API_URL: fal.apiUrl, FAL_MAX_RETRIES: "0", PROVIDER_BREAKER_FAILURES: "2" });
+    fal.failNext("status", { status: 503, body: {} }, { status: 502, body: {} });
+    const p = providerFor({ sandbox: false });
+    const ref = { endpointId: "fal-ai/flux/dev", providerRequestId: "x" };
+    await caught(p.status(ref));
+    await caught(p.status(ref));
+    const before = fal.callsTo("status").length;
+    expect(await caught(p.status(ref))).toBeInstanceOf(CircuitOpenError);
+    expect(fal.callsTo("status").length).toBe(before);
+    // Catalog calls are not queue traffic: they still go through.
+    await expect(p.listModels()).resolves.toBeDefined();
+  });
+});
+
+describe("errors the engine answers with", () => {
+  test.each([
+    [new ModelFailedError("fal", "result", "prompt: too long", { status: 422, detail: [{ msg: "too long" }], errorType: "string_too_long" }), 500, "generation_failed", {}],
+    [new ProviderUnavailableError("fal", "submit", "down", { status: 503 }), 502, "provider_error", {}],
+    [new ProviderUnavailableError("fal", "submit", "rate", { status: 429, retryAfterMs: 2500 }), 502, "provider_error", { "Retry-After": "3" }],
+    [new ProviderRejectedError("fal", "submit", "401", { status: 401 }), 502, "provider_error", {}],
+    [new CircuitOpenError("fal", "submit", 1200), 503, "provider_error", { "Retry-After": "2" }],
+  ])("%s → %i %s", (err, status, code, headers) => {
+    expect(providerErrorToApiError(err)).toMatchObject({ status, code, headers });
+  });
+
+  test("a model failure keeps its detail for the caller", () => {
+    const api = providerErrorToApiError(new ModelFailedError("fal", "result", "prompt: too long", { status: 422, detail: [{ msg: "too long" }] })) as ApiError;
+    expect(api.message).toBe("Generation failed: prompt: too long");
+    expect(api.extra).toMatchObject({ detail: [{ msg: "too long" }] });
+  });
+
+  test("anything else is handed back unchanged", () => {
+    const other = new Error("x");
+    expect(providerErrorToApiError(other)).toBe(other);
+  });
+});

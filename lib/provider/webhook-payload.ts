@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { ApiError } from "@/lib/http/errors";
+import { validationError } from "@/lib/http/render";
+import { describeDetail, ModelFailedError } from "./errors";
+import type { ProviderName } from "./types";
+
+/**
+ * The body a provider POSTs when a request finishes: fal's webhook shape (notes/fal.md §4), which
+ * the local simulator sends too. `payload` is the model output on OK, the error body on ERROR, and
+ * null with `payload_error` when the output could not be serialised.
+ */
+export const providerWebhookBodySchema = z.object({
+  request_id: z.string().min(1),
+  gateway_request_id: z.string().nullish(),
+  status: z.enum(["OK", "ERROR"]),
+  error: z.string().nullish(),
+  payload: z.unknown().optional(),
+  payload_error: z.string().nullish(),
+});
+export type ProviderWebhookBody = z.infer<typeof providerWebhookBodySchema>;
+
+export type ProviderWebhookOutcome =
+  | { kind: "completed"; output: Record<string, unknown> }
+  | { kind: "failed"; error: ModelFailedError }
+  /** The provider finished but could not send the output: fetch it with `result()`. */
+  | { kind: "fetch_result"; reason: string };
+
+export type ProviderWebhookEvent = {
+  provider: ProviderName;
+  /** The id `submit` returned: find the job by (provider, providerRequestId). */
+  providerRequestId: string;
+  /** fal's id of the last internal attempt (usually equal to providerRequestId). */
+  gatewayRequestId: string | null;
+  outcome: ProviderWebhookOutcome;
+  body: ProviderWebhookBody;
+};
+
+/** Parses a verified webhook body; 400 `invalid_json` / `invalid_body` when it is not the shape. */
+export function parseProviderWebhook(provider: ProviderName, raw: string | Uint8Array): ProviderWebhookEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof raw === "string" ? raw : Buffer.from(raw).toString("utf8"));
+  } catch {
+    throw new ApiError("invalid_json", "Webhook body is not valid JSON");
+  }
+  const parsed = providerWebhookBodySchema.safeParse(json);
+  if (!parsed.success) throw validationError("invalid_body", parsed.error);
+  const body = parsed.data;
+  return {
+    provider,
+    providerRequestId: body.request_id,
+    gatewayRequestId: body.gateway_request_id ?? null,
+    outcome: outcomeOf(provider, body),
+    body,
+  };
+}
+
+function outcomeOf(provider: ProviderName, body: ProviderWebhookBody): ProviderWebhookOutcome {
+  if (body.status === "OK") {
+    if (body.payload && typeof body.payload === "object" && !Array.isArray(body.payload)) {
+      return { kind: "completed", output: body.payload as Record<string, unknown> };
+    }
+    return { kind: "fetch_result", reason: body.payload_error ?? "the webhook carried no output" };
+  }
+  // fal: `error: "Invalid status code: 422"`, `payload: {detail: [...]}` (or the error body as is).
+  const status = Number(/(\d{3})/.exec(body.error ?? "")?.[1] ?? NaN);
+  const payload = body.payload as { detail?: unknown; error_type?: unknown } | null | undefined;
+  const detail = payload && typeof payload === "object" && "detail" in payload ? payload.detail : (payload ?? null);
+  const errorType = payload && typeof payload === "object" && typeof payload.error_type === "string" ? payload.error_type : null;
+  const message = describeDetail(detail) ?? body.error ?? "the model failed";
+  return {
+    kind: "failed",
+    error: new ModelFailedError(provider, "webhook", message, { status: Number.isNaN(status) ? null : status, detail, errorType }),
+  };
+}
