@@ -8,6 +8,9 @@ import { contentTypeForKey } from "./media-types";
 import { resolveRange } from "./range";
 import type { ObjectInfo, ObjectRead, ObjectSource, ObjectStorage, RangeRequest } from "./types";
 
+// Paths here are built at run time from DATA_DIR and object keys; `turbopackIgnore` stops the
+// bundler from tracing the whole project into the server output because of them.
+
 /** Keys are ours, but the serving route passes URL paths here: nothing may climb out of root. */
 const SAFE_KEY = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
@@ -52,14 +55,14 @@ export function localStorage(options: { root: string; baseUrl: string }): Object
         throw err;
       }
     }
-    return { sizeBytes: (await stat(target)).size };
+    return { sizeBytes: (await stat(/*turbopackIgnore: true*/ target)).size };
   }
 
   async function get(key: string, range?: RangeRequest): Promise<ObjectRead | null> {
     const file = fileOf(key);
     if (!file) return null;
     // Open first: an open descriptor keeps the bytes readable even if the object is deleted now.
-    const handle = await open(file, "r").catch((err: NodeJS.ErrnoException) => {
+    const handle = await open(/*turbopackIgnore: true*/ file, "r").catch((err: NodeJS.ErrnoException) => {
       if (err.code === "ENOENT" || err.code === "EISDIR" || err.code === "ENOTDIR") return null;
       throw err;
     });
@@ -93,7 +96,7 @@ export function localStorage(options: { root: string; baseUrl: string }): Object
   async function head(key: string): Promise<ObjectInfo | null> {
     const file = fileOf(key);
     if (!file) return null;
-    const st = await stat(file).catch(() => null);
+    const st = await stat(/*turbopackIgnore: true*/ file).catch(() => null);
     if (!st?.isFile()) return null;
     return { totalBytes: st.size, contentType: contentTypeForKey(key), etag: etagOf(st.size, st.mtimeMs), lastModified: st.mtime };
   }
@@ -139,7 +142,7 @@ async function sweepStale(dir: string): Promise<void> {
   await Promise.all(
     names.map(async (name) => {
       const file = path.join(dir, name);
-      const st = await stat(file).catch(() => null);
+      const st = await stat(/*turbopackIgnore: true*/ file).catch(() => null);
       if (st && st.mtimeMs < cutoff) await rm(file, { force: true, recursive: true });
     }),
   );
