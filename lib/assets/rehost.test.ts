@@ -8,11 +8,12 @@ import { getDb } from "@/db/client";
 import { assets } from "@/db/schema";
 import { env } from "@/lib/env";
 import { localStorage } from "@/lib/storage/local";
-import type { ObjectStorage } from "@/lib/storage";
+import { setStorage, type ObjectStorage } from "@/lib/storage";
 import { createUser } from "@/test/factories";
 import * as media from "@/test/media";
 import { startMediaOrigin, type MediaOrigin } from "@/test/servers/media-origin";
 import { startS3Server, type S3Server } from "@/test/servers/s3";
+import { deleteAssetRows } from "./delete-assets";
 import { rehostResult, type RehostOptions } from "./rehost";
 
 // The provider's CDN is on 127.0.0.2, allowed by name; 127.0.0.1 is the service's own network.
@@ -194,6 +195,32 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     expect(second.assets[0]).toMatchObject({ id: first.assets[0]!.id, status: "stored", error: null, contentType: "audio/wav" });
     expect(second.output.audio).toEqual({ url: second.assets[0]!.publicUrl, content_type: "audio/wav", file_size: media.wav().length });
     expect(second.counts).toEqual({ found: 1, uploaded: 1, failed: 0 });
+  });
+
+  test("an asset deleted while its copy is in flight stays deleted, and its object is removed", async () => {
+    const gen = randomUUID();
+    let release!: () => void;
+    const hit = new Promise<void>((resolve) =>
+      cdn.handle(`/${gen}/late.png`, (_req, res) => {
+        release = () => res.writeHead(200, { "content-type": "image/png" }).end(pngs[0]);
+        resolve();
+      }),
+    );
+    const running = rehostResult(await getDb(), { image: { url: cdn.url(`/${gen}/late.png`) } }, options(gen));
+    await hit;
+    const db = await getDb();
+    const [pending] = await db.select().from(assets).where(eq(assets.generationId, gen));
+    expect(pending!.status).toBe("pending");
+    setStorage(storage);
+    try {
+      await deleteAssetRows(db, [pending!]);
+    } finally {
+      setStorage(undefined);
+    }
+    release();
+    const res = await running;
+    expect(res.assets[0]).toMatchObject({ id: pending!.id, status: "deleted" });
+    expect(await storage.head(`r/${pending!.id.slice(0, 2)}/${pending!.id}.png`)).toBeNull();
   });
 
   test("a slow origin hits the per-file deadline", async () => {

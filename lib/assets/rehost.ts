@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { assets } from "@/db/schema";
 import { env } from "@/lib/env";
@@ -118,6 +118,14 @@ async function claimRow(db: Db, storage: ObjectStorage, o: RehostOptions, source
   return existing!;
 }
 
+/** Updates never touch a row its owner has deleted in the meantime. */
+const live = (id: string) => and(eq(assets.id, id), ne(assets.status, "deleted"));
+
+async function reload(db: Db, id: string): Promise<AssetRow> {
+  const [row] = await db.select().from(assets).where(eq(assets.id, id));
+  return row!;
+}
+
 async function rehostOne(db: Db, storage: ObjectStorage, url: string, o: RehostOptions): Promise<AssetRow> {
   const row = await claimRow(db, storage, o, sourceIdentity(url));
   if (row.status === "stored" || row.status === "deleted") return row;
@@ -126,8 +134,8 @@ async function rehostOne(db: Db, storage: ObjectStorage, url: string, o: RehostO
   } catch (err) {
     const error = describe(err);
     log.warn("re-hosting a result file failed", { generationId: o.generationId, assetId: row.id, error });
-    const [failed] = await db.update(assets).set({ status: "failed", error }).where(eq(assets.id, row.id)).returning();
-    return failed!;
+    const [failed] = await db.update(assets).set({ status: "failed", error }).where(live(row.id)).returning();
+    return failed ?? (await reload(db, row.id));
   }
 }
 
@@ -148,7 +156,7 @@ async function copyInto(db: Db, storage: ObjectStorage, row: AssetRow, url: stri
     // Record the final key before writing, so a crash between the two leaves a row that still
     // finds (and can delete) its object.
     if (key !== row.s3Key || row.s3Bucket !== storage.bucket) {
-      await db.update(assets).set({ s3Key: key, s3Bucket: storage.bucket }).where(eq(assets.id, row.id));
+      await db.update(assets).set({ s3Key: key, s3Bucket: storage.bucket }).where(live(row.id));
     }
     await storage.put(key, { filePath: spooled.path }, { contentType: kind!.contentType });
     const [stored] = await db
@@ -162,9 +170,12 @@ async function copyInto(db: Db, storage: ObjectStorage, row: AssetRow, url: stri
         sizeBytes: spooled.sizeBytes,
         publicUrl: storage.publicUrl(key),
       })
-      .where(eq(assets.id, row.id))
+      .where(live(row.id))
       .returning();
-    return stored!;
+    if (stored) return stored;
+    // The owner deleted the asset while it was being copied: the copy must not outlive that.
+    await storage.delete(key);
+    return reload(db, row.id);
   } finally {
     await rm(spooled.path, { force: true });
   }
