@@ -29,7 +29,8 @@ export const config = {
     //   and a proxy pass costs every API request about 40% of its throughput (bench/ baseline);
     // - upload routes in particular: proxy buffers matched request bodies (cutting them at 10 MB),
     //   while uploads must stream and be refused past MAX_UPLOAD_BYTES;
+    // - stored files under /files/ (their handler sets X-Request-ID; a proxy pass costs throughput);
     // - static files.
-    "/((?!_next/static|_next/image|favicon\\.ico|run/|queue/|models(?:/|$)|me(?:/|$)|billing(?:/|$)|admin(?:/|$)|health$|webhooks/|integrations/|api/v1(?:/|$)|api/inngest|openapi\\.json$|changelog\\.json$).*)",
+    "/((?!_next/static|_next/image|favicon\\.ico|files/|run/|queue/|models(?:/|$)|me(?:/|$)|billing(?:/|$)|admin(?:/|$)|health$|webhooks/|integrations/|api/v1(?:/|$)|api/inngest|openapi\\.json$|changelog\\.json$).*)",
   ],
 };

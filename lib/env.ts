@@ -86,7 +86,8 @@ export const envSchema = z.object({
   LOCAL_PAYMENT_SECRET: z.string().optional(),
 
   // Storage.
-  STORAGE_DRIVER: z.enum(["local", "s3"]).optional(),
+  /** Unset: `s3` when S3_BUCKET is set, else `local`. `disabled` turns uploads off (503). */
+  STORAGE_DRIVER: z.enum(["local", "s3", "disabled"]).optional(),
   S3_ENDPOINT: optionalUrl,
   S3_REGION: z.string().default("us-east-1"),
   S3_BUCKET: z.string().optional(),
@@ -96,6 +97,11 @@ export const envSchema = z.object({
   S3_PUBLIC_URL: optionalUrl,
   /** Development only: let outbound fetches reach private and loopback addresses. */
   ALLOW_PRIVATE_URLS: bool.default(false),
+  /** Lifetime of an upload's signed `provider_url` on S3 (at most 7 days). */
+  UPLOAD_URL_TTL_SECONDS: int(86_400),
+  /** Re-hosting a provider result: largest file copied, and the deadline per file. */
+  REHOST_MAX_BYTES: int(512 * 1024 * 1024),
+  REHOST_TIMEOUT_MS: int(120_000),
 
   // Generation.
   PROVIDER: z.enum(["local", "fal"]).default("local"),

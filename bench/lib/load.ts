@@ -8,7 +8,7 @@ export type LoadOptions = {
   amount?: number;
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Called per request so a scenario can vary bodies (autocannon `setupRequest`). */
   setupRequest?: (req: { method?: string; path?: string; body?: string; headers?: Record<string, string> }) => typeof req;
 };

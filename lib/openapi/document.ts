@@ -22,7 +22,7 @@ type Responses = Record<string, ZodOpenApiResponseObject>;
 
 function errorResponses(op: Operation): Responses {
   const codes = new Set<ErrorCode>([...impliedErrors[op.auth], ...(op.errors ?? [])]);
-  if (op.body) codes.add("invalid_body").add("invalid_json").add("payload_too_large");
+  if (op.body && !op.bodyContentType) codes.add("invalid_body").add("invalid_json").add("payload_too_large");
   if (op.query) codes.add("invalid_query");
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -58,7 +58,15 @@ function toOperation(op: Operation): ZodOpenApiOperationObject {
       ? { requestParams: { ...(op.params ? { path: op.params } : {}), ...(op.query ? { query: op.query } : {}) } }
       : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { [op.bodyContentType ?? "application/json"]: { schema: op.body } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [op.bodyContentType ?? "application/json"]: { schema: op.body },
+              ...Object.fromEntries((op.extraBodies ?? []).map((b) => [b.contentType, { schema: b.schema }])),
+            },
+          },
+        }
       : {}),
     responses,
   };

@@ -19,6 +19,8 @@ export type Operation = {
   body?: z.ZodType;
   /** Set for non-JSON bodies, e.g. multipart/form-data uploads. */
   bodyContentType?: string;
+  /** Further accepted body types, e.g. an upload taking multipart or JSON. */
+  extraBodies?: { contentType: string; schema: z.ZodType }[];
   query?: z.ZodObject;
   params?: z.ZodObject;
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;

@@ -1,0 +1,9 @@
+import { falRequestParams } from "@/lib/api/contracts/assets";
+import { deleteActivityAssets } from "@/lib/assets/activity-assets";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+
+// DELETE /me/activity/{falRequestId}/assets – delete every file of an activity record
+export const DELETE = withGateway({ auth: "key", params: falRequestParams }, async ({ ctx, params }) =>
+  json(await deleteActivityAssets(ctx, params.falRequestId)),
+);

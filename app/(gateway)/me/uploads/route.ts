@@ -1,0 +1,9 @@
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { toUploadResult } from "@/lib/uploads/present";
+import { receiveUpload } from "@/lib/uploads/receive-upload";
+
+// POST /me/uploads – upload an input file (multipart `file`, streamed; 413 past MAX_UPLOAD_BYTES)
+export const POST = withGateway({ auth: "key" }, async ({ req, ctx }) =>
+  json(toUploadResult(await receiveUpload(ctx, req, { allowJson: false })), { status: 201 }),
+);

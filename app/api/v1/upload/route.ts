@@ -1,0 +1,13 @@
+import { withSkill } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { toUploadedFile } from "@/lib/uploads/present";
+import { asSkillUploadError, receiveUpload } from "@/lib/uploads/receive-upload";
+
+// POST /api/v1/upload – upload an input file (multipart `file`, or JSON {data, mime_type, filename})
+export const POST = withSkill({ auth: "key" }, async ({ req, ctx }) => {
+  try {
+    return json(toUploadedFile(await receiveUpload(ctx, req, { allowJson: true })));
+  } catch (err) {
+    throw asSkillUploadError(err);
+  }
+});

@@ -1,0 +1,23 @@
+import { normalizeError, renderError } from "@/lib/http/render";
+import { requestIdOf } from "@/lib/http/request-id";
+import { currentStorage } from "@/lib/storage";
+import { serveObject } from "@/lib/storage/serve";
+
+type Context = { params: Promise<{ key?: string[] }> };
+
+// Not wrapped in withGateway: serving a file needs no auth and no database (a deleted asset's
+// object is gone, so its URL is 404 by itself), and the proxy skips this path for throughput.
+async function handle(req: Request, context: Context): Promise<Response> {
+  const requestId = requestIdOf(req);
+  try {
+    const { key = [] } = await context.params;
+    return await serveObject(req, key.join("/"), currentStorage(), requestId);
+  } catch (err) {
+    return renderError("gateway", normalizeError(err, requestId), requestId);
+  }
+}
+
+// GET /files/{key} – a stored file (local storage), with ranges and long-lived caching
+export const GET = handle;
+// HEAD /files/{key} – the same headers without the body
+export const HEAD = handle;

@@ -1,0 +1,224 @@
+import { createHash, randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { and, eq, ne } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { assets } from "@/db/schema";
+import { env } from "@/lib/env";
+import { log } from "@/lib/logger";
+import { OutboundError, safeFetch, type NetPolicy, type Resolver } from "@/lib/net";
+import { currentStorage, type ObjectStorage } from "@/lib/storage";
+import { spoolToFile } from "@/lib/storage/spool";
+import { assetKey } from "./keys";
+import { findMediaUrls, rewriteMediaUrls, type Replacement } from "./media-refs";
+import { classifyResult, UnsupportedResult } from "./result-types";
+
+export type AssetRow = typeof assets.$inferSelect;
+
+export type RehostOptions = {
+  userId: string;
+  /** The generation request id: with the source URL, the idempotency key of each asset. */
+  generationId: string;
+  /** The provider's request id, recorded on each asset (GET /me/activity/{falRequestId}). */
+  falRequestId?: string | null;
+  kind?: "result" | "integration";
+  /** Return the provider's URLs untouched and copy nothing (`passthrough=1`). */
+  passthrough?: boolean;
+  /** Per file; default REHOST_MAX_BYTES. */
+  maxBytes?: number;
+  /** Per file, fetch and body; default REHOST_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Files copied at once; default 4. */
+  concurrency?: number;
+  /** Outbound policy (default ALLOW_PRIVATE_URLS) and, for tests, a resolver. */
+  net?: { policy?: NetPolicy; resolver?: Resolver };
+  /** Defaults to the configured storage; null means storage is disabled. */
+  storage?: ObjectStorage | null;
+};
+
+export type RehostResult<T> = {
+  /** The result with the service's URLs (the provider's where a copy failed), or as given. */
+  output: T;
+  /** One row per distinct source URL, in the order they appear in the result. */
+  assets: AssetRow[];
+  /** `found` distinct URLs; `uploaded` stored (now or by an earlier run); `failed` not stored. */
+  counts: { found: number; uploaded: number; failed: number };
+  mode: "stored" | "passthrough" | "storage_disabled";
+};
+
+/**
+ * Copies every file of a provider result into the service's storage and rewrites the result to
+ * the service's URLs, which live until the owner deletes the asset.
+ *
+ * Idempotent per (generationId, source URL): the asset row is claimed with a unique index, a file
+ * already stored is not fetched again, and a retry writes the same key, so running this twice
+ * (a provider webhook and the polling fallback, or a job retry) leaves one object and one row per
+ * file. A file that cannot be copied (refused address, too large, too slow, not media) is recorded
+ * as `failed` with its error and keeps its provider URL in the output; a later run retries it.
+ *
+ * Call it outside a transaction: it holds the database only for short statements between
+ * network transfers.
+ */
+export async function rehostResult<T>(db: Db, output: T, o: RehostOptions): Promise<RehostResult<T>> {
+  const urls = findMediaUrls(output);
+  if (o.passthrough) return { output, assets: [], counts: { found: urls.length, uploaded: 0, failed: 0 }, mode: "passthrough" };
+  const storage = o.storage === undefined ? currentStorage() : o.storage;
+  if (!storage) {
+    log.warn("result kept on provider URLs: file storage is disabled", { generationId: o.generationId });
+    return { output, assets: [], counts: { found: urls.length, uploaded: 0, failed: urls.length }, mode: "storage_disabled" };
+  }
+  const rows = await mapLimit(urls, o.concurrency ?? 4, (url) => rehostOne(db, storage, url, o));
+  const replacements = new Map<string, Replacement>();
+  rows.forEach((row, i) => {
+    if (row.status === "stored" || row.status === "deleted") {
+      replacements.set(urls[i]!, { url: row.publicUrl!, contentType: row.contentType, sizeBytes: row.sizeBytes });
+    }
+  });
+  const uploaded = rows.filter((r) => r.status === "stored").length;
+  return {
+    output: rewriteMediaUrls(output, replacements),
+    assets: rows,
+    counts: { found: urls.length, uploaded, failed: rows.filter((r) => r.status === "failed").length },
+    mode: "stored",
+  };
+}
+
+/** Data URLs are recorded by digest, and very long URLs shortened, to stay within an index entry. */
+export function sourceIdentity(url: string): string {
+  if (url.startsWith("data:")) {
+    const type = /^data:([^;,]*)/i.exec(url)?.[1] || "application/octet-stream";
+    return `data:${type};sha256,${createHash("sha256").update(url).digest("hex")}`;
+  }
+  if (url.length <= 2048) return url;
+  return `${url.slice(0, 1900)}#sha256=${createHash("sha256").update(url).digest("hex")}`;
+}
+
+async function claimRow(db: Db, storage: ObjectStorage, o: RehostOptions, sourceUrl: string): Promise<AssetRow> {
+  const id = randomUUID();
+  const [inserted] = await db
+    .insert(assets)
+    .values({
+      id,
+      userId: o.userId,
+      kind: o.kind ?? "result",
+      generationId: o.generationId,
+      falRequestId: o.falRequestId ?? null,
+      sourceUrl,
+      s3Key: assetKey("result", id),
+      s3Bucket: storage.bucket,
+      status: "pending",
+    })
+    .onConflictDoNothing({ target: [assets.generationId, assets.sourceUrl] })
+    .returning();
+  if (inserted) return inserted;
+  const [existing] = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.generationId, o.generationId), eq(assets.sourceUrl, sourceUrl)));
+  return existing!;
+}
+
+/** Updates never touch a row its owner has deleted in the meantime. */
+const live = (id: string) => and(eq(assets.id, id), ne(assets.status, "deleted"));
+
+async function reload(db: Db, id: string): Promise<AssetRow> {
+  const [row] = await db.select().from(assets).where(eq(assets.id, id));
+  return row!;
+}
+
+async function rehostOne(db: Db, storage: ObjectStorage, url: string, o: RehostOptions): Promise<AssetRow> {
+  const row = await claimRow(db, storage, o, sourceIdentity(url));
+  if (row.status === "stored" || row.status === "deleted") return row;
+  try {
+    return await copyInto(db, storage, row, url, o);
+  } catch (err) {
+    const error = describe(err);
+    log.warn("re-hosting a result file failed", { generationId: o.generationId, assetId: row.id, error });
+    const [failed] = await db.update(assets).set({ status: "failed", error }).where(live(row.id)).returning();
+    return failed ?? (await reload(db, row.id));
+  }
+}
+
+async function copyInto(db: Db, storage: ObjectStorage, row: AssetRow, url: string, o: RehostOptions): Promise<AssetRow> {
+  const maxBytes = o.maxBytes ?? env().REHOST_MAX_BYTES;
+  const { body, declaredType } = await open(url, maxBytes, o);
+  let kind: { contentType: string; ext: string } | undefined;
+  const spooled = await spoolToFile(body, {
+    dir: storage.spoolDir,
+    maxBytes,
+    tooLarge: () => new OutboundError("too_large", `The file is larger than ${maxBytes} bytes`),
+    onHead: async (head) => {
+      kind = await classifyResult(head, declaredType);
+    },
+  });
+  try {
+    const key = assetKey("result", row.id, kind!.ext);
+    // Record the final key before writing, so a crash between the two leaves a row that still
+    // finds (and can delete) its object.
+    if (key !== row.s3Key || row.s3Bucket !== storage.bucket) {
+      await db.update(assets).set({ s3Key: key, s3Bucket: storage.bucket }).where(live(row.id));
+    }
+    await storage.put(key, { filePath: spooled.path }, { contentType: kind!.contentType });
+    const [stored] = await db
+      .update(assets)
+      .set({
+        status: "stored",
+        error: null,
+        s3Key: key,
+        s3Bucket: storage.bucket,
+        contentType: kind!.contentType,
+        sizeBytes: spooled.sizeBytes,
+        publicUrl: storage.publicUrl(key),
+      })
+      .where(live(row.id))
+      .returning();
+    if (stored) return stored;
+    // The owner deleted the asset while it was being copied: the copy must not outlive that.
+    await storage.delete(key);
+    return reload(db, row.id);
+  } finally {
+    await rm(spooled.path, { force: true });
+  }
+}
+
+async function open(url: string, maxBytes: number, o: RehostOptions): Promise<{ body: Readable; declaredType: string | null }> {
+  if (url.startsWith("data:")) {
+    const m = /^data:([^,]*?),(.*)$/is.exec(url);
+    if (!m) throw new OutboundError("invalid_url", "Malformed data URL");
+    const params = m[1]!.split(";");
+    const isBase64 = params.at(-1)?.toLowerCase() === "base64";
+    const bytes = isBase64 ? Buffer.from(m[2]!, "base64") : Buffer.from(decodeURIComponent(m[2]!), "utf8");
+    if (bytes.byteLength > maxBytes) throw new OutboundError("too_large", `The file is larger than ${maxBytes} bytes`);
+    return { body: Readable.from([bytes]), declaredType: params[0] || null };
+  }
+  const res = await safeFetch(url, {
+    maxBytes,
+    timeoutMs: o.timeoutMs ?? env().REHOST_TIMEOUT_MS,
+    policy: o.net?.policy,
+    resolver: o.net?.resolver,
+  });
+  if (res.status !== 200) {
+    res.discard();
+    throw new OutboundError("bad_status", `The origin answered HTTP ${res.status}`, res.status);
+  }
+  const type = res.headers["content-type"];
+  return { body: res.body, declaredType: typeof type === "string" ? type : null };
+}
+
+function describe(err: unknown): string {
+  if (err instanceof OutboundError || err instanceof UnsupportedResult) return `${err.code}: ${err.message}`.slice(0, 500);
+  return `storage_error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(limit, 1), items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import sharp from "sharp";
+import type { Db } from "@/db/client";
+import { assets, uploads } from "@/db/schema";
+import { assetKey } from "@/lib/assets/keys";
+import { env } from "@/lib/env";
+import type { ObjectStorage } from "@/lib/storage";
+import { extensionFor } from "@/lib/storage/media-types";
+import { spoolToFile } from "@/lib/storage/spool";
+import { classifyUpload, corruptFile, HEADER_CHECKED_IMAGES, type UploadContentType } from "./classify";
+import { tooLarge } from "./multipart";
+
+export type UploadInput = {
+  stream: Readable;
+  declaredType: string | null;
+  filename: string | null;
+};
+
+export type StoredUpload = {
+  asset: typeof assets.$inferSelect;
+  upload: typeof uploads.$inferSelect;
+  /** For generations: the public URL (local) or a signed URL (S3). */
+  providerUrl: string;
+};
+
+/** Keeps the last path segment (browsers may send `C:\fakepath\x.png`) without control characters. */
+export function cleanFilename(name: string | null): string | null {
+  if (!name) return null;
+  const last = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return last ? last.slice(0, 255) : null;
+}
+
+/**
+ * Stores one uploaded file for its owner: spooled to disk while counted (413 past the limit),
+ * typed by its bytes once the head has arrived (415 before the rest is read), image headers
+ * checked (400 when corrupt), then put into storage and recorded as an asset and an upload.
+ */
+export async function storeUpload(
+  db: Db,
+  storage: ObjectStorage,
+  userId: string,
+  input: UploadInput,
+  maxBytes = env().MAX_UPLOAD_BYTES,
+): Promise<StoredUpload> {
+  let contentType: UploadContentType | undefined;
+  const spooled = await spoolToFile(input.stream, {
+    dir: storage.spoolDir,
+    maxBytes,
+    tooLarge: () => tooLarge(maxBytes),
+    onHead: async (head) => {
+      contentType = await classifyUpload(head, input.declaredType);
+    },
+  });
+  const id = randomUUID();
+  const key = assetKey("upload", id, extensionFor(contentType!));
+  try {
+    if (HEADER_CHECKED_IMAGES.has(contentType!)) await assertImageHeader(spooled.path, contentType!);
+    await storage.put(key, { filePath: spooled.path }, { contentType: contentType! });
+  } finally {
+    await rm(spooled.path, { force: true });
+  }
+
+  try {
+    const link = await storage.providerUrl(key, env().UPLOAD_URL_TTL_SECONDS);
+    const [asset, upload] = await db.transaction(async (tx) => {
+      const [asset] = await tx
+        .insert(assets)
+        .values({
+          id,
+          userId,
+          kind: "upload",
+          s3Key: key,
+          s3Bucket: storage.bucket,
+          contentType,
+          sizeBytes: spooled.sizeBytes,
+          status: "stored",
+          publicUrl: storage.publicUrl(key),
+        })
+        .returning();
+      const [upload] = await tx
+        .insert(uploads)
+        .values({
+          id,
+          userId,
+          assetId: id,
+          filename: cleanFilename(input.filename),
+          mimeType: contentType!,
+          sizeBytes: spooled.sizeBytes,
+          expiresAt: link.expiresAt,
+        })
+        .returning();
+      return [asset!, upload!] as const;
+    });
+    return { asset, upload, providerUrl: link.url };
+  } catch (err) {
+    // No row, no object: an object nobody can list or delete must not stay behind.
+    await storage.delete(key).catch(() => {});
+    throw err;
+  }
+}
+
+async function assertImageHeader(file: string, type: string): Promise<void> {
+  try {
+    const meta = await sharp(file).metadata();
+    if (!meta.width || !meta.height) throw new Error("no dimensions");
+  } catch {
+    throw corruptFile(type);
+  }
+}
