@@ -1,0 +1,48 @@
+import { formatDecimal, parseDecimal, pow10, type Decimal } from "./decimal";
+
+/**
+ * The ledger unit: 1 credit = 0.0001 ₽, the smallest accounting unit (DESIGN.md "Money"). Every
+ * integer credits field is exact in this unit; every `…Rub` number is credits / 10,000.
+ */
+export const CREDIT_SCALE = 4;
+export const CREDITS_PER_RUB = 10_000;
+
+/** An amount in credits as a JS number, refusing values that would lose precision. */
+export function toSafeCredits(credits: bigint): number {
+  const n = Number(credits);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`Credit amount ${credits} is outside the safe integer range`);
+  return n;
+}
+
+/** Credits → rubles as an exact decimal (0.0001 ₽ steps). */
+export const creditsToDecimal = (credits: number | bigint): Decimal => ({ units: BigInt(credits), scale: CREDIT_SCALE });
+
+/** Credits → rubles for JSON (`cost_rub`, `estimatedCostRub`): four decimals at most, so exact in a double. */
+export const creditsToRub = (credits: number | bigint): number => Number(formatDecimal(creditsToDecimal(credits)));
+
+/**
+ * Whole or fractional rubles → credits, refusing anything finer than 0.0001 ₽ (a ruble amount a
+ * user typed must be representable exactly; quotes round with `ceil` in pricing.ts instead).
+ */
+export function rubToCredits(rub: string | number): number {
+  const d = parseDecimal(rub);
+  if (d.scale > CREDIT_SCALE) throw new RangeError(`${rub} ₽ is finer than 0.0001 ₽`);
+  return toSafeCredits(d.units * pow10(CREDIT_SCALE - d.scale));
+}
+
+/** "1 234,50 ₽" / "0,0011 ₽": the one formatter for a credits amount shown to people. */
+export const formatCredits = (credits: number | bigint): string => formatPriceRub(creditsToDecimal(credits));
+
+/**
+ * Rubles shown to people (Russian style: "1 234,50 ₽"), with every significant digit kept, so a
+ * sub-kopeck price ("0.00035") never displays as "0,00 ₽". Written by hand rather than with Intl so
+ * the server and every browser print the same characters.
+ */
+export function formatPriceRub(price: string | Decimal): string {
+  const d = typeof price === "string" ? parseDecimal(price) : price;
+  const text = formatDecimal(d);
+  const [whole = "0", fraction = ""] = text.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+  const padded = fraction.length < 2 ? fraction.padEnd(2, "0") : fraction;
+  return `${grouped},${padded} ₽`;
+}
