@@ -51,16 +51,20 @@ export function catalogOrder(sort: ListModelsQuery["sort"]): SQL[] {
   }
 }
 
-export async function listModels(db: Executor, q: ListModelsQuery) {
-  const where = catalogFilter(q);
-  // One round trip: the window count rides along with the page.
-  const rows = await db
+/** One round trip: the window count rides along with the page. */
+export function listModelsQuery(db: Executor, q: ListModelsQuery) {
+  return db
     .select({ ...listColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(models)
-    .where(where)
+    .where(catalogFilter(q))
     .orderBy(...catalogOrder(q.sort))
     .limit(q.limit)
     .offset(q.offset);
+}
+
+export async function listModels(db: Executor, q: ListModelsQuery) {
+  const where = catalogFilter(q);
+  const rows = await listModelsQuery(db, q);
   // A page past the end has no row to carry the count.
   const total = rows[0]?.total ?? (q.offset > 0 ? (await db.select({ n: count() }).from(models).where(where))[0]!.n : 0);
   return { items: rows.map(toListItem), total, limit: q.limit, offset: q.offset };
