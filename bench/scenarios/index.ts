@@ -1,4 +1,7 @@
+import { catalogScenario } from "./catalog";
 import type { Scenario } from "./types";
 
 /** Every scenario `npm run bench` runs; each issue that adds a hot path adds one here. */
-export const scenarios: Scenario[] = [];
+export const scenarios: Scenario[] = [
+  catalogScenario,
+];

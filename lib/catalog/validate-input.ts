@@ -82,3 +82,13 @@ export function validateModelInput(model: { modelId: string; updatedAt: Date; sc
   const first = issues[0]!;
   throw new ApiError("invalid_body", `${first.path.length ? `${first.path.join(".")}: ` : ""}${first.message}`, { issues });
 }
+
+/** Top-level schema defaults filled in where the input leaves a field out (for previews). */
+export function withDefaults(schema: JsonSchema | null | undefined, input: Record<string, unknown>): Record<string, unknown> {
+  const props = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  const out = { ...input };
+  for (const [name, prop] of Object.entries(props)) {
+    if (out[name] === undefined && prop.default !== undefined) out[name] = prop.default;
+  }
+  return out;
+}
