@@ -8,8 +8,15 @@ export const UNIT_LABELS: Record<PriceUnit, { one: string; many: string }> = {
   megapixel: { one: "megapixel", many: "megapixels" },
   second: { one: "second", many: "seconds" },
   request: { one: "request", many: "requests" },
-  "1k_chars": { one: "1K characters", many: "× 1K characters" },
+  "1k_chars": { one: "1K characters", many: "1K characters" },
 };
+
+/** "3 images", "3,145728 megapixels", "10 seconds", "2 × 1K characters". */
+export function formatQuantity(quantity: number, unit: PriceUnit): string {
+  const n = String(quantity).replace(".", ",");
+  if (unit === "1k_chars") return `${n} × 1K characters`;
+  return `${n} ${quantity === 1 ? UNIT_LABELS[unit].one : UNIT_LABELS[unit].many}`;
+}
 
 type Priced = { priceRub: number | null; priceUnit: PriceUnit | null; discountPercent: number; creditCost: number };
 

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { EstimatePreview } from "@/lib/catalog/estimate";
 import { formatCredits, formatPriceRub } from "@/lib/money/credits";
 import { CurlExamples } from "./curl-examples";
-import { UNIT_LABELS } from "./format";
+import { formatQuantity } from "./format";
 import { fieldsOf, initialValues, toInput, type JsonSchema } from "./schema-fields";
 import { SchemaForm } from "./schema-form";
 
@@ -65,7 +65,7 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
                 {formatCredits(e.estimatedCostCredits)}
               </p>
               <p className="text-sm text-slate-600" data-testid="estimate-detail">
-                {e.quantity} × {UNIT_LABELS[e.priceUnit].one} × {formatPriceRub(String(e.estimatedPriceRub))}
+                {formatQuantity(e.quantity, e.priceUnit)} × {formatPriceRub(String(e.estimatedPriceRub))}
               </p>
             </>
           ) : (

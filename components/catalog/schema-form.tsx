@@ -102,8 +102,9 @@ export function SchemaForm({ fields, values, errors, onChange, customLabel }: Pr
             {f.description && <p className="mb-1 text-xs text-slate-500">{f.description}</p>}
             {f.kind !== "boolean" && <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />}
             {errors[f.name] && (
-              <p className="mt-1 text-xs text-red-600" role="alert">
-                {errors[f.name]}
+              // A field not filled in yet is a note, not an error: the price does not depend on it.
+              <p className={`mt-1 text-xs ${errors[f.name] === "Required" ? "text-slate-500" : "text-red-600"}`} role={errors[f.name] === "Required" ? undefined : "alert"}>
+                {errors[f.name] === "Required" ? "Required to run" : errors[f.name]}
               </p>
             )}
           </div>

@@ -58,16 +58,26 @@ export function inputValidator(cacheKey: string, schema: JsonSchema | null | und
 
 type ZodIssue = z.core.$ZodIssue;
 
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (typeof v !== "object" || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
 /**
  * A union failure (e.g. image_size: preset or {width,height}) lists every branch. Report the
  * branch whose type matched (its issues point inside the value); when none did, one issue at the
  * field naming the accepted shapes.
  */
-function flatten(issue: ZodIssue, prefix: PropertyKey[] = []): Issue[] {
+function flatten(issue: ZodIssue, input: unknown, prefix: PropertyKey[] = []): Issue[] {
   const path = [...prefix, ...issue.path];
+  if (issue.code === "invalid_type" && valueAt(input, path) === undefined) return [{ path: path.map(String), message: "Required" }];
   if (issue.code === "invalid_union" && issue.errors.length) {
     const matched = issue.errors.find((branch) => !branch.some((i) => i.path.length === 0 && (i.code === "invalid_type" || i.code === "invalid_value")));
-    if (matched) return matched.flatMap((i) => flatten(i, path));
+    if (matched) return matched.flatMap((i) => flatten(i, input, path));
     const expected = issue.errors.flatMap((branch) => branch.filter((i) => i.path.length === 0).map((i) => i.message.replace(/^Invalid (input|option): /, "")));
     return [{ path: path.map(String), message: `Invalid input: ${[...new Set(expected)].join(", or ")}` }];
   }
@@ -78,7 +88,7 @@ export function validateModelInput(model: { modelId: string; updatedAt: Date; sc
   const validator = inputValidator(`${model.modelId}@${model.updatedAt.getTime()}`, model.schema?.input);
   const result = validator.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.flatMap((i) => flatten(i));
+  const issues = result.error.issues.flatMap((i) => flatten(i, input));
   const first = issues[0]!;
   throw new ApiError("invalid_body", `${first.path.length ? `${first.path.join(".")}: ` : ""}${first.message}`, { issues });
 }

@@ -142,6 +142,11 @@ describe("POST /models/{modelId}/estimate", () => {
       expect(res.body).toEqual({ success: false, error: "invalid_body", message: expect.any(String), issues: paths.map((path) => ({ path, message: expect.any(String) })) });
     });
 
+    test("a missing required field reads 'Required'", async () => {
+      const res = await estimate("fal-ai/flux/dev", { num_images: 2 });
+      expect(res.body).toMatchObject({ message: "prompt: Required", issues: [{ path: ["prompt"], message: "Required" }] });
+    });
+
     test("an unknown image_size names the accepted shapes", async () => {
       const res = await estimate("fal-ai/flux/dev", { prompt: "x", image_size: "huge" });
       expect(res.body.issues[0].message).toContain("square_hd");
