@@ -79,17 +79,18 @@ function Row({ model }: { model: AdminModelRecord }) {
         )}
       </td>
       <td className={cell}>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={model.visible}
-            disabled={update.isPending}
-            onChange={() => update.mutate({ modelId: model.modelId, visible: !model.visible })}
-          />
-          {model.visible ? "Visible" : "Hidden"}
-        </label>
+        <p className="text-sm">{model.visible ? "Visible" : "Hidden"}</p>
+        <button
+          type="button"
+          disabled={update.isPending}
+          onClick={() => update.mutate({ modelId: model.modelId, visible: !model.visible })}
+          className="mt-1 rounded border border-slate-300 px-2 py-0.5 text-xs disabled:opacity-50"
+        >
+          {model.visible ? "Hide" : "Show"}
+        </button>
+        {update.error && <p className="mt-1 text-xs text-red-600">{update.error.message}</p>}
       </td>
-      <td className={`${cell} text-xs text-slate-500`}>{model.schemaFetchedAt ? new Date(model.schemaFetchedAt).toLocaleString() : "never"}</td>
+      <td className={`${cell} text-xs text-slate-500`}>{model.schemaFetchedAt ? `${model.schemaFetchedAt.slice(0, 16).replace("T", " ")} UTC` : "never"}</td>
       <td className={`${cell} whitespace-nowrap`}>
         <button type="button" disabled={sync.isPending} onClick={() => sync.mutate(model.modelId)} className="mr-2 rounded border border-slate-300 px-2 py-1 text-xs disabled:opacity-50">
           {sync.isPending ? "Syncing…" : "Sync schema"}
