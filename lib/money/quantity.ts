@@ -34,15 +34,14 @@ export function requestedPixels(input: Input): Decimal {
 
 function sizeOf(input: Input): { width: number; height: number } {
   const preset = input.image_size;
-  if (typeof preset === "string" && IMAGE_SIZE_PRESETS[preset]) return IMAGE_SIZE_PRESETS[preset];
+  const named = typeof preset === "string" ? IMAGE_SIZE_PRESETS[preset] : undefined;
+  if (named) return named;
   if (isRecord(preset) && isPositiveInt(preset.width) && isPositiveInt(preset.height)) {
     return { width: preset.width, height: preset.height };
   }
   if (isPositiveInt(input.width) && isPositiveInt(input.height)) return { width: input.width, height: input.height };
-  if (typeof input.aspect_ratio === "string" && ASPECT_RATIO_SIZES[input.aspect_ratio]) {
-    return ASPECT_RATIO_SIZES[input.aspect_ratio];
-  }
-  return DEFAULT_IMAGE_SIZE;
+  const ratio = typeof input.aspect_ratio === "string" ? ASPECT_RATIO_SIZES[input.aspect_ratio] : undefined;
+  return ratio ?? DEFAULT_IMAGE_SIZE;
 }
 
 /** A number, or a numeric string such as "5" or "10s" (video models take durations as enums). */
