@@ -1,8 +1,11 @@
 -- Lowercased text → its distinct 3-character substrings. IMMUTABLE so it can back the GIN index
 -- models_search_trgm_gin (GET /models?search=): a row whose fields contain the search string
 -- contains every trigram of it. Core SQL only, so it runs the same on PostgreSQL and PGlite.
+-- COST 1000 (≈ the measured 5–10 µs per row) tells the planner that evaluating it row by row is
+-- expensive: with the default cost of 100 it filtered 1,700 tag matches through it (12 ms) instead
+-- of asking the index (1 ms).
 CREATE OR REPLACE FUNCTION catalog_trigrams(t text) RETURNS text[]
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 1000
 AS $$
   SELECT coalesce(array_agg(DISTINCT substr(t, i, 3)), '{}'::text[])
   FROM generate_series(1, char_length(t) - 2) AS i
