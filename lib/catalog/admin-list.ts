@@ -8,6 +8,8 @@ import { escapeLike } from "./list";
 
 export type AdminListQuery = { limit: number; offset: number; category: string[]; visibleOnly: boolean; search?: string };
 
+const adminColumns = Object.fromEntries(Object.entries(allColumns).filter(([k]) => k !== "schema" && k !== "schemaRu")) as Omit<typeof allColumns, "schema" | "schemaRu">;
+
 const CATEGORY_ARRAY = sql.raw(`ARRAY[${CATEGORY_ORDER.map((c) => `'${c}'`).join(",")}]::text[]`);
 
 /** GET /admin/models: every model, hidden ones included unless visibleOnly. */
@@ -20,7 +22,7 @@ export async function listAdminModels(db: Executor, q: AdminListQuery) {
     where.push(or(ilike(models.modelId, pattern), ilike(models.displayName, pattern), ilike(models.modelLab, pattern))!);
   }
   const rows = await db
-    .select({ ...allColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({ ...adminColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(models)
     .where(and(...where))
     .orderBy(sql`array_position(${CATEGORY_ARRAY}, ${models.category}) asc nulls last`, asc(models.category), asc(models.modelId))

@@ -1,7 +1,10 @@
 import { toListItem, type ModelRow } from "./columns";
 
+/** Everything but the schemas (a list of 200 models need not carry 200 JSON Schemas). */
+export type AdminRow = Omit<ModelRow, "schema" | "schemaRu">;
+
 /** The admin view of a model: the spec's admin record plus what the admin page edits. */
-export function toAdminRecord(row: ModelRow) {
+export function toAdminRecord(row: AdminRow) {
   const item = toListItem(row);
   return {
     modelId: row.modelId,
