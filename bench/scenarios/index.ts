@@ -1,7 +1,9 @@
+import { catalogScenario } from "./catalog";
 import { filesScenario } from "./files";
 import type { Scenario } from "./types";
 
 /** Every scenario `npm run bench` runs; each issue that adds a hot path adds one here. */
 export const scenarios: Scenario[] = [
+  catalogScenario,
   filesScenario,
 ];

@@ -9,3 +9,4 @@ export * from "./webhooks";
 export * from "./rate-limits";
 export * from "./changelog";
 export * from "./provider";
+export * from "./catalog";

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, numeric, pgTable, text } from "drizzle-orm/pg-core";
 import { timestamps, tstz } from "./_columns";
 
@@ -6,6 +7,21 @@ export type PriceUnit = (typeof priceUnits)[number];
 export const licenseTypes = ["commercial", "non-commercial", "open-source"] as const;
 
 export type JsonSchema = Record<string, unknown>;
+
+/**
+ * `GET /models?search=` is a case-insensitive substring match over modelId, displayName and
+ * description. It is served by a GIN index over the lowercased trigrams of the three fields
+ * (`catalog_trigrams`, an IMMUTABLE SQL function created by the catalog migration): every row
+ * that matches the ILIKE must contain every trigram of the lowercased search, so the index
+ * narrows the rows exactly and the ILIKE only rechecks the few candidates. Built-in array GIN
+ * rather than the pg_trgm extension: PGlite can only use pg_trgm when every process that opens
+ * the data directory loads the extension (else even an INSERT into models fails), while this
+ * needs nothing but core PostgreSQL. These expressions must match the index text exactly.
+ */
+export const modelSearchText = sql`lower(model_id || ' ' || display_name || ' ' || description)`;
+export const modelSearchTrigrams = sql`catalog_trigrams(${modelSearchText})`;
+/** sort=price_asc: the unit price after discount (× 100), NULL (unpriced) last. */
+export const modelEffectivePrice = sql`(price_rub * (100 - discount_percent))`;
 export type ModelSchema = { input: JsonSchema; output: JsonSchema };
 
 /** The catalog. `modelId` is the public id (may contain slashes) and never changes. */
@@ -56,5 +72,11 @@ export const models = pgTable(
     index("models_category_idx").on(t.category),
     // GET /models?tag=a,b uses `tags @> array[...]`.
     index("models_tags_gin").using("gin", t.tags),
+    // GET /models?search=… (see modelSearchText).
+    index("models_search_trgm_gin").using("gin", modelSearchTrigrams),
+    // GET /models?sort=price_asc.
+    index("models_effective_price_idx").on(modelEffectivePrice),
+    // GET /models?lab=… (case-insensitive).
+    index("models_lab_lower_idx").on(sql`lower(model_lab)`),
   ],
 );

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { creditsToRub, creditsToWholeRub, formatRub, kopecksToCredits, rubToCredits } from "./credits";
+import { creditsToRub, creditsToWholeRub, formatCredits, kopecksToCredits, rubToCredits } from "./credits";
 
 describe("credits", () => {
   test("1 ₽ = 10,000 credits and 1 kopeck = 100 credits", () => {
     expect(rubToCredits(50)).toBe(500_000);
+    expect(rubToCredits("0.0011")).toBe(11);
     expect(kopecksToCredits(50_000)).toBe(5_000_000);
-    expect(() => rubToCredits(1.5)).toThrow(RangeError);
+    expect(() => rubToCredits("0.00001")).toThrow(RangeError);
   });
 
   test("credits → rubles keeps four decimals exactly, including sub-kopeck amounts", () => {
@@ -15,12 +16,13 @@ describe("credits", () => {
     expect(creditsToRub(0)).toBe(0);
   });
 
-  test("whole rubles round down", () => {
+  test("whole rubles round toward zero", () => {
     expect(creditsToWholeRub(19_999)).toBe(1);
   });
 
-  test("formatting shows sub-kopeck digits only when present", () => {
-    expect(formatRub(5_000_000).replace(/\s/g, " ")).toBe("500,00 ₽");
-    expect(formatRub(11).replace(/\s/g, " ")).toBe("0,0011 ₽");
+  test("formatting keeps sub-kopeck digits and groups thousands", () => {
+    expect(formatCredits(5_000_000)).toBe("500,00 ₽");
+    expect(formatCredits(11)).toBe("0,0011 ₽");
+    expect(formatCredits(12_345_678_900)).toBe("1\u00a0234\u00a0567,89 ₽");
   });
 });

@@ -1,15 +1,39 @@
+import { formatDecimal, parseDecimal, pow10, type Decimal } from "./decimal";
+
 /**
- * Units of money. The ledger counts integer credits: 1 credit = 0.0001 ₽ (the smallest accounting
- * unit), so 1 ₽ = 10,000 credits and 1 kopeck = 100 credits. Conversions to rubles happen only at
- * the edges (JSON `*Rub` fields, display); nothing converts back from a float.
+ * The ledger unit: 1 credit = 0.0001 ₽, the smallest accounting unit (DESIGN.md "Money"), so
+ * 1 ₽ = 10,000 credits and 1 kopeck = 100 credits. Every integer credits field is exact in this
+ * unit; every `…Rub` number is credits / 10,000. Conversions to rubles happen only at the edges
+ * (JSON `*Rub` fields, display); nothing converts back from a float.
  */
+export const CREDIT_SCALE = 4;
 export const CREDITS_PER_RUB = 10_000;
 export const CREDITS_PER_KOPECK = 100;
 
-/** Whole rubles → credits (exact). */
-export function rubToCredits(rub: number): number {
-  if (!Number.isSafeInteger(rub)) throw new RangeError(`whole rubles expected, got ${rub}`);
-  return rub * CREDITS_PER_RUB;
+/** An amount in credits as a JS number, refusing values that would lose precision. */
+export function toSafeCredits(credits: bigint): number {
+  const n = Number(credits);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`Credit amount ${credits} is outside the safe integer range`);
+  return n;
+}
+
+/** Credits → rubles as an exact decimal (0.0001 ₽ steps). */
+export const creditsToDecimal = (credits: number | bigint): Decimal => ({ units: BigInt(credits), scale: CREDIT_SCALE });
+
+/** Credits → rubles for JSON (`cost_rub`, `estimatedCostRub`): four decimals at most, so exact in a double. */
+export const creditsToRub = (credits: number | bigint): number => Number(formatDecimal(creditsToDecimal(credits)));
+
+/** Credits → whole rubles, rounded toward zero (e.g. `lifetimeCostRub`). */
+export const creditsToWholeRub = (credits: number): number => Math.trunc(credits / CREDITS_PER_RUB);
+
+/**
+ * Whole or fractional rubles → credits, refusing anything finer than 0.0001 ₽ (a ruble amount a
+ * user typed must be representable exactly; quotes round with `ceil` in pricing.ts instead).
+ */
+export function rubToCredits(rub: string | number): number {
+  const d = parseDecimal(rub);
+  if (d.scale > CREDIT_SCALE) throw new RangeError(`${rub} ₽ is finer than 0.0001 ₽`);
+  return toSafeCredits(d.units * pow10(CREDIT_SCALE - d.scale));
 }
 
 export function kopecksToCredits(kopecks: number): number {
@@ -17,24 +41,19 @@ export function kopecksToCredits(kopecks: number): number {
   return kopecks * CREDITS_PER_KOPECK;
 }
 
+/** "1 234,50 ₽" / "0,0011 ₽": the one formatter for a credits amount shown to people. */
+export const formatCredits = (credits: number | bigint): string => formatPriceRub(creditsToDecimal(credits));
+
 /**
- * Credits → rubles as a JSON number (e.g. `balance_rub`, `cost_rub`). Exact for every value with
- * four decimals that a double can hold; never fed back into arithmetic.
+ * Rubles shown to people (Russian style: "1 234,50 ₽"), with every significant digit kept, so a
+ * sub-kopeck price ("0.00035") never displays as "0,00 ₽". Written by hand rather than with Intl so
+ * the server and every browser print the same characters.
  */
-export function creditsToRub(credits: number): number {
-  const sign = credits < 0 ? "-" : "";
-  const abs = Math.abs(credits);
-  return Number(`${sign}${Math.trunc(abs / CREDITS_PER_RUB)}.${String(abs % CREDITS_PER_RUB).padStart(4, "0")}`);
-}
-
-/** Credits → whole rubles, rounded down (e.g. `lifetimeCostRub`). */
-export function creditsToWholeRub(credits: number): number {
-  return Math.trunc(credits / CREDITS_PER_RUB);
-}
-
-/** Credits → "1 234,56 ₽" for people; shows sub-kopeck digits only when there are any. */
-export function formatRub(credits: number, locale = "ru-RU"): string {
-  const rub = creditsToRub(credits);
-  const fractionDigits = credits % CREDITS_PER_KOPECK === 0 ? 2 : 4;
-  return `${rub.toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: fractionDigits })} ₽`;
+export function formatPriceRub(price: string | Decimal): string {
+  const d = typeof price === "string" ? parseDecimal(price) : price;
+  const text = formatDecimal(d);
+  const [whole = "0", fraction = ""] = text.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+  const padded = fraction.length < 2 ? fraction.padEnd(2, "0") : fraction;
+  return `${grouped},${padded} ₽`;
 }

@@ -1,12 +1,18 @@
 import type { Operation } from "./operation";
+import { adminModelOperations } from "./admin-models";
 import { assetOperations } from "./assets";
+import { modelOperations } from "./models";
 import { simOperations } from "./sim";
+import { skillModelOperations } from "./skill-models";
 import { systemOperations } from "./system";
 import { uploadOperations } from "./uploads";
 
 /** Every documented operation; each resource's contract file adds its list here (one per line). */
 export const operations: Operation[] = [
   ...systemOperations,
+  ...modelOperations,
+  ...skillModelOperations,
+  ...adminModelOperations,
   ...uploadOperations,
   ...assetOperations,
   ...simOperations,

@@ -1,0 +1,59 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getDb } from "@/db/client";
+import { AdminModelsTable, SyncCatalogButton } from "@/components/catalog/admin/models-table";
+import { PageHeader } from "@/components/ui/card";
+import { adminModelsQuery } from "@/lib/api/contracts/admin-models";
+import { listAdminModels } from "@/lib/catalog/admin-list";
+import { CATEGORY_ORDER, categoryLabel } from "@/lib/catalog/categories";
+import { currentAdmin } from "./current-admin";
+
+export const metadata: Metadata = { title: "Admin · Models" };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+// Admin Models: every model (hidden included), hide/show, price and discount, schema sync.
+export default async function AdminModelsPage({ searchParams }: { searchParams: SearchParams }) {
+  if (!(await currentAdmin())) {
+    return <PageHeader title="Models" description="This page needs an administrator's session." />;
+  }
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v.at(-1) : v]));
+  const parsed = adminModelsQuery.safeParse({ limit: "100", ...raw });
+  const query = parsed.success ? parsed.data : adminModelsQuery.parse({ limit: "100" });
+  const initial = await listAdminModels(await getDb(), query);
+  const qs = new URLSearchParams({
+    limit: String(query.limit),
+    offset: String(query.offset),
+    ...(query.category.length ? { category: query.category.join(",") } : {}),
+    ...(query.visibleOnly ? { visibleOnly: "true" } : {}),
+    ...(query.search ? { search: query.search } : {}),
+  }).toString();
+  const page = (offset: number) => `?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(qs)), offset: String(offset) })}`;
+  return (
+    <div>
+      <PageHeader title="Models" description="Every model in the catalog, hidden ones included. Prices are exact decimals in rubles." actions={<SyncCatalogButton />} />
+      <form method="get" className="mb-4 flex flex-wrap items-center gap-3">
+        <input name="search" defaultValue={query.search ?? ""} placeholder="Search id, name or lab" aria-label="Search models" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
+        <select name="category" defaultValue={query.category[0] ?? ""} aria-label="Category" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">
+          <option value="">All categories</option>
+          {CATEGORY_ORDER.map((c) => (
+            <option key={c} value={c}>
+              {categoryLabel(c)}
+            </option>
+          ))}
+        </select>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="visibleOnly" value="true" defaultChecked={query.visibleOnly} /> Visible only
+        </label>
+        <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm">
+          Filter
+        </button>
+      </form>
+      <AdminModelsTable key={qs} query={qs} initial={initial} />
+      <nav className="mt-4 flex gap-2 text-sm">
+        {query.offset > 0 && <Link href={page(Math.max(0, query.offset - query.limit))}>← Previous</Link>}
+        {query.offset + query.limit < initial.total && <Link href={page(query.offset + query.limit)}>Next →</Link>}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { adminModelsQuery, modelIdBody, upsertModelBody } from "@/lib/api/contracts/admin-models";
+import { deleteModel } from "@/lib/catalog/admin-delete";
+import { listAdminModels } from "@/lib/catalog/admin-list";
+import { upsertModel } from "@/lib/catalog/admin-upsert";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+
+// GET /admin/models – every model, hidden ones included
+export const GET = withGateway({ auth: "admin", query: adminModelsQuery }, async ({ ctx, query }) =>
+  json(await listAdminModels(ctx.db, query)),
+);
+
+// POST /admin/models – create a model or update the fields given
+export const POST = withGateway({ auth: "admin", body: upsertModelBody }, async ({ ctx, body }) =>
+  json(await upsertModel(ctx.db, body), { status: 201 }),
+);
+
+// DELETE /admin/models – remove a model for good
+export const DELETE = withGateway({ auth: "admin", body: modelIdBody }, async ({ ctx, body }) =>
+  json(await deleteModel(ctx.db, body.modelId, ctx.principal.userId)),
+);

@@ -1,0 +1,186 @@
+import { describe, expect, test } from "vitest";
+import { seedEntries } from "@/db/seed/catalog/entries";
+import { modelListResponse } from "@/lib/api/contracts/models";
+import { CATEGORY_ORDER } from "@/lib/catalog/categories";
+import { call } from "@/test/http";
+import { GET } from "./route";
+
+const seed = seedEntries();
+const listed = seed.filter((m) => m.visible && m.modelLab !== null);
+const list = async (query = "") => {
+  const res = await call(GET, `/models${query}`);
+  expect(res.status).toBe(200);
+  return modelListResponse.parse(res.body);
+};
+const effective = (m: { priceRub: number | null; discountPercent: number }) =>
+  m.priceRub === null ? Infinity : m.priceRub * (100 - m.discountPercent);
+
+describe("success", () => {
+  test("defaults: visible branded models, most popular first, 50 per page, with X-Request-ID", async () => {
+    const res = await call(GET, "/models");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const body = modelListResponse.parse(res.body);
+    expect(body).toMatchObject({ total: listed.length, limit: 50, offset: 0 });
+    expect(body.items.length).toBe(Math.min(50, listed.length));
+    const expected = [...listed].sort((a, b) => b.popularity - a.popularity || +b.publishedAt - +a.publishedAt).slice(0, 50);
+    expect(body.items.map((m) => m.modelId)).toEqual(expected.map((m) => m.modelId));
+    expect(body.items.every((m) => m.modelLab !== null)).toBe(true);
+  });
+
+  test("list items carry the card's list fields, prices as numbers and absolute thumbnails", async () => {
+    const { items } = await list("?search=fal-ai/flux/dev&limit=200");
+    const dev = items.find((m) => m.modelId === "fal-ai/flux/dev")!;
+    expect(dev).toEqual({
+      modelId: "fal-ai/flux/dev",
+      displayName: "FLUX.1 [dev]",
+      category: "text-to-image",
+      description: expect.any(String),
+      creditCost: 3,
+      priceRub: 2.25,
+      priceUnit: "megapixel",
+      originalPriceRub: null,
+      discountPercent: 0,
+      modelLab: "Black Forest Labs",
+      modelFamily: "FLUX.1",
+      groupLabel: "FLUX",
+      tags: ["realism", "text-rendering", "lora-compatible"],
+      thumbnailUrl: "http://localhost:3000/thumbnails/fal-ai--flux--dev.svg",
+      licenseType: "non-commercial",
+      publishedAt: "2024-08-01T00:00:00.000Z",
+      createdAt: expect.any(String),
+    });
+    expect(dev).not.toHaveProperty("schema");
+  });
+
+  test("category is a CSV with IN semantics", async () => {
+    const body = await list("?category=text-to-video,image-to-video&limit=200");
+    const expected = listed.filter((m) => m.category === "text-to-video" || m.category === "image-to-video");
+    expect(body.total).toBe(expected.length);
+    expect(new Set(body.items.map((m) => m.category))).toEqual(new Set(["text-to-video", "image-to-video"]));
+  });
+
+  test("lab is a CSV with IN semantics, case-insensitive", async () => {
+    const body = await list("?lab=google,BLACK%20FOREST%20LABS&limit=200");
+    const expected = listed.filter((m) => m.modelLab === "Google" || m.modelLab === "Black Forest Labs");
+    expect(body.items.map((m) => m.modelId).sort()).toEqual(expected.map((m) => m.modelId).sort());
+  });
+
+  test("tag is a CSV with AND semantics: a model must carry every listed tag", async () => {
+    const one = await list("?tag=realism&limit=200");
+    const both = await list("?tag=realism,text-rendering&limit=200");
+    const expected = listed.filter((m) => m.tags.includes("realism") && m.tags.includes("text-rendering"));
+    expect(both.items.map((m) => m.modelId).sort()).toEqual(expected.map((m) => m.modelId).sort());
+    expect(both.total).toBeGreaterThan(0);
+    expect(both.total).toBeLessThan(one.total);
+    expect(both.items.every((m) => m.tags.includes("realism") && m.tags.includes("text-rendering"))).toBe(true);
+  });
+
+  test.each([
+    ["a modelId substring, any case", "FLUX/DEV", ["fal-ai/flux/dev", "fal-ai/flux/dev/image-to-image"]],
+    ["a displayName substring", "kontext", ["fal-ai/flux-pro/kontext"]],
+    ["a description substring", "synthid", ["fal-ai/imagen4/preview"]],
+    ["two characters (no trigram)", "3D", ["fal-ai/hunyuan3d/v2", "fal-ai/tripo3d/tripo/v2.5/text-to-3d", "fal-ai/trellis"]],
+  ])("search matches %s", async (_, search, expected) => {
+    const body = await list(`?search=${encodeURIComponent(search)}&limit=200`);
+    const want = listed.filter((m) => [m.modelId, m.displayName, m.description].some((f) => f.toLowerCase().includes(search.toLowerCase())));
+    expect(body.items.map((m) => m.modelId).sort()).toEqual(want.map((m) => m.modelId).sort());
+    expect(body.items.map((m) => m.modelId)).toEqual(expect.arrayContaining(expected));
+  });
+
+  test("search treats % and _ literally, and a 64-character search is accepted", async () => {
+    expect((await list("?search=%25")).total).toBe(0);
+    expect((await list("?search=flux_dev")).total).toBe(0);
+    expect((await list(`?search=${"a".repeat(64)}`)).total).toBe(0);
+  });
+
+  test("filters combine: search, tag and category together", async () => {
+    const body = await list("?search=flux&tag=realism&category=text-to-image&limit=200");
+    const want = listed.filter(
+      (m) => m.category === "text-to-image" && m.tags.includes("realism") && [m.modelId, m.displayName, m.description].some((f) => f.toLowerCase().includes("flux")),
+    );
+    expect(body.items.map((m) => m.modelId).sort()).toEqual(want.map((m) => m.modelId).sort());
+  });
+
+  test("sort=newest puts the latest publishedAt first", async () => {
+    const { items } = await list("?sort=newest&limit=200");
+    const dates = items.map((m) => m.publishedAt);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  test("sort=price_asc: cheapest unit price after discount first, models without a price last", async () => {
+    const { items } = await list("?sort=price_asc&includeCommunity=true&limit=200");
+    const prices = items.map(effective);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(items.at(-1)!.priceRub).toBeNull();
+    expect(items[0]!.priceRub).toBeLessThan(0.001);
+  });
+
+  test("sort=by_category follows the fixed category order, grouped by groupLabel inside", async () => {
+    const { items } = await list("?sort=by_category&limit=200");
+    const rank = items.map((m) => CATEGORY_ORDER.indexOf(m.category as (typeof CATEGORY_ORDER)[number]));
+    expect(rank).toEqual([...rank].sort((a, b) => a - b));
+    expect(items[0]!.category).toBe("text-to-image");
+    for (const category of new Set(items.map((m) => m.category))) {
+      const groups = items.filter((m) => m.category === category).map((m) => m.groupLabel ?? "");
+      expect(groups).toEqual([...groups].sort());
+    }
+  });
+
+  test("community models (modelLab null) are excluded unless includeCommunity=true", async () => {
+    const without = await list("?limit=200");
+    const withCommunity = await list("?includeCommunity=true&limit=200");
+    const community = seed.filter((m) => m.visible && m.modelLab === null);
+    expect(community.length).toBeGreaterThan(0);
+    expect(without.items.some((m) => m.modelLab === null)).toBe(false);
+    expect(withCommunity.total).toBe(without.total + community.length);
+    expect(withCommunity.items.map((m) => m.modelId)).toEqual(expect.arrayContaining(community.map((m) => m.modelId)));
+  });
+
+  test("hidden models are never listed", async () => {
+    const { items } = await list("?includeCommunity=true&limit=200&search=flux");
+    expect(items.map((m) => m.modelId)).not.toContain("fal-ai/flux-pro/v1");
+  });
+
+  test("paging: pages do not overlap, totals stay the same, a page past the end is empty", async () => {
+    const all = await list("?limit=10");
+    const first = await list("?limit=5");
+    const second = await list("?limit=5&offset=5");
+    expect(first.total).toBe(all.total);
+    expect(second.total).toBe(all.total);
+    expect([...first.items, ...second.items].map((m) => m.modelId)).toEqual(all.items.map((m) => m.modelId));
+    const past = await list(`?limit=5&offset=${all.total + 10}`);
+    expect(past).toEqual({ items: [], total: all.total, limit: 5, offset: all.total + 10 });
+    expect((await list("?category=no-such-category")).total).toBe(0);
+  });
+});
+
+describe("validation", () => {
+  test.each([
+    ["sort=cheapest", ["sort"]],
+    ["limit=0", ["limit"]],
+    ["limit=201", ["limit"]],
+    ["limit=abc", ["limit"]],
+    ["limit=1.5", ["limit"]],
+    ["offset=-1", ["offset"]],
+    ["includeCommunity=maybe", ["includeCommunity"]],
+    [`search=${"a".repeat(65)}`, ["search"]],
+    ["category=Not%20A%20Slug!", ["category", "0"]],
+    [`tag=${Array.from({ length: 21 }, (_, i) => `t${i}`).join(",")}`, ["tag"]],
+  ])("%s → 400 invalid_query pointing at the parameter", async (query, path) => {
+    const res = await call(GET, `/models?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_query",
+      message: expect.any(String),
+      issues: [{ path, message: expect.any(String) }],
+    });
+  });
+});
+
+describe("auth", () => {
+  test("no credentials are needed", async () => {
+    expect((await call(GET, "/models?limit=1")).status).toBe(200);
+  });
+});

@@ -1,0 +1,13 @@
+import { skillSchemaQuery } from "@/lib/api/contracts/skill-models";
+import { getSkillModelSchema } from "@/lib/catalog/skill";
+import { notFound } from "@/lib/http/errors";
+import { withSkill } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { parseModelPath } from "@/lib/http/model-path";
+
+// GET /api/v1/models/{modelId}/schema – the parameters a model accepts
+export const GET = withSkill({ auth: "key", query: skillSchemaQuery }, async ({ ctx, params, query }) => {
+  const path = parseModelPath(params.path, ["schema"]);
+  if (path.kind !== "schema") throw notFound("Endpoint");
+  return json(await getSkillModelSchema(ctx.db, path.modelId, query));
+});

@@ -1,0 +1,9 @@
+import { skillModelsQuery } from "@/lib/api/contracts/skill-models";
+import { listSkillModels } from "@/lib/catalog/skill";
+import { withSkill } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+
+// GET /api/v1/models – models an agent can call, with prices
+export const GET = withSkill({ auth: "key", query: skillModelsQuery }, async ({ ctx, query }) =>
+  json(await listSkillModels(ctx.db, query)),
+);

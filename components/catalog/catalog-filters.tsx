@@ -1,0 +1,60 @@
+import Link from "next/link";
+import { categoryLabel } from "@/lib/catalog/categories";
+import { catalogHref, toggle, type CatalogState } from "./links";
+
+type Facet = { value: string; count: number };
+
+function FacetList({ title, facets, selected, href }: { title: string; facets: Facet[]; selected: string[]; href: (v: string) => string }) {
+  return (
+    <section aria-label={title}>
+      <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-500">{title}</h2>
+      <ul className="mt-2 space-y-0.5">
+        {facets.map((f) => {
+          const active = selected.includes(f.value);
+          return (
+            <li key={f.value}>
+              <Link
+                href={href(f.value)}
+                aria-current={active ? "true" : undefined}
+                className={`flex items-center justify-between rounded-md px-2 py-1 text-sm ${active ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
+              >
+                <span>
+                  {active ? "✓ " : ""}
+                  {title === "Category" ? categoryLabel(f.value) : f.value}
+                </span>
+                <span className="text-xs text-slate-400">{f.count}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export function CatalogFilters({ state, facets }: { state: CatalogState; facets: { categories: Facet[]; labs: Facet[]; tags: Facet[] } }) {
+  return (
+    <div className="space-y-6">
+      <FacetList title="Category" facets={facets.categories} selected={state.category} href={(v) => catalogHref(state, { category: toggle(state.category, v) })} />
+      <FacetList title="Lab" facets={facets.labs} selected={state.lab} href={(v) => catalogHref(state, { lab: toggle(state.lab, v) })} />
+      <section aria-label="Tags">
+        <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-500">Tags</h2>
+        <div className="mt-2 flex flex-wrap gap-1.5">
+          {facets.tags.map((t) => {
+            const active = state.tag.includes(t.value);
+            return (
+              <Link
+                key={t.value}
+                href={catalogHref(state, { tag: toggle(state.tag, t.value) })}
+                aria-current={active ? "true" : undefined}
+                className={`rounded-full border px-2 py-0.5 text-xs ${active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-600 hover:border-slate-400"}`}
+              >
+                #{t.value}
+              </Link>
+            );
+          })}
+        </div>
+      </section>
+    </div>
+  );
+}

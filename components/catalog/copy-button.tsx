@@ -1,0 +1,20 @@
+"use client";
+
+import { useState } from "react";
+
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        await navigator.clipboard?.writeText(text).catch(() => {});
+        setCopied(true);
+        setTimeout(() => setCopied(false), 1500);
+      }}
+      className="rounded border border-slate-600 px-2 py-0.5 text-xs text-slate-200 hover:bg-slate-700"
+    >
+      {copied ? "Copied" : label}
+    </button>
+  );
+}

@@ -1,0 +1,46 @@
+import Link from "next/link";
+import { categoryLabel } from "@/lib/catalog/categories";
+import type { ModelListItem } from "@/lib/catalog/columns";
+import { modelHref } from "./links";
+import { PriceTag } from "./price-tag";
+
+/** Thumbnails are shipped in public/ (relative) or hosted elsewhere (absolute URLs). */
+const thumbSrc = (url: string | null) => (url ? url.replace(/^https?:\/\/[^/]+(?=\/thumbnails\/)/, "") : null);
+
+export function ModelGrid({ items }: { items: ModelListItem[] }) {
+  if (items.length === 0) {
+    return <p className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center text-slate-500">No models match these filters.</p>;
+  }
+  return (
+    <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="model-grid">
+      {items.map((m) => (
+        <li key={m.modelId}>
+          <Link
+            href={modelHref(m.modelId)}
+            className="group flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 hover:shadow"
+          >
+            {thumbSrc(m.thumbnailUrl) ? (
+              // Thumbnails are small SVGs: no optimisation to gain from next/image.
+              // eslint-disable-next-line @next/next/no-img-element
+              <img src={thumbSrc(m.thumbnailUrl)!} alt="" width={256} height={160} className="aspect-[8/5] w-full object-cover" loading="lazy" />
+            ) : (
+              <div className="aspect-[8/5] w-full bg-gradient-to-br from-slate-200 to-slate-300" />
+            )}
+            <div className="flex flex-1 flex-col gap-2 p-4">
+              <div className="flex items-start justify-between gap-2">
+                <h3 className="font-semibold text-slate-900 group-hover:text-brand-700">{m.displayName}</h3>
+                <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600">{categoryLabel(m.category)}</span>
+              </div>
+              <p className="font-mono text-xs text-slate-500">{m.modelId}</p>
+              <p className="line-clamp-2 text-sm text-slate-600">{m.description}</p>
+              <div className="mt-auto flex flex-wrap items-center justify-between gap-2 pt-2">
+                <PriceTag model={m} />
+                <span className="text-xs text-slate-500">{m.modelLab ?? "Community"}</span>
+              </div>
+            </div>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+
+import { useEffect, useMemo, useRef, useState, useTransition } from "react";
+import type { EstimatePreview } from "@/lib/catalog/estimate";
+import { formatCredits, formatPriceRub } from "@/lib/money/credits";
+import { CurlExamples } from "./curl-examples";
+import { formatQuantity } from "./format";
+import { fieldsOf, initialValues, toInput, type JsonSchema } from "./schema-fields";
+import { SchemaForm } from "./schema-form";
+
+type Props = {
+  modelId: string;
+  schema: JsonSchema | null;
+  overlay: JsonSchema | null;
+  lang: "en" | "ru";
+  baseUrl: string;
+  initial: EstimatePreview;
+  /** The server action that prices an input (no API key needed). */
+  estimate: (modelId: string, input: Record<string, unknown>) => Promise<EstimatePreview>;
+};
+
+const t = {
+  en: { title: "Try it", price: "Estimated price", custom: "Custom size", cannot: "Fix the highlighted fields to see a price.", run: "Run", runNote: "Running from this page arrives with the playground; until then use the API examples." },
+  ru: { title: "Попробовать", price: "Оценка стоимости", custom: "Свой размер", cannot: "Исправьте отмеченные поля, чтобы увидеть цену.", run: "Запустить", runNote: "Запуск со страницы появится вместе с песочницей; пока используйте примеры API." },
+};
+
+export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, estimate }: Props) {
+  const fields = useMemo(() => fieldsOf(schema, lang === "ru" ? overlay : null), [schema, overlay, lang]);
+  const [values, setValues] = useState(() => initialValues(fields));
+  const [result, setResult] = useState<EstimatePreview>(initial);
+  const [pending, startTransition] = useTransition();
+  const input = useMemo(() => toInput(fields, values), [fields, values]);
+  const key = JSON.stringify(input);
+  const seq = useRef(0);
+  const first = useRef(true);
+
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const mine = ++seq.current;
+    const timer = setTimeout(() => {
+      startTransition(async () => {
+        const next = await estimate(modelId, JSON.parse(key) as Record<string, unknown>);
+        if (mine === seq.current) setResult(next);
+      });
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [key, modelId, estimate]);
+
+  const errors = Object.fromEntries(result.issues.filter((i) => i.path.length > 0).map((i) => [i.path[0]!, i.message]));
+  const e = result.estimate;
+  const words = t[lang];
+  return (
+    <div className="grid gap-8 lg:grid-cols-2">
+      <section aria-label={words.title} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 className="mb-4 font-semibold text-slate-900">{words.title}</h2>
+        <SchemaForm fields={fields} values={values} errors={errors} customLabel={words.custom} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
+        <div className="mt-6 rounded-md bg-slate-50 p-4" aria-live="polite">
+          <p className="text-xs font-medium uppercase tracking-wider text-slate-500">{words.price}</p>
+          {e ? (
+            <>
+              <p className={`text-2xl font-semibold text-slate-900 ${pending ? "opacity-60" : ""}`} data-testid="estimate-cost">
+                {formatCredits(e.estimatedCostCredits)}
+              </p>
+              <p className="text-sm text-slate-600" data-testid="estimate-detail">
+                {formatQuantity(e.quantity, e.priceUnit)} × {formatPriceRub(String(e.estimatedPriceRub))}
+              </p>
+            </>
+          ) : (
+            <p className="text-sm text-amber-700" data-testid="estimate-cost">
+              {words.cannot}
+            </p>
+          )}
+        </div>
+        {/* The generation issue mounts the playground's run action here. */}
+        <div id="playground-run" className="mt-4 flex items-center gap-3">
+          <button type="button" disabled className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white opacity-50">
+            {words.run}
+          </button>
+          <p className="text-xs text-slate-500">{words.runNote}</p>
+        </div>
+      </section>
+      <section aria-label="API">
+        <CurlExamples baseUrl={baseUrl} modelId={modelId} input={input} />
+      </section>
+    </div>
+  );
+}

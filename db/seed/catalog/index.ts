@@ -1,0 +1,19 @@
+import type { Executor } from "@/db/client";
+import { models, modelTombstones } from "@/db/schema";
+import { seedEntries } from "./entries";
+
+/**
+ * Seeds the catalog at every start: inserts the seed models that are missing, and nothing else.
+ * A row that exists is never touched, so what an admin changed (price, discount, visibility,
+ * names) survives restarts, and a schema synced from the provider is not replaced by the seed's
+ * stand-in. Models an admin deleted (model_tombstones) are not brought back. Seeded rows start
+ * with schemaFetchedAt null: the first read refreshes the schema from the catalog source.
+ */
+export async function seedCatalog(db: Executor): Promise<void> {
+  const removed = new Set((await db.select({ id: modelTombstones.modelId }).from(modelTombstones)).map((r) => r.id));
+  const rows = seedEntries()
+    .filter((e) => !removed.has(e.modelId))
+    .map((e) => ({ ...e, schemaFetchedAt: null }));
+  if (rows.length === 0) return;
+  await db.insert(models).values(rows).onConflictDoNothing({ target: models.modelId });
+}

@@ -1,0 +1,37 @@
+import { expect, test } from "@playwright/test";
+import { adminSession } from "./catalog-db";
+
+test("an admin hides a model, edits its price and discount, and the public catalog follows", async ({ page, context, request, baseURL }) => {
+  const token = await adminSession();
+  await context.addCookies([{ name: "authjs.session-token", value: token, url: baseURL! }]);
+  await page.goto("/dashboard/admin/models?search=wizper");
+  const row = page.locator('tr[data-model-id="fal-ai/wizper"]');
+  await expect(row).toBeVisible();
+
+  await row.getByRole("button", { name: "Hide" }).click();
+  await expect(row.getByText("Hidden")).toBeVisible();
+  expect((await request.get("/models/fal-ai/wizper")).status()).toBe(404);
+  await row.getByRole("button", { name: "Show" }).click();
+  await expect(row.getByText("Visible")).toBeVisible();
+  expect((await request.get("/models/fal-ai/wizper")).status()).toBe(200);
+
+  await row.getByTitle("Edit price and discount").click();
+  await row.getByLabel("Price, ₽").fill("0.00035");
+  await row.getByLabel("Unit").selectOption("image");
+  await row.getByLabel("Discount, %").fill("20");
+  await row.getByRole("button", { name: "Save" }).click();
+  await expect(row).toContainText("0,00035 ₽ per image");
+  await expect(row).toContainText("−20%");
+  const card = await (await request.get("/models/fal-ai/wizper")).json();
+  expect(card).toMatchObject({ priceRub: 0.00035, priceUnit: "image", discountPercent: 20, originalPriceRub: 0.00035 });
+
+  await row.getByRole("button", { name: "Sync schema" }).click();
+  await expect(row.getByRole("button", { name: "Sync schema" })).toBeEnabled();
+  await expect(row).not.toContainText("never");
+});
+
+test("the admin page and API refuse visitors without an admin session", async ({ page, request }) => {
+  await page.goto("/dashboard/admin/models");
+  await expect(page.getByText("This page needs an administrator's session.")).toBeVisible();
+  expect((await request.get("/admin/models")).status()).toBe(401);
+});

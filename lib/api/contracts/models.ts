@@ -1,0 +1,152 @@
+import { z } from "zod";
+import { priceUnits, licenseTypes } from "@/db/schema/models";
+import { defineOperations } from "./operation";
+
+// ---- query building blocks -------------------------------------------------------------------
+const slug = z.string().max(64).regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
+
+/** A comma-separated list; empty items are dropped, so `?tag=` means no filter. */
+export const csvOf = (item: z.ZodType<string, string>, what: string) =>
+  z
+    .string()
+    .max(1024)
+    .optional()
+    .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(item).max(20, `at most 20 ${what}`))
+    .meta({ description: `Comma-separated ${what}` });
+
+export const booleanQuery = z
+  .enum(["true", "false", "1", "0"])
+  .transform((v) => v === "true" || v === "1");
+
+export const limitQuery = z.coerce.number().int().min(1).max(200).default(50).meta({ description: "1 to 200" });
+export const offsetQuery = z.coerce.number().int().min(0).max(1_000_000).default(0);
+
+export const listSorts = ["popular", "newest", "price_asc", "by_category"] as const;
+
+export const listModelsQuery = z.object({
+  category: csvOf(z.string().toLowerCase().pipe(slug), "categories (IN: any of them)"),
+  lab: csvOf(z.string().min(1).max(64), "labs (IN, case-insensitive)"),
+  tag: csvOf(z.string().toLowerCase().pipe(slug), "tags (AND: a model must carry every one)"),
+  search: z
+    .string()
+    .max(64)
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .meta({ description: "Case-insensitive substring of modelId, displayName or description; up to 64 characters" }),
+  sort: z.enum(listSorts).default("popular").meta({
+    description:
+      "popular (most popular, then newest), newest, price_asc (cheapest unit price after discount first, unpriced last), by_category (fixed category order, grouped)",
+  }),
+  includeCommunity: booleanQuery.default(false).meta({ description: "Include unbranded and community models (modelLab null)" }),
+  limit: limitQuery,
+  offset: offsetQuery,
+});
+export type ListModelsQuery = z.output<typeof listModelsQuery>;
+
+// ---- responses ------------------------------------------------------------------------------
+const jsonSchemaObject = z.record(z.string(), z.unknown()).meta({ description: "JSON Schema" });
+
+export const modelListItem = z
+  .object({
+    modelId: z.string(),
+    displayName: z.string(),
+    category: z.string(),
+    description: z.string(),
+    creditCost: z.number().int().meta({ description: "Whole rubles of a typical single unit; the fixed price of models without priceRub" }),
+    priceRub: z.number().nullable().meta({ description: "Exact price per unit before discount (may be below one kopeck)" }),
+    priceUnit: z.enum(priceUnits).nullable(),
+    originalPriceRub: z.number().nullable().meta({ description: "List price the discount is taken from; null without a discount" }),
+    discountPercent: z.number().min(0).max(100),
+    modelLab: z.string().nullable(),
+    modelFamily: z.string().nullable(),
+    groupLabel: z.string().nullable(),
+    tags: z.array(z.string()),
+    thumbnailUrl: z.string().nullable(),
+    licenseType: z.enum(licenseTypes).nullable(),
+    publishedAt: z.iso.datetime(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "ModelListItem" });
+
+export const modelListResponse = z
+  .object({ items: z.array(modelListItem), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .meta({ id: "ModelList" });
+
+export const modelCard = modelListItem
+  .extend({
+    schema: z
+      .object({ input: jsonSchemaObject, output: jsonSchemaObject })
+      .nullable()
+      .meta({ description: "JSON Schema of the /run body (input) and of the result (output)" }),
+    schemaRu: z.object({ input: jsonSchemaObject }).nullable().meta({ description: "Russian titles and descriptions, same structure as schema.input" }),
+    schemaFetchedAt: z.iso.datetime().nullable(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "ModelCard" });
+
+export const estimateBody = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .transform((v) => v ?? {})
+  .meta({ id: "ModelInput", description: "The model input, as for /run/{modelId}; validated against schema.input" });
+
+export const estimateResponse = z
+  .object({
+    modelId: z.string(),
+    modelAlias: z.string(),
+    estimatedCostRub: z.number().meta({ description: "The amount to be charged: rounded up to 0.0001 ₽" }),
+    estimatedCostCredits: z.number().int().meta({ description: "The same amount in credits (1 credit = 0.0001 ₽)" }),
+    estimatedPriceRub: z.number().meta({ description: "Unit price after discount, before rounding" }),
+    priceUnit: z.enum(priceUnits),
+    quantity: z.number().meta({ description: "Units in this request (images, megapixels, seconds, 1 request, thousands of characters)" }),
+    currency: z.literal("RUB"),
+  })
+  .meta({ id: "ModelEstimate" });
+
+export const modelPathParams = z.object({
+  modelId: z.string().meta({ description: "May contain slashes, placed in the path as it is (e.g. fal-ai/flux/dev)" }),
+});
+
+export const modelOperations = defineOperations([
+  {
+    method: "get",
+    path: "/models",
+    operationId: "listModels",
+    summary: "Search the public model catalog",
+    tags: ["Catalog"],
+    surface: "gateway",
+    auth: "optional",
+    query: listModelsQuery,
+    responses: { 200: { description: "A page of models", schema: modelListResponse } },
+  },
+  {
+    method: "get",
+    path: "/models/{modelId}",
+    operationId: "getModel",
+    summary: "A model card with its input/output JSON Schema",
+    description: "Hidden and unknown models answer 404 unknown_model. A schema never fetched (schemaFetchedAt null) is fetched from the provider on this read.",
+    tags: ["Catalog"],
+    surface: "gateway",
+    auth: "optional",
+    params: modelPathParams,
+    errors: ["unknown_model"],
+    responses: { 200: { description: "The model card", schema: modelCard } },
+  },
+  {
+    method: "post",
+    path: "/models/{modelId}/estimate",
+    operationId: "estimateModel",
+    summary: "Price of a request before running it",
+    description:
+      "Validates the body against schema.input (400 invalid_body with issues pointing at the field), counts the units " +
+      "(num_images; image_size or width×height for megapixels; duration for seconds; text length for 1k_chars), applies the discount and rounds up to 0.0001 ₽.",
+    tags: ["Catalog"],
+    surface: "gateway",
+    auth: "key",
+    params: modelPathParams,
+    body: estimateBody,
+    errors: ["unknown_model"],
+    responses: { 200: { description: "The estimate", schema: estimateResponse } },
+  },
+]);

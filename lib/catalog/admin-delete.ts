@@ -1,0 +1,20 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { models, modelTombstones } from "@/db/schema";
+import { unknownModel } from "./get";
+
+/**
+ * DELETE /admin/models: removes the row and records a tombstone in the same transaction, so the
+ * seeder and sync-catalog do not bring the model back.
+ */
+export async function deleteModel(db: Db, modelId: string, adminUserId: string) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(models).where(eq(models.modelId, modelId)).returning({ modelId: models.modelId });
+    if (!row) throw unknownModel(modelId);
+    await tx
+      .insert(modelTombstones)
+      .values({ modelId, deletedBy: adminUserId })
+      .onConflictDoUpdate({ target: modelTombstones.modelId, set: { deletedAt: new Date(), deletedBy: adminUserId } });
+    return { ok: true as const, modelId };
+  });
+}

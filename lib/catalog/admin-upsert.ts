@@ -1,0 +1,73 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { models, modelTombstones } from "@/db/schema";
+import { typicalCreditCost } from "@/db/seed/catalog/entries";
+import type { UpsertModelBody } from "@/lib/api/contracts/admin-models";
+import { ApiError } from "@/lib/http/errors";
+import { parseDecimal } from "@/lib/money/decimal";
+import { toAdminRecord } from "./admin-record";
+import type { ModelRow } from "./columns";
+
+type Price = Pick<ModelRow, "priceRub" | "priceUnit" | "discountPercent" | "creditCost" | "originalPriceRub">;
+
+/**
+ * Price fields move together: originalPriceRub is the list price the discount is taken from
+ * (priceRub while a discount applies, else null), and creditCost (whole rubles of a typical unit)
+ * follows the price unless the admin sets it.
+ */
+function priceFields(body: UpsertModelBody, current: Price | undefined): Price {
+  const priceRub = body.priceRub !== undefined ? body.priceRub : (current?.priceRub ?? null);
+  const priceUnit = body.priceUnit !== undefined ? body.priceUnit : (current?.priceUnit ?? null);
+  const discountPercent = body.discountPercent ?? current?.discountPercent ?? "0";
+  const discounted = parseDecimal(discountPercent).units > 0n;
+  const priceChanged = body.priceRub !== undefined || body.priceUnit !== undefined || body.discountPercent !== undefined;
+  const creditCost =
+    body.creditCost ??
+    (priceChanged && priceRub !== null
+      ? typicalCreditCost({ priceRub, priceUnit, discountPercent: Number(discountPercent), creditCost: 0 })
+      : (current?.creditCost ?? 0));
+  return { priceRub, priceUnit, discountPercent, creditCost, originalPriceRub: discounted ? priceRub : null };
+}
+
+const DESCRIPTIVE = ["alias", "displayName", "category", "description", "visible", "modelLab", "modelFamily", "groupLabel", "tags", "licenseType", "thumbnailUrl"] as const;
+
+/** The non-price fields the body sets (absent ones are left as they are). */
+function descriptive(body: UpsertModelBody): Partial<typeof models.$inferInsert> {
+  return Object.fromEntries(DESCRIPTIVE.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+}
+
+/** POST /admin/models: creates the model, or updates only the fields given. */
+export async function upsertModel(db: Db, body: UpsertModelBody) {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(models).where(eq(models.modelId, body.modelId)).for("update");
+    if (current) {
+      const [row] = await tx
+        .update(models)
+        .set({ ...descriptive(body), ...priceFields(body, current) })
+        .where(eq(models.modelId, body.modelId))
+        .returning();
+      return { model: toAdminRecord(row!), created: false };
+    }
+    const missing = (["displayName", "category"] as const).filter((f) => body[f] === undefined);
+    if (missing.length) {
+      throw new ApiError("invalid_body", `A new model needs ${missing.join(" and ")}`, {
+        issues: missing.map((f) => ({ path: [f], message: "Required when creating a model" })),
+      });
+    }
+    const [row] = await tx
+      .insert(models)
+      .values({
+        ...descriptive(body),
+        ...priceFields(body, undefined),
+        modelId: body.modelId,
+        alias: body.alias ?? body.modelId,
+        displayName: body.displayName!,
+        category: body.category!,
+      })
+      .onConflictDoNothing({ target: models.modelId })
+      .returning();
+    if (!row) throw new ApiError("conflict", "The model was created concurrently; retry to update it");
+    await tx.delete(modelTombstones).where(eq(modelTombstones.modelId, body.modelId));
+    return { model: toAdminRecord(row), created: true };
+  });
+}

@@ -1,0 +1,51 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { models } from "@/db/schema";
+import { ApiError } from "@/lib/http/errors";
+import { log } from "@/lib/logger";
+import { toModelCard, type ModelRow } from "./columns";
+import { catalogSource } from "./source";
+
+export const unknownModel = (modelId: string) => new ApiError("unknown_model", `Unknown model: ${modelId}`);
+
+/** A visible model, or 404 unknown_model (a hidden model is exactly as unknown as a missing one). */
+export async function getVisibleModelOrThrow(db: Executor, modelId: string): Promise<ModelRow> {
+  const [row] = await db
+    .select()
+    .from(models)
+    .where(and(eq(models.modelId, modelId), eq(models.visible, true)))
+    .limit(1);
+  if (!row) throw unknownModel(modelId);
+  return row;
+}
+
+/**
+ * schemaFetchedAt null means "never fetched from the provider": fetch it now and store it. A
+ * provider failure is logged and the stored schema (possibly the seed's stand-in) is served; the
+ * next read tries again. Concurrent first reads may both fetch; the second write is a no-op.
+ */
+export async function ensureSchema(db: Executor, row: ModelRow): Promise<ModelRow> {
+  if (row.schemaFetchedAt) return row;
+  try {
+    const fetched = await catalogSource().fetchSchema(row.alias);
+    if (!fetched) return row;
+    const [updated] = await db
+      .update(models)
+      .set({ schema: fetched.schema, schemaRu: fetched.schemaRu, schemaFetchedAt: new Date() })
+      .where(and(eq(models.modelId, row.modelId), isNull(models.schemaFetchedAt)))
+      .returning();
+    return updated ?? row;
+  } catch (error) {
+    log.warn("model schema fetch failed", { modelId: row.modelId, source: catalogSource().name, error });
+    return row;
+  }
+}
+
+/** What /run, /queue, /estimate and the skill surface use: a visible model with its schema. */
+export async function getModelForUse(db: Executor, modelId: string): Promise<ModelRow> {
+  return ensureSchema(db, await getVisibleModelOrThrow(db, modelId));
+}
+
+export async function getModelCard(db: Executor, modelId: string) {
+  return toModelCard(await getModelForUse(db, modelId));
+}
