@@ -1,0 +1,18 @@
+import type { z } from "zod";
+import type { Executor } from "@/db/client";
+import type { adminUpdateKeyBody } from "@/lib/api/contracts/admin-users";
+import { toAdminKeyView } from "@/lib/keys/key-view";
+import { patchKey } from "@/lib/keys/update-key";
+
+/** PATCH /admin/users/{id}/keys/{keyId}: the key must belong to that user, else 404. */
+export async function tuneUserKey(db: Executor, userId: string, keyId: string, body: z.output<typeof adminUpdateKeyBody>) {
+  const row = await patchKey(db, userId, keyId, {
+    name: body.name,
+    enabled: body.enabled,
+    monthlyLimitRub: body.metadata?.monthlyLimitRub,
+    rateLimitEnabled: body.rateLimitEnabled,
+    rateLimitTimeWindow: body.rateLimitTimeWindow,
+    rateLimitMax: body.rateLimitMax,
+  });
+  return toAdminKeyView(row);
+}
