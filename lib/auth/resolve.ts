@@ -101,7 +101,8 @@ async function resolveKey(db: Executor, authorization: string, now: Date): Promi
   };
 }
 
-async function resolveSession(db: Executor, token: string, now: Date): Promise<Principal | null> {
+/** A session cookie's principal (null when unknown or expired; 403 when banned). Pages use it too. */
+export async function resolveSession(db: Executor, token: string, now = new Date()): Promise<Principal | null> {
   const [row] = await db
     .select({ user: userColumns, sessionId: sessions.id })
     .from(sessions)

@@ -6,7 +6,7 @@
  * proxy, a client that sends its own header chooses its bucket: deploy behind a proxy that
  * appends (or overwrites) X-Forwarded-For.
  */
-export function clientIp(req: Request): string {
+export function clientIp(req: { headers: Headers }): string {
   const forwarded = req.headers.get("x-forwarded-for");
   const last = forwarded?.split(",").pop()?.trim();
   if (last) return last.replace(/^::ffff:/, "");
