@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 async function userCreate(...args: string[]) {
-  const env = { ...process.env, DATABASE_URL: "", NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: "", NODE_ENV: "production" as const };
   return run("node_modules/.bin/tsx", ["scripts/user-create.ts", ...args], { env });
 }
 
