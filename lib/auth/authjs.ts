@@ -107,6 +107,22 @@ async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
         }
         return true;
       },
+      /**
+       * Only this site, as configured. `baseUrl` alone is not enough: Next.js spells 127.0.0.1 as
+       * "localhost" in route handlers, so a callback to the configured 127.0.0.1 origin would be
+       * taken for a foreign one and dropped.
+       */
+      redirect({ url, baseUrl }) {
+        const site = new URL(process.env.AUTH_URL!).origin;
+        if (url.startsWith("/") && !url.startsWith("//")) return `${site}${url}`;
+        try {
+          const origin = new URL(url).origin;
+          if (origin === site || origin === baseUrl) return url;
+        } catch {
+          // Not a URL: fall through to the site root.
+        }
+        return site;
+      },
       // An explicit shape: the raw session carries the session token, which must never reach JSON.
       session({ session, user }) {
         return { expires: session.expires, user: { id: user.id, name: user.name, email: user.email, image: user.image } };
