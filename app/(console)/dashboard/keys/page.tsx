@@ -12,7 +12,12 @@ export default async function KeysPage() {
     <>
       <PageHeader
         title="API keys"
-        description="Keys authenticate your scripts and agents: send `Authorization: Bearer <key>`. Live keys spend your balance; test keys run on the sandbox."
+        description={
+          <>
+            Keys authenticate your scripts and agents: send <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>. Live keys
+            spend your balance; test keys run on the sandbox.
+          </>
+        }
       />
       <KeysManager initialKeys={keys} />
     </>

@@ -43,7 +43,7 @@ export function SessionsList({ initialSessions }: { initialSessions: SessionView
             <td className={cellClass}>{formatTime(s.expiresAt)}</td>
             <td className={`${cellClass} text-right`}>
               <Button variant="ghost" className="text-red-700" disabled={revoke.isPending} onClick={() => revoke.mutate(s)}>
-                {s.current ? "Sign out" : "Revoke"}
+                Revoke
               </Button>
             </td>
           </tr>

@@ -10,7 +10,12 @@ export default async function WebhooksPage() {
     <>
       <PageHeader
         title="Webhooks"
-        description="Completion callbacks (`webhook` on /queue, `webhook_url` on /api/v1/generate) are signed with this secret."
+        description={
+          <>
+            Completion callbacks (<code className="font-mono">webhook</code> on /queue, <code className="font-mono">webhook_url</code> on
+            /api/v1/generate) are signed with this secret.
+          </>
+        }
       />
       <WebhookSecretCard />
     </>
