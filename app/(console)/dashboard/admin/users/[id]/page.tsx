@@ -5,7 +5,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { getUserDetail } from "@/lib/admin/users/get-user";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { ApiError } from "@/lib/http/errors";
-import { listKeys } from "@/lib/keys/list-keys";
+import { listUserKeysWithTuning } from "@/lib/admin/users/user-keys";
 import { listSessions } from "@/lib/me/sessions";
 import { UserAdmin } from "./user-admin";
 
@@ -19,7 +19,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
     if (err instanceof ApiError && err.code === "not_found") notFound();
     throw err;
   });
-  const [sessions, keys] = await Promise.all([listSessions(db, userId), listKeys(db, userId)]);
+  const [sessions, keys] = await Promise.all([listSessions(db, userId), listUserKeysWithTuning(db, userId)]);
   const { user } = detail;
   return (
     <>

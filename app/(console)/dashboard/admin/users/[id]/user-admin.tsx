@@ -8,7 +8,7 @@ import { Alert, Badge, cellClass, Field, formatTime, Input, Table } from "@/comp
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { getAdminUserOrThrow } from "@/lib/admin/users/get-user";
-import type { ApiKeyView } from "@/lib/keys/key-view";
+import type { TunedKey } from "@/lib/admin/users/user-keys";
 import { apiFetch } from "@/lib/me/api-fetch";
 import type { SessionView } from "@/lib/me/sessions";
 
@@ -98,7 +98,7 @@ function SessionsCard({ userId, sessions }: { userId: string; sessions: SessionV
 
 type Tuning = { rateLimitEnabled: boolean; rateLimitMax: string; windowMinutes: string };
 
-function KeyTuningRow({ userId, apiKey, onDelete }: { userId: string; apiKey: ApiKeyView; onDelete: () => void }) {
+function KeyTuningRow({ userId, apiKey, onDelete }: { userId: string; apiKey: TunedKey; onDelete: () => void }) {
   const path = `/admin/users/${encodeURIComponent(userId)}/keys/${encodeURIComponent(apiKey.id)}`;
   const [tuning, setTuning] = useState<Tuning | null>(null);
   const update = useAdminAction((body: Record<string, unknown>) => apiFetch(path, { method: "PATCH", body }));
@@ -130,7 +130,7 @@ function KeyTuningRow({ userId, apiKey, onDelete }: { userId: string; apiKey: Ap
               <input type="checkbox" checked={tuning.rateLimitEnabled} onChange={(e) => setTuning({ ...tuning, rateLimitEnabled: e.target.checked })} />
               limit
             </label>
-            <Input aria-label="Requests per window" className="w-24" type="number" min={0} placeholder="default" value={tuning.rateLimitMax} onChange={(e) => setTuning({ ...tuning, rateLimitMax: e.target.value })} />
+            <Input aria-label="Requests per window" className="w-24" type="number" min={0} placeholder="default" required value={tuning.rateLimitMax} onChange={(e) => setTuning({ ...tuning, rateLimitMax: e.target.value })} />
             <span className="text-xs">per</span>
             <Input aria-label="Window in minutes" className="w-20" type="number" min={1} value={tuning.windowMinutes} onChange={(e) => setTuning({ ...tuning, windowMinutes: e.target.value })} />
             <span className="text-xs">min</span>
@@ -139,13 +139,26 @@ function KeyTuningRow({ userId, apiKey, onDelete }: { userId: string; apiKey: Ap
             </Button>
           </form>
         ) : (
-          <button
-            type="button"
-            className="text-left text-sm text-brand-700 hover:underline"
-            onClick={() => setTuning({ rateLimitEnabled: true, rateLimitMax: "", windowMinutes: "60" })}
-          >
-            Tune rate limit
-          </button>
+          <div>
+            <div className="tabular-nums">
+              {apiKey.tuning.rateLimitEnabled
+                ? `${apiKey.tuning.rateLimitMax.toLocaleString("en-US")} / ${apiKey.tuning.rateLimitTimeWindow / 60_000} min · ${apiKey.tuning.remaining} left`
+                : "Off"}
+            </div>
+            <button
+              type="button"
+              className="text-left text-xs text-brand-700 hover:underline"
+              onClick={() =>
+                setTuning({
+                  rateLimitEnabled: apiKey.tuning.rateLimitEnabled,
+                  rateLimitMax: String(apiKey.tuning.rateLimitMax),
+                  windowMinutes: String(apiKey.tuning.rateLimitTimeWindow / 60_000),
+                })
+              }
+            >
+              Tune rate limit
+            </button>
+          </div>
         )}
         {update.error && <div className="text-xs text-red-700">{update.error.message}</div>}
       </td>
@@ -161,8 +174,8 @@ function KeyTuningRow({ userId, apiKey, onDelete }: { userId: string; apiKey: Ap
   );
 }
 
-export function UserAdmin({ user, sessions, keys, isSelf }: { user: AdminUser; sessions: SessionView[]; keys: ApiKeyView[]; isSelf: boolean }) {
-  const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
+export function UserAdmin({ user, sessions, keys, isSelf }: { user: AdminUser; sessions: SessionView[]; keys: TunedKey[]; isSelf: boolean }) {
+  const [deleting, setDeleting] = useState<TunedKey | null>(null);
   const remove = useAdminAction((id: string) =>
     apiFetch(`/admin/users/${encodeURIComponent(user.id)}/keys/${encodeURIComponent(id)}`, { method: "DELETE" }).then(() => setDeleting(null)),
   );
