@@ -1,3 +1,4 @@
+import { EmailSignInError } from "@auth/core/errors";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import { and, eq, ne, or } from "drizzle-orm";
 import NextAuth, { type NextAuthConfig } from "next-auth";
@@ -51,7 +52,12 @@ function providers(db: Db): NextAuthConfig["providers"] {
       server: e.SMTP_URL ?? "smtp://127.0.0.1:25",
       from: e.EMAIL_FROM,
       maxAge: LINK_MAX_AGE_S,
-      sendVerificationRequest: ({ identifier, url, expires }) => sendMail(db, signInMail(identifier, url, expires)),
+      // A delivery failure becomes EmailSignInError, which the sign-in form explains; details stay in the log.
+      sendVerificationRequest: ({ identifier, url, expires }) =>
+        sendMail(db, signInMail(identifier, url, expires)).catch((err: unknown) => {
+          log.error("sign-in e-mail not sent", { to: identifier, error: err });
+          throw new EmailSignInError("The sign-in e-mail could not be sent", { cause: err });
+        }),
     }),
     ...(enabled.has("github") ? [GitHub({ clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET })] : []),
     ...(enabled.has("google") ? [Google({ clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET })] : []),

@@ -1,12 +1,9 @@
 import { env } from "@/lib/env";
 
 /**
- * Where mail goes: SMTP when SMTP_URL is set; otherwise the dev outbox (the `dev_mail` table, each
- * link also logged, so a headless operator can still sign in).
- */
-export const usesOutbox = () => !env().SMTP_URL;
-
-/**
+ * Mail goes over SMTP when SMTP_URL is set, otherwise to the dev outbox (the `dev_mail` table,
+ * each link also logged, so a headless operator can still sign in); see lib/email/send-mail.ts.
+ *
  * Whether /dev/mailbox shows the outbox. Never in a deployment that sends real mail (SMTP_URL);
  * otherwise outside production, or when DEV_MAILBOX=1 / E2E=1 say so explicitly — the Quick start
  * runs `next start` (NODE_ENV=production) on embedded defaults and sets DEV_MAILBOX=1.

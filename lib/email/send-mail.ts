@@ -3,21 +3,21 @@ import type { Executor } from "@/db/client";
 import { devMail } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { usesOutbox } from "./mailbox";
 
 export type Mail = { to: string; subject: string; text: string; html?: string; /** A sign-in link the mail carries. */ url?: string };
 
-let transport: Transporter | undefined;
+let transport: { url: string; transporter: Transporter } | undefined;
 
-function smtp(): Transporter {
-  transport ??= createTransport(env().SMTP_URL);
-  return transport;
+function smtp(url: string): Transporter {
+  if (transport?.url !== url) transport = { url, transporter: createTransport(url) };
+  return transport.transporter;
 }
 
 /** Sends over SMTP, or stores the mail in the dev outbox (see lib/email/mailbox.ts). */
 export async function sendMail(db: Executor, mail: Mail): Promise<void> {
-  if (!usesOutbox()) {
-    const result = await smtp().sendMail({ from: env().EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+  const smtpUrl = env().SMTP_URL;
+  if (smtpUrl) {
+    const result = await smtp(smtpUrl).sendMail({ from: env().EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
     const failed = [...(result.rejected ?? []), ...(result.pending ?? [])];
     if (failed.length > 0) throw new Error(`mail to ${mail.to} was not accepted`);
     return;

@@ -15,6 +15,7 @@ const errors: Record<string, string> = {
   Verification: "That sign-in link is invalid, already used or expired. Request a new one.",
   AccessDenied: "This account cannot sign in. Contact support if you think this is a mistake.",
   RateLimited: "Too many sign-in e-mails were requested. Wait a few minutes and try again.",
+  EmailSignInError: "We could not send the e-mail just now. Try again in a moment.",
   OAuthAccountNotLinked: "This e-mail is already registered with another sign-in method. Use that method (for example the e-mail link).",
   Configuration: "Sign-in is not configured correctly on this server. The operator can find details in the logs.",
 };

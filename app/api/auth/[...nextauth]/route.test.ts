@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { devMail, sessions, users } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { createUser } from "@/test/factories";
+import { startSmtpServer } from "@/test/servers/smtp";
 import { BASE_URL, call } from "@/test/http";
 import { GET as GET_ME } from "../../../(gateway)/me/route";
 import { GET, POST } from "./route";
@@ -61,6 +62,7 @@ const address = () => `Person.${crypto.randomUUID().slice(0, 8)}@Example.test`;
 
 afterEach(() => {
   delete process.env.ADMIN_EMAILS;
+  delete process.env.SMTP_URL;
   resetEnv();
 });
 
@@ -139,6 +141,22 @@ describe("magic link", () => {
     const sixth = await browser.requestLink(email);
     expect(sixth.headers.get("location")).toBe(`${BASE_URL}/signin?error=RateLimited`);
     expect(await (await getDb()).select().from(devMail).where(eq(devMail.to, email))).toHaveLength(5);
+  });
+
+  test("with SMTP configured the link is mailed; an unreachable server sends the form back with an error", async () => {
+    const smtp = await startSmtpServer();
+    process.env.SMTP_URL = smtp.url;
+    resetEnv();
+    const email = address().toLowerCase();
+    const browser = new Browser();
+    expect((await browser.requestLink(email)).headers.get("location")).toContain("/signin/check-email");
+    expect(smtp.received.map((m) => m.to)).toEqual([[email]]);
+    expect(await lastMailTo(email)).toBeUndefined();
+    await smtp.close();
+    // Auth.js names non-client errors "Configuration" on its own routes; the sign-in form's server
+    // action receives the EmailSignInError itself and says the mail could not be sent.
+    const failed = await browser.requestLink(email);
+    expect(failed.headers.get("location")).toMatch(new RegExp(`^${BASE_URL}/signin\\?error=`));
   });
 
   test("a callback URL on another origin is not followed", async () => {
