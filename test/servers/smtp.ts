@@ -33,14 +33,22 @@ export async function startSmtpServer() {
           continue;
         }
         const verb = line.slice(0, 4).toUpperCase();
-        if (verb === "EHLO" || verb === "HELO") reply("250 localhost");
-        else if (verb === "MAIL") (mail.from = /<([^>]*)>/.exec(line)?.[1] ?? ""), reply("250 2.1.0 ok");
-        else if (verb === "RCPT") mail.to.push(/<([^>]*)>/.exec(line)?.[1] ?? ""), reply("250 2.1.5 ok");
-        else if (verb === "DATA") (inData = true), reply("354 end with <CRLF>.<CRLF>");
-        else if (verb === "RSET") (mail = { from: "", to: [], data: "" }), reply("250 ok");
-        else if (verb === "NOOP") reply("250 ok");
-        else if (verb === "QUIT") reply("221 bye"), socket.end();
-        else reply("502 5.5.2 not implemented");
+        if (verb === "MAIL") mail.from = /<([^>]*)>/.exec(line)?.[1] ?? "";
+        if (verb === "RCPT") mail.to.push(/<([^>]*)>/.exec(line)?.[1] ?? "");
+        if (verb === "RSET") mail = { from: "", to: [], data: "" };
+        if (verb === "DATA") inData = true;
+        const replies: Record<string, string> = {
+          EHLO: "250 localhost",
+          HELO: "250 localhost",
+          MAIL: "250 2.1.0 ok",
+          RCPT: "250 2.1.5 ok",
+          DATA: "354 end with <CRLF>.<CRLF>",
+          RSET: "250 ok",
+          NOOP: "250 ok",
+          QUIT: "221 bye",
+        };
+        reply(replies[verb] ?? "502 5.5.2 not implemented");
+        if (verb === "QUIT") socket.end();
       }
     });
   });
