@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
 import { preflightHeaders } from "@/lib/http/cors";
 import { requestIdOf } from "@/lib/http/request-id";
 
@@ -14,6 +15,14 @@ export function proxy(req: NextRequest) {
       status: 204,
       headers: { ...preflightHeaders(req.headers.get("origin")), "X-Request-ID": requestId },
     });
+  }
+  // Dashboard pages without any session cookie go to sign-in and come back afterwards. Only a
+  // shortcut for the common case: the dashboard layout validates the session itself.
+  if (req.nextUrl.pathname.startsWith("/dashboard") && !SESSION_COOKIES.some((name) => req.cookies.has(name))) {
+    const signin = req.nextUrl.clone();
+    signin.pathname = "/signin";
+    signin.search = new URLSearchParams({ callbackUrl: req.nextUrl.pathname + req.nextUrl.search }).toString();
+    return NextResponse.redirect(signin, { headers: { "X-Request-ID": requestId } });
   }
   const headers = new Headers(req.headers);
   headers.set("x-request-id", requestId);

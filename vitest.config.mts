@@ -16,5 +16,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test", LOG_LEVEL: "error" },
+    // next-auth imports `next/server` without an extension, which Node's ESM resolver refuses;
+    // processing it through Vite resolves it as Next.js's own bundler does.
+    server: { deps: { inline: ["next-auth"] } },
   },
 });

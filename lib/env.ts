@@ -53,7 +53,14 @@ export const envSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9]{0,15}$/, "lowercase letters and digits, starting with a letter")
     .default("gw"),
+  /** Unset: generated once and kept in DATA_DIR/auth-secret (lib/auth/secret.ts). */
   AUTH_SECRET: z.string().min(16).optional(),
+  /** Origin Auth.js builds its links from; defaults to APP_URL. The Host header is never trusted. */
+  AUTH_URL: optionalUrl,
+  /** Show captured mail at /dev/mailbox even with NODE_ENV=production (never when SMTP_URL is set). */
+  DEV_MAILBOX: bool.optional(),
+  /** Set by the browser tests (playwright.config.ts); turns on the dev mailbox like DEV_MAILBOX. */
+  E2E: bool.optional(),
   ADMIN_EMAILS: csv,
   EMAIL_FROM: z.string().default("Generation Gateway <no-reply@localhost>"),
   SMTP_URL: z.string().optional(),

@@ -6,6 +6,7 @@ export const userNav = [
   { href: "/dashboard/activity", label: "Activity" },
   { href: "/dashboard/billing", label: "Billing" },
   { href: "/dashboard/profile", label: "Profile" },
+  { href: "/dashboard/sessions", label: "Sessions" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
 ];
 

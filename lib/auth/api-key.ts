@@ -6,7 +6,8 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 40; // ≈ 238 bits
 const KEY_PATTERN = /^([a-z][a-z0-9]{0,15})_(live|test)_([0-9A-Za-z]{32,128})$/;
 
-function base62(length: number): string {
+/** Uniformly random base62 text (also used for prefixed ids such as `key_…`). */
+export function base62(length: number): string {
   // Rejection sampling keeps every character equally likely (256 is not a multiple of 62).
   let out = "";
   while (out.length < length) {

@@ -1,6 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys, sessions, users } from "@/db/schema";
+import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { hashApiKey, parseApiKey } from "./api-key";
 import type { Principal } from "./principal";
@@ -34,7 +35,28 @@ export async function resolvePrincipal(db: Executor, req: Request, now = new Dat
   const authorization = req.headers.get("authorization");
   if (authorization !== null) return resolveKey(db, authorization, now);
   const token = sessionTokenFrom(req);
-  return token ? resolveSession(db, token, now) : null;
+  if (!token) return null;
+  assertSameOrigin(req);
+  return resolveSession(db, token, now);
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * CSRF guard for cookie-authenticated writes. The session cookie is SameSite=Lax, which already
+ * keeps it off cross-site POSTs; this also refuses writes from other origins of the same site
+ * (sibling subdomains) and from sandboxed frames. Browsers send Sec-Fetch-Site or Origin on every
+ * unsafe request; a client that sends neither is not a browser and has no ambient cookie to abuse.
+ */
+function assertSameOrigin(req: Request): void {
+  if (SAFE_METHODS.has(req.method)) return;
+  const site = req.headers.get("sec-fetch-site");
+  const origin = req.headers.get("origin");
+  const sameOrigin =
+    site !== null
+      ? site === "same-origin" || site === "none"
+      : origin === null || origin === new URL(req.url).origin || origin === new URL(env().APP_URL).origin;
+  if (!sameOrigin) throw new ApiError("forbidden", "Cross-site request refused: use an API key, or the dashboard");
 }
 
 async function resolveKey(db: Executor, authorization: string, now: Date): Promise<Principal> {
@@ -79,7 +101,8 @@ async function resolveKey(db: Executor, authorization: string, now: Date): Promi
   };
 }
 
-async function resolveSession(db: Executor, token: string, now: Date): Promise<Principal | null> {
+/** A session cookie's principal (null when unknown or expired; 403 when banned). Pages use it too. */
+export async function resolveSession(db: Executor, token: string, now = new Date()): Promise<Principal | null> {
   const [row] = await db
     .select({ user: userColumns, sessionId: sessions.id })
     .from(sessions)

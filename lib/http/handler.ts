@@ -3,6 +3,9 @@ import { getDb, type Db } from "@/db/client";
 import { authorize, resolvePrincipal, type AuthMode } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
+import { enforceRateLimits } from "@/lib/rate-limit/enforce";
+import { rateLimitHeaders } from "@/lib/rate-limit/headers";
+import type { RateLimitRule } from "@/lib/rate-limit/rules";
 import { corsHeaders } from "./cors";
 import { normalizeError, renderError, type Surface } from "./render";
 import { parseWith, queryObject, readJson } from "./request";
@@ -22,6 +25,11 @@ export type RouteOptions<A extends AuthMode, B extends Schema, Q extends Schema,
   params?: P;
   /** Body cap; default MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /**
+   * Route limits on top of the per-key limit every key-authenticated request gets (e.g.
+   * `[userGenerationLimit]`, `[webhookIpLimit]`, `[skillTierLimit]` from lib/rate-limit).
+   */
+  rateLimit?: readonly RateLimitRule[];
 };
 
 export type RequestContext<A extends AuthMode> = {
@@ -57,12 +65,15 @@ function wrap(surface: Surface) {
     return async (req, context) => {
       const requestId = requestIdOf(req);
       let response: Response;
+      let limitHeaders: Record<string, string> | undefined;
       try {
         const url = new URL(req.url);
         const db = await getDb();
         const mode = options.auth ?? "key";
         const principal = mode === "none" ? null : await resolvePrincipal(db, req);
         authorize(mode, principal);
+        const limit = await enforceRateLimits({ db, req, principal }, options.rateLimit);
+        if (limit) limitHeaders = rateLimitHeaders(limit);
         const rawParams = (await context?.params) ?? {};
         const params = options.params ? parseWith(options.params, rawParams, "invalid_params") : rawParams;
         const query = options.query ? parseWith(options.query, queryObject(url), "invalid_query") : queryObject(url);
@@ -74,7 +85,7 @@ function wrap(surface: Surface) {
       } catch (err) {
         response = renderError(surface, normalizeError(err, requestId), requestId);
       }
-      return finalize(response, requestId, req.headers.get("origin"));
+      return finalize(response, requestId, req.headers.get("origin"), limitHeaders);
     };
   };
 }
@@ -84,8 +95,8 @@ export const withGateway = wrap("gateway");
 /** Skill surface (`/api/v1`): errors in the `{error, code, details}` envelope. */
 export const withSkill = wrap("skill");
 
-function finalize(response: Response, requestId: string, origin: string | null): Response {
-  const extra = { "X-Request-ID": requestId, ...corsHeaders(origin) };
+function finalize(response: Response, requestId: string, origin: string | null, limitHeaders?: Record<string, string>): Response {
+  const extra = { "X-Request-ID": requestId, ...corsHeaders(origin), ...limitHeaders };
   try {
     for (const [k, v] of Object.entries(extra)) response.headers.set(k, v);
     return response;

@@ -1,3 +1,6 @@
+import { adminUserOperations } from "./admin-users";
+import { keyOperations } from "./keys";
+import { meOperations } from "./me";
 import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
 import { assetOperations } from "./assets";
@@ -17,3 +20,5 @@ export const operations: Operation[] = [
   ...assetOperations,
   ...simOperations,
 ];
+/** Every documented operation; each resource's contract file adds its list here. */
+export const operations: Operation[] = [...systemOperations, ...meOperations, ...keyOperations, ...adminUserOperations];

@@ -1,0 +1,19 @@
+import type { ReactNode } from "react";
+import { Card, PageHeader } from "@/components/ui/card";
+import { requireViewer } from "@/lib/auth/viewer";
+
+/** The admin area's gate: an admin's session (the API enforces the same for /admin/*). */
+export default async function AdminLayout({ children }: { children: ReactNode }) {
+  const { principal } = await requireViewer();
+  if (principal.role !== "admin") {
+    return (
+      <>
+        <PageHeader title="Admin" />
+        <Card>
+          <p className="text-sm text-slate-600">This area needs the admin role.</p>
+        </Card>
+      </>
+    );
+  }
+  return children;
+}

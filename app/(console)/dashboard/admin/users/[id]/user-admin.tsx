@@ -1,0 +1,48 @@
+"use client";
+
+import { useState } from "react";
+import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
+import { Table } from "@/components/dashboard/ui";
+import { Card } from "@/components/ui/card";
+import type { TunedKey } from "@/lib/admin/users/user-keys";
+import { apiFetch } from "@/lib/me/api-fetch";
+import type { SessionView } from "@/lib/me/sessions";
+import { BanCard } from "./ban-card";
+import { KeyTuningRow } from "./key-tuning-row";
+import { SessionsCard } from "./sessions-card";
+import { useAdminAction, type AdminUser } from "./use-admin-action";
+
+export function UserAdmin({ user, sessions, keys, isSelf }: { user: AdminUser; sessions: SessionView[]; keys: TunedKey[]; isSelf: boolean }) {
+  const [deleting, setDeleting] = useState<TunedKey | null>(null);
+  const remove = useAdminAction((id: string) =>
+    apiFetch(`/admin/users/${encodeURIComponent(user.id)}/keys/${encodeURIComponent(id)}`, { method: "DELETE" }).then(() => setDeleting(null)),
+  );
+  return (
+    <div className="space-y-6">
+      <BanCard user={user} isSelf={isSelf} />
+      <SessionsCard userId={user.id} sessions={sessions} />
+      <Card title={`API keys (${keys.length})`}>
+        {keys.length === 0 ? (
+          <p className="text-sm text-slate-600">No keys.</p>
+        ) : (
+          <Table head={["Key", "State", "Requests", "Rate limit", ""]}>
+            {keys.map((k) => (
+              <KeyTuningRow key={k.id} userId={user.id} apiKey={k} onDelete={() => setDeleting(k)} />
+            ))}
+          </Table>
+        )}
+      </Card>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete “${deleting?.name ?? ""}”?`}
+        confirmLabel="Delete key"
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onClose={() => setDeleting(null)}
+      >
+        <p>The user’s requests with this key fail with 401 from now on.</p>
+        {remove.error && <p className="mt-2 text-red-700">{remove.error.message}</p>}
+      </ConfirmDialog>
+    </div>
+  );
+}

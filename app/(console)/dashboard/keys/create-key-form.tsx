@@ -1,0 +1,82 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { FormEvent } from "react";
+import { CopyButton } from "@/components/dashboard/copy-button";
+import { Alert, Field, Input, Select } from "@/components/dashboard/ui";
+import { Button } from "@/components/ui/button";
+import { apiFetch } from "@/lib/me/api-fetch";
+import { keysQueryKey, type CreatedKey as Created } from "./keys-query";
+
+const expiries = [
+  { label: "Never", seconds: null },
+  { label: "7 days", seconds: 7 * 86_400 },
+  { label: "30 days", seconds: 30 * 86_400 },
+  { label: "90 days", seconds: 90 * 86_400 },
+  { label: "1 year", seconds: 365 * 86_400 },
+];
+
+export function CreateKeyForm({ onCreated }: { onCreated: (key: Created) => void }) {
+  const queryClient = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: { name: string; expiresIn: number | null; mode: string }) => apiFetch<Created>("/me/keys", { body }),
+    onSuccess: (key) => {
+      onCreated(key);
+      void queryClient.invalidateQueries({ queryKey: keysQueryKey });
+    },
+  });
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const expiry = expiries[Number(form.get("expiry"))]?.seconds ?? null;
+    create.mutate({ name: String(form.get("name")), expiresIn: expiry, mode: String(form.get("mode")) });
+    e.currentTarget.reset();
+  }
+  return (
+    <form onSubmit={submit} className="grid gap-4 sm:grid-cols-[1fr_10rem_10rem_auto] sm:items-end">
+      <Field label="Name">
+        <Input name="name" required maxLength={64} placeholder="e.g. production agent" />
+      </Field>
+      <Field label="Expires">
+        <Select name="expiry" defaultValue="0">
+          {expiries.map((x, i) => (
+            <option key={x.label} value={i}>
+              {x.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Mode">
+        <Select name="mode" defaultValue="live">
+          <option value="live">Live</option>
+          <option value="test">Test (sandbox)</option>
+        </Select>
+      </Field>
+      <Button type="submit" disabled={create.isPending}>
+        {create.isPending ? "Creating…" : "Create key"}
+      </Button>
+      {create.error && (
+        <div className="sm:col-span-4">
+          <Alert>{create.error.message}</Alert>
+        </div>
+      )}
+    </form>
+  );
+}
+
+export function NewKeyPanel({ created, onDone }: { created: Created; onDone: () => void }) {
+  return (
+    <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-5" data-testid="new-key-panel">
+      <p className="font-medium text-emerald-900">Key “{created.name}” created. Copy it now: it will not be shown again.</p>
+      <div className="mt-3 flex flex-wrap items-center gap-2">
+        <code className="min-w-0 flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900" data-testid="new-key">
+          {created.key}
+        </code>
+        <CopyButton value={created.key} />
+        <Button variant="ghost" onClick={onDone}>
+          Done
+        </Button>
+      </div>
+    </div>
+  );
+}

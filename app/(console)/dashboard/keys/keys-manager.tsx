@@ -1,0 +1,63 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
+import { Table } from "@/components/dashboard/ui";
+import { Card } from "@/components/ui/card";
+import type { ApiKeyView } from "@/lib/keys/key-view";
+import { apiFetch } from "@/lib/me/api-fetch";
+import { CreateKeyForm, NewKeyPanel } from "./create-key-form";
+import { KeyRow } from "./key-row";
+import { keysQueryKey, type CreatedKey as Created } from "./keys-query";
+
+export function KeysManager({ initialKeys }: { initialKeys: ApiKeyView[] }) {
+  const queryClient = useQueryClient();
+  const [created, setCreated] = useState<Created | null>(null);
+  const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
+  const { data: keys } = useQuery({
+    queryKey: keysQueryKey,
+    queryFn: () => apiFetch<{ keys: ApiKeyView[] }>("/me/keys").then((r) => r.keys),
+    initialData: initialKeys,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => apiFetch(`/me/keys/${id}`, { method: "DELETE" }),
+    onSuccess: () => {
+      setDeleting(null);
+      void queryClient.invalidateQueries({ queryKey: keysQueryKey });
+    },
+  });
+  return (
+    <div className="space-y-6">
+      <Card title="Create a key">
+        <CreateKeyForm onCreated={setCreated} />
+      </Card>
+      {created && <NewKeyPanel created={created} onDone={() => setCreated(null)} />}
+      <Card title={`Your keys (${keys.length})`}>
+        {keys.length === 0 ? (
+          <p className="text-sm text-slate-600">No keys yet. Create one above.</p>
+        ) : (
+          <Table head={["Key", "Status", "Created", "Usage", "Monthly cap", ""]}>
+            {keys.map((k) => (
+              <KeyRow key={k.id} apiKey={k} onDelete={setDeleting} />
+            ))}
+          </Table>
+        )}
+      </Card>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete “${deleting?.name ?? ""}”?`}
+        confirmLabel="Delete key"
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onClose={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
+      >
+        <p>Requests with this key fail with 401 from now on. This cannot be undone.</p>
+        {remove.error && <p className="mt-2 text-red-700">{remove.error.message}</p>}
+      </ConfirmDialog>
+    </div>
+  );
+}

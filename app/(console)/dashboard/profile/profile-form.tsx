@@ -1,0 +1,49 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import type { FormEvent } from "react";
+import { Alert, Field, Input } from "@/components/dashboard/ui";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { apiFetch } from "@/lib/me/api-fetch";
+import type { Profile } from "@/lib/me/profile";
+
+export function ProfileForm({ profile }: { profile: Profile }) {
+  const router = useRouter();
+  const save = useMutation({
+    mutationFn: (body: { name: string | null; image: string | null; lowBalanceEmailOptOut: boolean }) =>
+      apiFetch<{ user: Profile }>("/me", { method: "PATCH", body }),
+    onSuccess: () => router.refresh(),
+  });
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim() || null;
+    save.mutate({ name: text("name"), image: text("image"), lowBalanceEmailOptOut: form.get("optOut") === "on" });
+  }
+  return (
+    <Card title="Your details">
+      <form onSubmit={submit} className="max-w-lg space-y-4">
+        <Field label="E-mail" hint="Your sign-in address; it cannot be changed here.">
+          <Input value={profile.email ?? ""} disabled readOnly />
+        </Field>
+        <Field label="Name">
+          <Input name="name" defaultValue={profile.name ?? ""} maxLength={100} />
+        </Field>
+        <Field label="Avatar URL" hint="An http(s) link to an image; leave empty for none.">
+          <Input name="image" type="url" defaultValue={profile.image ?? ""} placeholder="https://…" />
+        </Field>
+        <label className="flex items-start gap-2 text-sm text-slate-700">
+          <input type="checkbox" name="optOut" defaultChecked={profile.lowBalanceEmailOptOut} className="mt-0.5" />
+          <span>Don’t e-mail me when my balance runs low</span>
+        </label>
+        {save.error && <Alert>{save.error.message}</Alert>}
+        {save.isSuccess && <Alert tone="green">Saved.</Alert>}
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? "Saving…" : "Save"}
+        </Button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,17 @@
+import { tuneUserKey } from "@/lib/admin/users/user-keys";
+import { adminUpdateKeyBody, userKeyParams } from "@/lib/api/contracts/admin-users";
+import { withGateway } from "@/lib/http/handler";
+import { json, noContent } from "@/lib/http/json";
+import { deleteKey } from "@/lib/keys/delete-key";
+
+// PATCH /admin/users/{id}/keys/{keyId} – tune a user's key (name, cap, enabled, rate limit)
+export const PATCH = withGateway(
+  { auth: "admin", params: userKeyParams, body: adminUpdateKeyBody },
+  async ({ ctx, params, body }) => json({ key: await tuneUserKey(ctx.db, params.id, params.keyId, body) }),
+);
+
+// DELETE /admin/users/{id}/keys/{keyId} – delete a user's key
+export const DELETE = withGateway({ auth: "admin", params: userKeyParams }, async ({ ctx, params }) => {
+  await deleteKey(ctx.db, params.id, params.keyId);
+  return noContent();
+});

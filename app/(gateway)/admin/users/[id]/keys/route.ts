@@ -1,0 +1,11 @@
+import { assertUserExists } from "@/lib/admin/users/get-user";
+import { userIdParams } from "@/lib/api/contracts/admin-users";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { listKeys } from "@/lib/keys/list-keys";
+
+// GET /admin/users/{id}/keys – a user's API keys
+export const GET = withGateway({ auth: "admin", params: userIdParams }, async ({ ctx, params }) => {
+  await assertUserExists(ctx.db, params.id);
+  return json({ keys: await listKeys(ctx.db, params.id) });
+});

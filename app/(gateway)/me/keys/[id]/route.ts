@@ -1,0 +1,16 @@
+import { keyIdParams, updateKeyBody } from "@/lib/api/contracts/keys";
+import { withGateway } from "@/lib/http/handler";
+import { json, noContent } from "@/lib/http/json";
+import { deleteKey } from "@/lib/keys/delete-key";
+import { updateApiKey } from "@/lib/keys/update-api-key";
+
+// PATCH /me/keys/{id} – rename a key, set its monthly cap or enable/disable it
+export const PATCH = withGateway({ auth: "key", params: keyIdParams, body: updateKeyBody }, async ({ ctx, params, body }) =>
+  json(await updateApiKey(ctx, params.id, body)),
+);
+
+// DELETE /me/keys/{id} – delete a key
+export const DELETE = withGateway({ auth: "key", params: keyIdParams }, async ({ ctx, params }) => {
+  await deleteKey(ctx.db, ctx.principal.userId, params.id);
+  return noContent();
+});

@@ -1,0 +1,15 @@
+import { createKeyBody } from "@/lib/api/contracts/keys";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { createApiKey } from "@/lib/keys/create-key";
+import { listKeys } from "@/lib/keys/list-keys";
+
+// GET /me/keys – list your API keys (never their values)
+export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
+  json({ keys: await listKeys(ctx.db, ctx.principal.userId) }),
+);
+
+// POST /me/keys – create an API key (dashboard session only); the full key is returned once
+export const POST = withGateway({ auth: "session", body: createKeyBody }, async ({ ctx, body }) =>
+  json(await createApiKey(ctx, body), { status: 201, headers: { "Cache-Control": "no-store" } }),
+);

@@ -1,0 +1,17 @@
+import { updateMeBody } from "@/lib/api/contracts/me";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { getProfile, updateProfile } from "@/lib/me/profile";
+
+// GET /me – the current user and how this request was authenticated
+export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
+  json({
+    user: await getProfile(ctx.db, ctx.principal.userId),
+    auth: { source: ctx.principal.source, apiKeyId: ctx.principal.apiKeyId },
+  }),
+);
+
+// PATCH /me – update name, avatar or the low-balance e-mail preference
+export const PATCH = withGateway({ auth: "key", body: updateMeBody }, async ({ ctx, body }) =>
+  json({ user: await updateProfile(ctx.db, ctx.principal.userId, body) }),
+);

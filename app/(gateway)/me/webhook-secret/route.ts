@@ -1,0 +1,8 @@
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { getWebhookSecret } from "@/lib/me/webhook-secret";
+
+// GET /me/webhook-secret – the secret completion callbacks are signed with
+export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
+  json({ secret: await getWebhookSecret(ctx.db, ctx.principal.userId) }, { headers: { "Cache-Control": "no-store" } }),
+);

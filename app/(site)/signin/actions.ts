@@ -1,0 +1,49 @@
+"use server";
+
+import { AuthError } from "next-auth";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { oauthProviders, signIn, signOut } from "@/lib/auth/authjs";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { clientIp } from "@/lib/rate-limit/client-ip";
+import { hitWindow } from "@/lib/rate-limit/sliding-window";
+
+/** Sign-in attempts per client address (the per-address mail limit lives in the Auth.js config). */
+const ATTEMPTS_PER_IP = { max: 20, windowMs: 15 * 60_000 };
+
+function back(error: string, callbackUrl: string): never {
+  redirect(`/signin?${new URLSearchParams({ error, callbackUrl })}`);
+}
+
+/** Auth.js reports failures as thrown AuthErrors; anything else (incl. Next's redirect) propagates. */
+async function run(callbackUrl: string, action: () => Promise<unknown>) {
+  try {
+    await action();
+  } catch (err) {
+    if (err instanceof AuthError) back(err.type, callbackUrl);
+    throw err;
+  }
+}
+
+export async function signInWithEmail(formData: FormData) {
+  const callbackUrl = safeCallbackUrl(formData.get("callbackUrl"));
+  const email = z.email().safeParse(String(formData.get("email") ?? "").trim());
+  if (!email.success) back("InvalidEmail", callbackUrl);
+  const ip = clientIp({ headers: await headers() });
+  const attempt = await hitWindow(await getDb(), { key: `signin-ip:${ip}`, ...ATTEMPTS_PER_IP });
+  if (!attempt.allowed) back("RateLimited", callbackUrl);
+  await run(callbackUrl, () => signIn("nodemailer", { email: email.data, redirectTo: callbackUrl }));
+}
+
+export async function signInWithProvider(formData: FormData) {
+  const callbackUrl = safeCallbackUrl(formData.get("callbackUrl"));
+  const provider = String(formData.get("provider") ?? "");
+  if (!oauthProviders().some((p) => p.id === provider)) back("Configuration", callbackUrl);
+  await run(callbackUrl, () => signIn(provider, { redirectTo: callbackUrl }));
+}
+
+export async function signOutAction() {
+  await signOut({ redirectTo: "/signin?signedOut=1" });
+}

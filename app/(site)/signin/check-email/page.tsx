@@ -1,0 +1,33 @@
+import Link from "next/link";
+import { devMailboxEnabled } from "@/lib/email/mailbox";
+
+export const metadata = { title: "Check your e-mail" };
+// Whether the dev mailbox is on is decided by the running server's configuration, not at build.
+export const dynamic = "force-dynamic";
+
+export default function CheckEmailPage() {
+  return (
+    <div className="mx-auto max-w-md px-4 py-16">
+      <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-xl font-semibold text-slate-900">Check your e-mail</h1>
+        <p className="mt-2 text-sm text-slate-600">
+          We sent you a sign-in link. It works once and expires in an hour. You can close this tab.
+        </p>
+        {devMailboxEnabled() && (
+          <p className="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            This server keeps mail in a development outbox instead of sending it:{" "}
+            <Link href="/dev/mailbox" className="font-medium underline">
+              open the dev mailbox
+            </Link>
+            .
+          </p>
+        )}
+        <p className="mt-4 text-sm">
+          <Link href="/signin" className="text-brand-600 hover:underline">
+            Use a different address
+          </Link>
+        </p>
+      </div>
+    </div>
+  );
+}

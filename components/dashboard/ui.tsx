@@ -1,0 +1,84 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+
+export const inputClass =
+  "block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
+
+/** Full width unless the caller sets a width. */
+const sized = (className = "") => `${inputClass} ${/(^|\s)w-/.test(className) ? "" : "w-full"} ${className}`;
+
+export function Input(props: InputHTMLAttributes<HTMLInputElement>) {
+  return <input {...props} className={sized(props.className)} />;
+}
+
+export function Select(props: SelectHTMLAttributes<HTMLSelectElement>) {
+  return <select {...props} className={sized(props.className)} />;
+}
+
+export function Field({ label, hint, children }: { label: string; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <label className="block space-y-1">
+      <span className="text-sm font-medium text-slate-700">{label}</span>
+      {children}
+      {hint && <span className="block text-xs text-slate-500">{hint}</span>}
+    </label>
+  );
+}
+
+const tones = {
+  slate: "bg-slate-100 text-slate-700",
+  green: "bg-emerald-50 text-emerald-700",
+  red: "bg-red-50 text-red-700",
+  amber: "bg-amber-50 text-amber-800",
+  brand: "bg-brand-50 text-brand-700",
+} as const;
+
+export function Badge({ tone = "slate", children }: { tone?: keyof typeof tones; children: ReactNode }) {
+  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${tones[tone]}`}>{children}</span>;
+}
+
+export function Alert({ tone = "red", children }: { tone?: "red" | "green" | "amber"; children: ReactNode }) {
+  const cls = { red: "border-red-200 bg-red-50 text-red-800", green: "border-emerald-200 bg-emerald-50 text-emerald-800", amber: "border-amber-200 bg-amber-50 text-amber-900" }[tone];
+  return (
+    <div role={tone === "red" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${cls}`}>
+      {children}
+    </div>
+  );
+}
+
+/** UTC and fixed format: identical on the server and in the browser (no hydration mismatch). */
+export function formatTime(iso: string | null | undefined, empty = "—"): string {
+  return iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : empty;
+}
+
+export function Table({ head, children }: { head: ReactNode[]; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <thead>
+          <tr>
+            {head.map((h, i) => (
+              <th key={i} className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wider text-slate-500">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export const cellClass = "px-3 py-2 align-middle text-slate-700";
+
+/**
+ * Credits (1 credit = 0.0001 ₽) as rubles, exact: integer division, never a float multiply.
+ * Kept here until lib/money (catalog issue) ships the shared formatter.
+ */
+export function formatRub(credits: number): string {
+  const sign = credits < 0 ? "-" : "";
+  const abs = Math.abs(credits);
+  const rub = Math.floor(abs / 10_000);
+  const frac = String(abs % 10_000).padStart(4, "0").replace(/0{1,2}$/, "");
+  return `${sign}${rub.toLocaleString("en-US")}.${frac} ₽`;
+}

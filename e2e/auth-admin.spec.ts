@@ -1,0 +1,56 @@
+import { execFileSync } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+
+/** `npm run user:create` against the running server's embedded database (its DATA_DIR). */
+function userCreate(...args: string[]): { userId: string; email: string; role: string; apiKey: string } {
+  const out = execFileSync("node_modules/.bin/tsx", ["scripts/user-create.ts", ...args], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" },
+  });
+  return JSON.parse(out.toString());
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto("/signin");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await page.goto("/dev/mailbox");
+  await page.getByTestId("dev-mail").filter({ hasText: email }).first().getByRole("link", { name: "Open sign-in link" }).click();
+  await expect(page.getByTestId("viewer-email")).toHaveText(email);
+}
+
+test("an admin made by user:create finds a user, bans them (their key gets 403) and lifts the ban", async ({ page }) => {
+  const stamp = Date.now();
+  const admin = userCreate("--email", `admin-${stamp}@example.test`, "--admin");
+  const target = userCreate("--email", `target-${stamp}@example.test`);
+  expect(admin.role).toBe("admin");
+
+  await signIn(page, admin.email);
+  await page.getByRole("link", { name: "Users" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/admin\/users$/);
+  await page.getByLabel("Search").fill(`target-${stamp}`);
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByTestId("admin-user-row")).toHaveCount(1);
+  await page.getByRole("link", { name: target.email }).click();
+  await expect(page.getByRole("heading", { name: target.email })).toBeVisible();
+
+  await page.getByLabel("Reason").fill("e2e abuse check");
+  await page.getByRole("button", { name: "Ban user" }).click();
+  await expect(page.getByText("Banned for “e2e abuse check”, indefinitely.")).toBeVisible();
+  const status = () =>
+    page.evaluate(async (key) => (await fetch("/me", { headers: { Authorization: `Bearer ${key}` }, credentials: "omit" })).status, target.apiKey);
+  expect(await status()).toBe(403);
+
+  await page.getByRole("button", { name: "Lift the ban" }).click();
+  await expect(page.getByRole("button", { name: "Ban user" })).toBeVisible();
+  expect(await status()).toBe(200);
+});
+
+test("a non-admin sees no admin area", async ({ page }) => {
+  const user = userCreate("--email", `plain-${Date.now()}@example.test`);
+  await signIn(page, user.email);
+  await expect(page.getByRole("link", { name: "Users" })).toHaveCount(0);
+  await page.goto("/dashboard/admin/users");
+  await expect(page.getByText("This area needs the admin role.")).toBeVisible();
+  await expect(page.getByTestId("admin-user-row")).toHaveCount(0);
+});

@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { apiKeyModes } from "@/db/schema";
+import { defineOperations } from "./operation";
+
+const timestamp = z.iso.datetime();
+const TEN_YEARS_S = 10 * 365 * 86_400;
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: "`<prefix>_live` or `<prefix>_test` (sandbox)" }),
+    start: z.string().meta({ description: "The first characters of the key, to recognise it" }),
+    enabled: z.boolean(),
+    expiresAt: timestamp.nullable(),
+    createdAt: timestamp,
+    lastRequest: timestamp.nullable().meta({ description: "Last authenticated request made with the key" }),
+    requestCount: z.int().meta({ description: "Requests inside the key's current rate-limit window" }),
+    requests: z.int().meta({ description: "Requests ever served with the key" }),
+    lastUsedAt: timestamp.nullable().meta({ description: "Last billed generation made with the key" }),
+    lifetimeCostRub: z.int().meta({ description: "Rubles ever charged through the key (rounded)" }),
+    monthlyLimitRub: z
+      .int()
+      .nullable()
+      .meta({ description: "Spending cap per UTC calendar month in rubles; null means none (429 key_limit_exceeded past it)" }),
+  })
+  .meta({ id: "ApiKey" });
+
+export const apiKeyListSchema = z.object({ keys: z.array(apiKeySchema) }).meta({ id: "ApiKeyList" });
+
+export const createKeyBody = z
+  .object({
+    name: z.string().trim().min(1).max(64),
+    expiresIn: z
+      .int()
+      .min(60)
+      .max(TEN_YEARS_S)
+      .nullish()
+      .meta({ description: "Lifetime in seconds; omitted or null means the key never expires" }),
+    mode: z
+      .enum(apiKeyModes)
+      .default("live")
+      .meta({ description: "`test` keys are the sandbox: the local simulator, never the real balance" }),
+  })
+  .meta({ id: "CreateApiKey" });
+
+export const createdKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    key: z.string().meta({ description: "The full key. Shown this once: only its hash is stored" }),
+    prefix: z.string(),
+    start: z.string(),
+    expiresAt: timestamp.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "CreatedApiKey" });
+
+const monthlyLimit = z.object({ monthlyLimitRub: z.int().min(0).max(1_000_000_000).nullable() });
+
+export const updateKeyBody = z
+  .object({
+    name: z.string().trim().min(1).max(64).optional(),
+    enabled: z.boolean().optional().meta({ description: "Dashboard only, like the cap: a key cannot re-enable itself" }),
+    metadata: monthlyLimit.optional().meta({ description: "Dashboard only: a key cannot raise its own cap" }),
+  })
+  .refine((b) => b.name !== undefined || b.enabled !== undefined || b.metadata !== undefined, {
+    message: "Nothing to change: send name, enabled or metadata.monthlyLimitRub",
+  })
+  .meta({ id: "UpdateApiKey" });
+
+export const keyIdParams = z.object({ id: z.string().min(1).max(64) });
+
+export const keyOperations = defineOperations([
+  {
+    method: "get",
+    path: "/me/keys",
+    operationId: "listApiKeys",
+    summary: "List your API keys (never their values)",
+    tags: ["API keys"],
+    surface: "gateway",
+    auth: "key",
+    responses: { 200: { description: "Your keys, newest first", schema: apiKeyListSchema } },
+  },
+  {
+    method: "post",
+    path: "/me/keys",
+    operationId: "createApiKey",
+    summary: "Create an API key (dashboard session only); the full key is returned once",
+    tags: ["API keys"],
+    surface: "gateway",
+    auth: "session",
+    body: createKeyBody,
+    responses: { 201: { description: "Created", schema: createdKeySchema } },
+  },
+  {
+    method: "patch",
+    path: "/me/keys/{id}",
+    operationId: "updateApiKey",
+    summary: "Rename a key, set its monthly cap or enable/disable it",
+    description:
+      "With an API key only `name` may change; the cap and `enabled` are dashboard-only (403), so a leaked key cannot lift its own limits.",
+    tags: ["API keys"],
+    surface: "gateway",
+    auth: "key",
+    params: keyIdParams,
+    body: updateKeyBody,
+    errors: ["not_found"],
+    responses: { 200: { description: "The updated key", schema: apiKeySchema } },
+  },
+  {
+    method: "delete",
+    path: "/me/keys/{id}",
+    operationId: "deleteApiKey",
+    summary: "Delete a key; it stops authenticating at once",
+    tags: ["API keys"],
+    surface: "gateway",
+    auth: "key",
+    params: keyIdParams,
+    errors: ["not_found"],
+    responses: { 204: { description: "Deleted" } },
+  },
+]);

@@ -1,0 +1,153 @@
+import { EmailSignInError } from "@auth/core/errors";
+import { DrizzleAdapter } from "@auth/drizzle-adapter";
+import { and, eq, ne, or } from "drizzle-orm";
+import NextAuth, { type NextAuthConfig } from "next-auth";
+import type { Adapter, AdapterSession } from "next-auth/adapters";
+import GitHub from "next-auth/providers/github";
+import Google from "next-auth/providers/google";
+import Nodemailer from "next-auth/providers/nodemailer";
+import Yandex from "next-auth/providers/yandex";
+import { getDb, type Db } from "@/db/client";
+import { accounts, sessions, users, verificationTokens } from "@/db/schema";
+import { sendMail } from "@/lib/email/send-mail";
+import { signInMail } from "@/lib/email/sign-in-mail";
+import { env } from "@/lib/env";
+import { log } from "@/lib/logger";
+import { clientIp } from "@/lib/rate-limit/client-ip";
+import { hitWindow } from "@/lib/rate-limit/sliding-window";
+import { authSecret } from "./secret";
+
+/**
+ * Auth.js v5: e-mail magic links (always) and OAuth providers switched on by env, database
+ * sessions in our own tables (the adapter is given them, so role/ban columns survive).
+ *
+ * Every link Auth.js builds comes from AUTH_URL, which defaults to APP_URL here: next-auth reads it
+ * from process.env, and without it a forged Host header could make a magic link point elsewhere.
+ */
+process.env.AUTH_URL ||= env().AUTH_URL ?? env().APP_URL;
+
+const LINK_MAX_AGE_S = 60 * 60;
+/** Magic-link mails per address: enough for typos and retries, too few to mail-bomb anyone. */
+const MAILS_PER_ADDRESS = { max: 5, windowMs: 15 * 60_000 };
+
+export type OAuthProvider = { id: "github" | "google" | "yandex"; name: string };
+
+/** OAuth providers whose client id and secret are both configured. */
+export function oauthProviders(): OAuthProvider[] {
+  const e = env();
+  const all: (OAuthProvider & { on: boolean })[] = [
+    { id: "github", name: "GitHub", on: !!(e.AUTH_GITHUB_ID && e.AUTH_GITHUB_SECRET) },
+    { id: "google", name: "Google", on: !!(e.AUTH_GOOGLE_ID && e.AUTH_GOOGLE_SECRET) },
+    { id: "yandex", name: "Yandex", on: !!(e.AUTH_YANDEX_ID && e.AUTH_YANDEX_SECRET) },
+  ];
+  return all.filter((p) => p.on).map(({ id, name }) => ({ id, name }));
+}
+
+function providers(db: Db): NextAuthConfig["providers"] {
+  const e = env();
+  const enabled = new Set(oauthProviders().map((p) => p.id));
+  return [
+    Nodemailer({
+      // Required by the provider's constructor; sending goes through lib/email (SMTP or the outbox).
+      server: e.SMTP_URL ?? "smtp://127.0.0.1:25",
+      from: e.EMAIL_FROM,
+      maxAge: LINK_MAX_AGE_S,
+      // A delivery failure becomes EmailSignInError, which the sign-in form explains; details stay in the log.
+      sendVerificationRequest: ({ identifier, url, expires }) =>
+        sendMail(db, signInMail(identifier, url, expires)).catch((err: unknown) => {
+          log.error("sign-in e-mail not sent", { to: identifier, error: err });
+          throw new EmailSignInError("The sign-in e-mail could not be sent", { cause: err });
+        }),
+    }),
+    ...(enabled.has("github") ? [GitHub({ clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET })] : []),
+    ...(enabled.has("google") ? [Google({ clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET })] : []),
+    ...(enabled.has("yandex") ? [Yandex({ clientId: e.AUTH_YANDEX_ID, clientSecret: e.AUTH_YANDEX_SECRET })] : []),
+  ];
+}
+
+/**
+ * Our tables, plus what the adapter cannot know: e-mails stored lower-cased (OAuth profiles keep
+ * their case) and the client address and user agent on each new session (the config is built per
+ * request, so the request is at hand).
+ */
+function adapter(db: Db, req: Request | undefined): Adapter {
+  const base = DrizzleAdapter(db, {
+    usersTable: users,
+    accountsTable: accounts,
+    sessionsTable: sessions,
+    verificationTokensTable: verificationTokens,
+  });
+  const client = req ? { ipAddress: clientIp(req), userAgent: req.headers.get("user-agent")?.slice(0, 512) ?? null } : {};
+  return {
+    ...base,
+    createUser: (user) => base.createUser!({ ...user, email: user.email.trim().toLowerCase() }),
+    getUserByEmail: (email) => base.getUserByEmail!(email.trim().toLowerCase()),
+    createSession: (session) => base.createSession!({ ...session, ...client } as AdapterSession),
+  };
+}
+
+/** A ban in force on the account by id or e-mail refuses sign-in (and sending it a link). */
+async function isBanned(db: Db, id: string | undefined, email: string | undefined): Promise<boolean> {
+  const match = or(id ? eq(users.id, id) : undefined, email ? eq(users.email, email) : undefined);
+  if (!match) return false;
+  const rows = await db.select({ banned: users.banned, banExpires: users.banExpires }).from(users).where(match);
+  return rows.some((r) => r.banned && (!r.banExpires || r.banExpires > new Date()));
+}
+
+async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
+  const db = await getDb();
+  return {
+    adapter: adapter(db, req),
+    secret: authSecret(),
+    trustHost: true,
+    session: { strategy: "database" },
+    providers: providers(db),
+    pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin", signOut: "/signout" },
+    callbacks: {
+      async signIn({ user, email }) {
+        const address = user.email?.trim().toLowerCase();
+        if (await isBanned(db, user.id, address)) return false;
+        if (email?.verificationRequest && address) {
+          const sent = await hitWindow(db, { key: `signin-mail:${address}`, ...MAILS_PER_ADDRESS });
+          if (!sent.allowed) return "/signin?error=RateLimited";
+        }
+        return true;
+      },
+      /**
+       * Only this site, as configured. `baseUrl` alone is not enough: Next.js spells 127.0.0.1 as
+       * "localhost" in route handlers, so a callback to the configured 127.0.0.1 origin would be
+       * taken for a foreign one and dropped.
+       */
+      redirect({ url, baseUrl }) {
+        const site = new URL(process.env.AUTH_URL!).origin;
+        if (url.startsWith("/") && !url.startsWith("//")) return `${site}${url}`;
+        try {
+          const origin = new URL(url).origin;
+          if (origin === site || origin === baseUrl) return url;
+        } catch {
+          // Not a URL: fall through to the site root.
+        }
+        return site;
+      },
+      // An explicit shape: the raw session carries the session token, which must never reach JSON.
+      session({ session, user }) {
+        return { expires: session.expires, user: { id: user.id, name: user.name, email: user.email, image: user.image } };
+      },
+    },
+    events: {
+      // ADMIN_EMAILS promotes at sign-in; removing an address never demotes (admins may be made by hand).
+      async signIn({ user }) {
+        const email = user.email?.toLowerCase();
+        if (!user.id || !email || !env().ADMIN_EMAILS.includes(email)) return;
+        await db.update(users).set({ role: "admin" }).where(and(eq(users.id, user.id), ne(users.role, "admin")));
+      },
+    },
+    logger: {
+      error: (error) => log.warn("auth", { name: error.name, message: error.message }),
+      warn: (code) => log.warn("auth warning", { code }),
+      debug: () => {},
+    },
+  };
+}
+
+export const { handlers, signIn, signOut } = NextAuth(buildConfig);

@@ -1,0 +1,39 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { getDb } from "@/db/client";
+import { ApiError } from "@/lib/http/errors";
+import type { AuthContext, Principal } from "./principal";
+import { resolveSession } from "./resolve";
+import { SESSION_COOKIES } from "./session-cookie";
+
+/**
+ * The signed-in user of a page render, by the same rules as the API (lib/auth/resolve.ts): an
+ * unknown, expired or banned session is nobody. Cached per render, so the layout and the page
+ * share one lookup.
+ */
+export const currentViewer = cache(async (): Promise<Principal | null> => {
+  const jar = await cookies();
+  const token = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
+  if (!token) return null;
+  try {
+    return await resolveSession(await getDb(), token);
+  } catch (err) {
+    if (err instanceof ApiError) return null;
+    throw err;
+  }
+});
+
+/** For dashboard pages: the viewer's context, or a redirect to sign-in. */
+export async function requireViewer(): Promise<AuthContext> {
+  const principal = await currentViewer();
+  if (!principal) redirect("/signin?callbackUrl=/dashboard");
+  return { db: await getDb(), principal };
+}
+
+/** For admin pages; the admin layout already refuses others, this keeps each page safe alone. */
+export async function requireAdmin(): Promise<AuthContext> {
+  const ctx = await requireViewer();
+  if (ctx.principal.role !== "admin") redirect("/dashboard");
+  return ctx;
+}

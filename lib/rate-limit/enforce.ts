@@ -1,0 +1,53 @@
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { clientIp } from "./client-ip";
+import { rateLimitHeaders } from "./headers";
+import type { RateLimitRule, RuleContext } from "./rules";
+import { countKeyRequest, hitKeyWindow, hitWindow, type LimitResult } from "./sliding-window";
+
+function refuse(result: LimitResult, message: string, now: number): ApiError {
+  const headers = rateLimitHeaders(result, now);
+  return new ApiError("rate_limited", `${message}; retry after ${headers["Retry-After"]} s`, {}, headers);
+}
+
+function subjectOf(rule: RateLimitRule, rc: RuleContext): string | null {
+  if (rule.by === "ip") return clientIp(rc.req);
+  if (rule.by === "user") return rc.principal?.userId ?? null;
+  return rc.principal?.apiKeyId ?? null;
+}
+
+/** The per-key limit (and the key's usage counters) for a key-authenticated request. */
+async function applyKeyLimit(rc: RuleContext, now: number): Promise<LimitResult | null> {
+  const p = rc.principal;
+  if (!p || p.source !== "api_key" || !p.apiKeyId) return null;
+  if (!p.keyLimit?.enabled) {
+    await countKeyRequest(rc.db, p.apiKeyId, now);
+    return null;
+  }
+  const max = p.keyLimit.max ?? env().RATE_LIMIT_KEY_PER_HOUR;
+  const result = await hitKeyWindow(rc.db, { apiKeyId: p.apiKeyId, max, windowMs: p.keyLimit.windowMs, now });
+  if (!result.allowed) throw refuse(result, `API key limit reached: ${max} requests per ${p.keyLimit.windowMs / 1000} s`, now);
+  return result;
+}
+
+/**
+ * Applies the per-key limit, then the route's rules, in order; the first refusal throws 429
+ * `rate_limited` with Retry-After and the X-RateLimit-* headers. Returns the tightest passing
+ * window (fewest remaining) for the success response's headers, or null when nothing applied.
+ */
+export async function enforceRateLimits(
+  rc: RuleContext,
+  rules: readonly RateLimitRule[] = [],
+  now = Date.now(),
+): Promise<LimitResult | null> {
+  let tightest = await applyKeyLimit(rc, now);
+  for (const rule of rules) {
+    const subject = subjectOf(rule, rc);
+    if (subject === null) continue;
+    const max = typeof rule.max === "function" ? await rule.max(rc) : rule.max;
+    const result = await hitWindow(rc.db, { key: `${rule.name}:${subject}`, max, windowMs: rule.windowMs, now });
+    if (!result.allowed) throw refuse(result, rule.describe(max), now);
+    if (!tightest || result.remaining < tightest.remaining) tightest = result;
+  }
+  return tightest;
+}
