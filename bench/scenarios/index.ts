@@ -1,14 +1,11 @@
 import { catalogScenario } from "./catalog";
 import { filesScenario } from "./files";
-import type { Scenario } from "./types";
-
-/** Every scenario `npm run bench` runs; each issue that adds a hot path adds one here. */
-export const scenarios: Scenario[] = [
-  catalogScenario,
-  filesScenario,
-];
 import { identityScenario } from "./identity";
 import type { Scenario } from "./types";
 
 /** Every scenario `npm run bench` runs; each issue that adds a hot path adds one here. */
-export const scenarios: Scenario[] = [identityScenario];
+export const scenarios: Scenario[] = [
+  identityScenario,
+  catalogScenario,
+  filesScenario,
+];

@@ -1,9 +1,9 @@
-import { adminUserOperations } from "./admin-users";
-import { keyOperations } from "./keys";
-import { meOperations } from "./me";
 import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
+import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
+import { keyOperations } from "./keys";
+import { meOperations } from "./me";
 import { modelOperations } from "./models";
 import { simOperations } from "./sim";
 import { skillModelOperations } from "./skill-models";
@@ -13,6 +13,9 @@ import { uploadOperations } from "./uploads";
 /** Every documented operation; each resource's contract file adds its list here (one per line). */
 export const operations: Operation[] = [
   ...systemOperations,
+  ...meOperations,
+  ...keyOperations,
+  ...adminUserOperations,
   ...modelOperations,
   ...skillModelOperations,
   ...adminModelOperations,
@@ -20,5 +23,3 @@ export const operations: Operation[] = [
   ...assetOperations,
   ...simOperations,
 ];
-/** Every documented operation; each resource's contract file adds its list here. */
-export const operations: Operation[] = [...systemOperations, ...meOperations, ...keyOperations, ...adminUserOperations];
