@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb } from "@/db/client";
 import { AdminModelsTable, SyncCatalogButton } from "@/components/catalog/admin/models-table";
 import { PageHeader } from "@/components/ui/card";
 import { adminModelsQuery } from "@/lib/api/contracts/admin-models";
+import { requireAdmin } from "@/lib/auth/viewer";
 import { listAdminModels } from "@/lib/catalog/admin-list";
 import { CATEGORY_ORDER, categoryLabel } from "@/lib/catalog/categories";
-import { currentAdmin } from "./current-admin";
 
 export const metadata: Metadata = { title: "Admin · Models" };
 
@@ -14,13 +13,11 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 // Admin Models: every model (hidden included), hide/show, price and discount, schema sync.
 export default async function AdminModelsPage({ searchParams }: { searchParams: SearchParams }) {
-  if (!(await currentAdmin())) {
-    return <PageHeader title="Models" description="This page needs an administrator's session." />;
-  }
+  const { db } = await requireAdmin();
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v.at(-1) : v]));
   const parsed = adminModelsQuery.safeParse({ limit: "100", ...raw });
   const query = parsed.success ? parsed.data : adminModelsQuery.parse({ limit: "100" });
-  const initial = await listAdminModels(await getDb(), query);
+  const initial = await listAdminModels(db, query);
   const qs = new URLSearchParams({
     limit: String(query.limit),
     offset: String(query.offset),
