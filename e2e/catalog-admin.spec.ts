@@ -32,6 +32,6 @@ test("an admin hides a model, edits its price and discount, and the public catal
 
 test("the admin page and API refuse visitors without an admin session", async ({ page, request }) => {
   await page.goto("/dashboard/admin/models");
-  await expect(page.getByText("This page needs an administrator's session.")).toBeVisible();
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
   expect((await request.get("/admin/models")).status()).toBe(401);
 });
