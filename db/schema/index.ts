@@ -8,3 +8,4 @@ export * from "./payments";
 export * from "./webhooks";
 export * from "./rate-limits";
 export * from "./changelog";
+export * from "./jobs";

@@ -1,5 +1,6 @@
 import type { Operation } from "./operation";
 import { systemOperations } from "./system";
+import { inngestOperations } from "./inngest";
 
 /** Every documented operation; each resource's contract file adds its list here. */
-export const operations: Operation[] = [...systemOperations];
+export const operations: Operation[] = [...systemOperations, ...inngestOperations];

@@ -1,0 +1,621 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { getDb, type Db } from "@/db/client";
+import { jobRunOps, jobRuns, type JobEvent, type MemoizedStep } from "@/db/schema";
+import { log } from "@/lib/logger";
+import { ManualClock, systemClock, type Clock } from "./clock";
+import { simpleEquality, scalarText, valueAt } from "./match";
+import { callFunction, syncFunctions, type CallOutcome, type Op, type Transport } from "./protocol";
+import { buildRegistry, type Registry } from "./registry";
+import {
+  claimRuns,
+  commitRun,
+  emptyResult,
+  finishRun,
+  fireDueCrons,
+  ingestEvents,
+  loadOps,
+  nextDueAt,
+  normalizeEvent,
+  parkRun,
+  syncCronSchedules,
+  type IngestResult,
+  type OpRow,
+  type RunRow,
+} from "./store";
+import { backoffMs, dueAt } from "./time";
+
+/**
+ * The embedded executor: a small Inngest server for one app, kept in the app's database. It learns
+ * the functions through an in-band sync, stores events, and drives each run through the real
+ * serve() handler with signed SDK-protocol calls, memoising every step before the next call. Runs
+ * survive restarts: a run is held under a lease that expires, so a crashed instance's runs are
+ * picked up by the next one, and every write by a holder is conditional on still holding it.
+ */
+
+export type ExecutorOptions = {
+  transport: Transport;
+  /** The database (default: the process database). */
+  db?: () => Promise<Db>;
+  clock?: Clock;
+  /** Runs executed at once by this instance. */
+  concurrency?: number;
+  /** Longest pause between looks at the database for due work (auto mode). */
+  pollIntervalMs?: number;
+  /** How long a claim holds a run before another instance may take it over. */
+  leaseMs?: number;
+  /** When a run over a concurrency limit is looked at again if no slot frees first. */
+  blockedRecheckMs?: number;
+  /** Manual mode (tests): nothing runs until drain()/advance(); no timers. */
+  manual?: boolean;
+  /** Delay before retry after failed attempt n (0-based). */
+  backoff?: (attempt: number) => number;
+  /** Called after runs reach a final status (completed, failed, cancelled). */
+  onFinished?: (runIds: string[]) => void;
+};
+
+const KNOWN_OPS = new Set(["StepRun", "StepError", "StepFailed", "StepPlanned", "Sleep", "WaitForEvent", "RunComplete"]);
+const UNSUPPORTED_OPS: Record<string, string> = {
+  InvokeFunction: "step.invoke",
+  WaitForSignal: "step.waitForSignal",
+  Gateway: "step.fetch",
+  AIGateway: "step.ai.infer",
+  DeferAdd: "defer",
+  DeferAbort: "defer",
+};
+/** Calls one claim may make before the run is handed back (so one run cannot hog a slot). */
+const MAX_CALLS_PER_CLAIM = 200;
+/** Planned parallel steps executed at once within one run. */
+const PARALLEL_STEPS = 8;
+
+class LostRun extends Error {}
+
+export class JobExecutor {
+  readonly id = randomUUID().slice(0, 8);
+  readonly clock: Clock;
+  private readonly transport: Transport;
+  private readonly getDb: () => Promise<Db>;
+  private readonly concurrency: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+  private readonly blockedRecheckMs: number;
+  private readonly manual: boolean;
+  private readonly backoff: (attempt: number) => number;
+  private readonly onFinished?: (runIds: string[]) => void;
+  private readonly inflight = new Map<string, Promise<void>>();
+  private leaseSeq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private started = false;
+  private stopping = false;
+  private dead = false;
+  private ticking = false;
+  private again = false;
+
+  private constructor(
+    readonly registry: Registry,
+    opts: ExecutorOptions,
+  ) {
+    this.transport = opts.transport;
+    this.getDb = opts.db ?? getDb;
+    this.clock = opts.clock ?? systemClock;
+    this.concurrency = opts.concurrency ?? 16;
+    this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
+    this.leaseMs = opts.leaseMs ?? 30_000;
+    this.blockedRecheckMs = opts.blockedRecheckMs ?? 5_000;
+    this.manual = opts.manual ?? false;
+    this.backoff = opts.backoff ?? ((attempt) => backoffMs(attempt));
+    this.onFinished = opts.onFinished;
+  }
+
+  /** Syncs the app's functions (refusing what it cannot run) and records their cron schedules. */
+  static async create(opts: ExecutorOptions): Promise<JobExecutor> {
+    const registry = buildRegistry(await syncFunctions(opts.transport));
+    const executor = new JobExecutor(registry, opts);
+    const db = await executor.getDb();
+    await syncCronSchedules(db, registry, executor.clock.now());
+    return executor;
+  }
+
+  // ---------------------------------------------------------------- events
+
+  /** Stores events (deduped by id) and acts on them; the embedded `inngest.send()` lands here. */
+  async send(raw: unknown | unknown[]): Promise<{ ids: string[] }> {
+    const now = this.clock.now();
+    const events = (Array.isArray(raw) ? raw : [raw]).map((e) => normalizeEvent(e, now));
+    if (!events.length) return { ids: [] };
+    const out = await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult()));
+    this.afterWrite(out);
+    return { ids: events.map((e) => e.id) };
+  }
+
+  private afterWrite(out: IngestResult) {
+    if (out.finished.length) this.onFinished?.(out.finished);
+    if (out.created.length || out.woken.length) this.kick();
+  }
+
+  /** Runs a transaction, retrying the rare deadlock/serialisation failure PostgreSQL reports. */
+  private async transaction<T>(work: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<T>): Promise<T> {
+    const db = await this.getDb();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await db.transaction(work);
+      } catch (err) {
+        const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+        if (attempt < 4 && (code === "40P01" || code === "40001")) continue;
+        throw err;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- loop
+
+  /** Starts the loop (auto mode): due work is picked up at once when kicked, else by polling. */
+  start(): void {
+    if (this.started || this.manual) return;
+    this.started = true;
+    this.kick();
+  }
+
+  /** Looks for due work now (auto mode); a send or a finished run kicks. */
+  kick(): void {
+    if (!this.started || this.stopping || this.dead) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(delayMs: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, delayMs));
+    this.timer.unref?.();
+  }
+
+  private async tick() {
+    if (this.ticking || this.stopping || this.dead) return;
+    this.ticking = true;
+    let delay = this.pollIntervalMs;
+    try {
+      do {
+        this.again = false;
+        await this.fireCrons();
+        const free = this.concurrency - this.inflight.size;
+        if (free <= 0) break;
+        const claimed = await this.claim(free);
+        for (const run of claimed) this.track(run);
+        if (claimed.length === free) this.again = true;
+      } while (this.again && !this.stopping && !this.dead);
+      const next = await nextDueAt(await this.getDb());
+      if (next !== undefined) delay = Math.min(delay, next - this.clock.now());
+    } catch (err) {
+      log.error("job executor tick failed", { error: err });
+    } finally {
+      this.ticking = false;
+    }
+    if (!this.stopping && !this.dead) this.schedule(delay);
+  }
+
+  private track(run: RunRow) {
+    const done = this.processRun(run)
+      .catch((err) => log.error("job run processing failed", { runId: run.id, functionId: run.functionId, error: err }))
+      .finally(() => {
+        this.inflight.delete(run.id);
+        this.kick();
+      });
+    this.inflight.set(run.id, done);
+  }
+
+  private async claim(limit: number): Promise<RunRow[]> {
+    if (limit <= 0) return [];
+    const now = this.clock.now();
+    return this.transaction((tx) =>
+      claimRuns(tx, {
+        now,
+        limit,
+        leaseMs: this.leaseMs,
+        lease: () => `${this.id}:${++this.leaseSeq}`,
+        blockedRecheckMs: this.blockedRecheckMs,
+      }),
+    );
+  }
+
+  private async fireCrons() {
+    const now = this.clock.now();
+    const out = await this.transaction((tx) => fireDueCrons(tx, this.registry, now, emptyResult()));
+    this.afterWrite(out);
+  }
+
+  /** Stops claiming; runs in flight hand themselves back at their next step boundary. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    const all = Promise.allSettled([...this.inflight.values()]);
+    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref?.())]);
+  }
+
+  /**
+   * Tests: behaves as if the process died this instant. Nothing it holds is written again; its
+   * leases expire and another executor takes the runs over.
+   */
+  kill(): void {
+    this.dead = true;
+    clearTimeout(this.timer);
+  }
+
+  // ---------------------------------------------------------------- test controls
+
+  /** Runs everything due now (manual mode), until nothing is due and nothing is in flight. */
+  async drain(): Promise<void> {
+    for (let round = 0; round < 100_000; round++) {
+      if (this.dead) return;
+      await this.fireCrons();
+      const claimed = await this.claim(this.concurrency - this.inflight.size);
+      for (const run of claimed) this.track(run);
+      if (!claimed.length) {
+        if (!this.inflight.size) return;
+        await Promise.race(this.inflight.values());
+      } else {
+        await Promise.allSettled([...this.inflight.values()]);
+      }
+    }
+    throw new Error("drain() did not settle");
+  }
+
+  private manualClock(): ManualClock {
+    if (!(this.clock instanceof ManualClock)) throw new Error("advance() needs a ManualClock");
+    return this.clock;
+  }
+
+  /** Moves the clock forward, then drains. */
+  async advance(by: number | string): Promise<void> {
+    this.manualClock().advance(by);
+    await this.drain();
+  }
+
+  /**
+   * Jumps the clock from one due time to the next (sleeps, retries, timeouts), draining at each,
+   * until no run has work due within `withinMs` of the start. Cron triggers are not followed.
+   */
+  async runUntilIdle({ withinMs = 30 * 86_400_000 }: { withinMs?: number } = {}): Promise<void> {
+    const clock = this.manualClock();
+    const limit = clock.now() + withinMs;
+    for (;;) {
+      await this.drain();
+      const next = await nextDueAt(await this.getDb(), { crons: false });
+      if (next === undefined || next > limit) return;
+      if (next > clock.now()) clock.set(next);
+    }
+  }
+
+  // ---------------------------------------------------------------- one run
+
+  private async processRun(claimed: RunRow): Promise<void> {
+    const lease = claimed.lease!;
+    const fn = this.registry.get(claimed.functionId);
+    const db = await this.getDb();
+    const state = {
+      steps: claimed.steps,
+      stack: claimed.stack,
+      attempt: claimed.attempt,
+      parallel: claimed.parallel,
+      ops: await loadOps(db, claimed.id),
+      dirty: true,
+    };
+    let renew: NodeJS.Timeout | undefined;
+    if (!this.manual) {
+      renew = setInterval(() => void this.renewLease(claimed.id, lease), Math.max(1000, Math.floor(this.leaseMs / 3)));
+      renew.unref?.();
+    }
+    try {
+      if (!fn) {
+        await this.finish(claimed, lease, { status: "failed", error: { name: "FunctionNotFound", message: `function ${claimed.functionId} is not served by this app` } });
+        return;
+      }
+      for (let calls = 0; ; ) {
+        this.assertAlive();
+        if (this.stopping || calls >= MAX_CALLS_PER_CLAIM) {
+          await this.park(claimed, lease, "queued", this.clock.now());
+          return;
+        }
+        const now = this.clock.now();
+        // 1. Timers and wait timeouts that are due resolve to null.
+        const expired = state.ops.filter((o) => (o.kind === "sleep" || o.kind === "wait") && o.dueAt.getTime() <= now);
+        if (expired.length) {
+          await this.resolveExpired(claimed, lease, state, expired, now);
+          continue;
+        }
+        // 2. Planned parallel steps that are due run, each in its own call.
+        const due = state.ops.filter((o) => o.kind === "step" && o.dueAt.getTime() <= now);
+        if (due.length) {
+          calls += due.length;
+          const failed = await this.runPlannedSteps(claimed, lease, state, due.slice(0, PARALLEL_STEPS), fn.maxAttempts);
+          if (failed) {
+            await this.finish(claimed, lease, { status: "failed", error: failed });
+            return;
+          }
+          continue;
+        }
+        // 3. Nothing new since the last call: wait for the earliest timer, event or retry.
+        if (!state.dirty) {
+          await this.parkUntilNext(claimed, lease, state.ops);
+          return;
+        }
+        calls++;
+        const outcome = await callFunction(
+          this.transport,
+          {
+            functionId: claimed.functionId,
+            stepId: "step",
+            event: claimed.event,
+            steps: state.steps,
+            ctx: { runId: claimed.id, attempt: state.attempt, maxAttempts: fn.maxAttempts, disableImmediateExecution: state.parallel, stack: state.stack },
+          },
+          this.clock.now(),
+        );
+        this.assertAlive();
+        state.dirty = false;
+        const done = await this.applyDiscovery(claimed, lease, state, outcome, fn.maxAttempts);
+        if (done) return;
+      }
+    } catch (err) {
+      if (err instanceof LostRun) return;
+      throw err;
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private assertAlive() {
+    if (this.dead) throw new LostRun();
+  }
+
+  private async renewLease(runId: string, lease: string) {
+    if (this.dead) return;
+    try {
+      const db = await this.getDb();
+      await db
+        .update(jobRuns)
+        .set({ nextAt: new Date(this.clock.now() + this.leaseMs) })
+        .where(and(eq(jobRuns.id, runId), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")));
+    } catch (err) {
+      log.warn("job lease renewal failed", { runId, error: String(err) });
+    }
+  }
+
+  /** Applies the answer to a discovery call; returns true when the claim is over. */
+  private async applyDiscovery(run: RunRow, lease: string, state: RunState, outcome: CallOutcome, maxAttempts: number): Promise<boolean> {
+    const now = this.clock.now();
+    if (outcome.kind === "complete") {
+      await this.finish(run, lease, { status: "completed", output: outcome.output });
+      return true;
+    }
+    if (outcome.kind === "error") {
+      if (outcome.retriable && state.attempt + 1 < maxAttempts) {
+        await this.commit(run, lease, state, { attempt: state.attempt + 1 });
+        await this.park(run, lease, "queued", now + (outcome.retryAfterMs ?? this.backoff(state.attempt)));
+        return true;
+      }
+      await this.finish(run, lease, { status: "failed", error: outcome.error });
+      return true;
+    }
+    const ops = outcome.ops;
+    const unsupported = ops.find((op) => !KNOWN_OPS.has(op.op));
+    if (unsupported) {
+      const what = UNSUPPORTED_OPS[unsupported.op] ?? `the ${unsupported.op} op`;
+      await this.finish(run, lease, {
+        status: "failed",
+        error: { name: "UnsupportedByEmbeddedExecutor", message: `${what} needs an Inngest server; the embedded executor does not run it` },
+      });
+      return true;
+    }
+    const complete = ops.find((op) => op.op === "RunComplete");
+    if (complete) {
+      await this.finish(run, lease, { status: "completed", output: complete.data ?? null });
+      return true;
+    }
+    if (ops.length === 1 && ops[0]!.op === "StepRun") {
+      await this.commit(run, lease, state, { memo: { [ops[0]!.id]: { type: "data", data: ops[0]!.data ?? null } }, attempt: 0 });
+      return false;
+    }
+    if (ops.length === 1 && (ops[0]!.op === "StepFailed" || (ops[0]!.op === "StepError" && state.attempt + 1 >= maxAttempts))) {
+      await this.commit(run, lease, state, { memo: { [ops[0]!.id]: { type: "error", error: ops[0]!.error ?? null } }, attempt: 0 });
+      return false;
+    }
+    if (ops.length === 1 && ops[0]!.op === "StepError") {
+      await this.commit(run, lease, state, { attempt: state.attempt + 1 });
+      await this.park(run, lease, "queued", now + (outcome.retryAfterMs ?? this.backoff(state.attempt)));
+      return true;
+    }
+    await this.addOps(run, lease, state, ops, now);
+    return false;
+  }
+
+  /** Records newly reported steps, timers and waits (ignoring any already pending or memoised). */
+  private async addOps(run: RunRow, lease: string, state: RunState, ops: Op[], now: number) {
+    const pending = new Set(state.ops.map((o) => o.stepId));
+    const rows: OpRow[] = [];
+    for (const op of ops) {
+      if (pending.has(op.id) || op.id in state.steps) continue;
+      pending.add(op.id);
+      const base = { runId: run.id, stepId: op.id, displayName: op.displayName ?? op.name ?? null, attempt: 0, createdAt: new Date(now), eventName: null, expression: null, matchValue: null };
+      if (op.op === "StepPlanned" || op.op === "StepRun" || op.op === "StepError" || op.op === "StepFailed") {
+        rows.push({ ...base, kind: "step", dueAt: new Date(now) });
+      } else if (op.op === "Sleep") {
+        rows.push({ ...base, kind: "sleep", dueAt: new Date(dueAt(String(op.name ?? op.opts?.["duration"] ?? "0s"), now)) });
+      } else if (op.op === "WaitForEvent") {
+        const expression = typeof op.opts?.["if"] === "string" ? (op.opts["if"] as string) : null;
+        const equality = simpleEquality(expression);
+        rows.push({
+          ...base,
+          kind: "wait",
+          eventName: String(op.name ?? op.opts?.["event"]),
+          expression,
+          matchValue: equality ? (scalarText(valueAt(run.event, equality.eventPath)) ?? null) : null,
+          dueAt: new Date(dueAt(String(op.opts?.["timeout"] ?? "365d"), now)),
+        });
+      }
+    }
+    const parallel = state.parallel || ops.length > 1;
+    const db = await this.getDb();
+    await db.transaction(async (tx) => {
+      const current = await commitRun(tx, run.id, lease, { parallel }, now, this.leaseMs);
+      if (!current) throw new LostRun();
+      if (rows.length) await tx.insert(jobRunOps).values(rows).onConflictDoNothing();
+      state.steps = current.steps;
+      state.stack = current.stack;
+    });
+    state.parallel = parallel;
+    state.ops.push(...rows);
+  }
+
+  /** Runs due planned steps, each in its own call; returns an error if one ended the run. */
+  private async runPlannedSteps(run: RunRow, lease: string, state: RunState, due: OpRow[], maxAttempts: number): Promise<unknown> {
+    const results = await Promise.all(
+      due.map(async (op) => ({
+        op,
+        outcome: await callFunction(
+          this.transport,
+          {
+            functionId: run.functionId,
+            stepId: op.stepId,
+            event: run.event,
+            steps: state.steps,
+            ctx: { runId: run.id, attempt: op.attempt, maxAttempts, disableImmediateExecution: true, stack: state.stack },
+          },
+          this.clock.now(),
+        ),
+      })),
+    );
+    this.assertAlive();
+    const now = this.clock.now();
+    const memo: Record<string, MemoizedStep> = {};
+    const finished: string[] = [];
+    const retries: { op: OpRow; dueAt: number }[] = [];
+    for (const { op, outcome } of results) {
+      const reported = outcome.kind === "ops" ? outcome.ops.find((o) => o.id === op.stepId) : undefined;
+      if (reported?.op === "StepRun") {
+        memo[op.stepId] = { type: "data", data: reported.data ?? null };
+        finished.push(op.stepId);
+      } else if (reported?.op === "StepFailed" || (reported?.op === "StepError" && op.attempt + 1 >= maxAttempts)) {
+        memo[op.stepId] = { type: "error", error: reported.error ?? null };
+        finished.push(op.stepId);
+      } else if (reported?.op === "StepError" || (outcome.kind === "error" && outcome.retriable && op.attempt + 1 < maxAttempts)) {
+        const retryAfter = outcome.kind === "complete" ? undefined : outcome.retryAfterMs;
+        retries.push({ op, dueAt: now + (retryAfter ?? this.backoff(op.attempt)) });
+      } else {
+        return outcome.kind === "error"
+          ? outcome.error
+          : { name: "ProtocolError", message: `unexpected answer to planned step ${op.displayName ?? op.stepId}: ${JSON.stringify(outcome).slice(0, 300)}` };
+      }
+    }
+    const db = await this.getDb();
+    await db.transaction(async (tx) => {
+      const current = await commitRun(tx, run.id, lease, { memo }, now, this.leaseMs);
+      if (!current) throw new LostRun();
+      if (finished.length) {
+        await tx.delete(jobRunOps).where(and(eq(jobRunOps.runId, run.id), inArray(jobRunOps.stepId, finished)));
+      }
+      for (const { op, dueAt: at } of retries) {
+        await tx
+          .update(jobRunOps)
+          .set({ attempt: op.attempt + 1, dueAt: new Date(at) })
+          .where(and(eq(jobRunOps.runId, run.id), eq(jobRunOps.stepId, op.stepId)));
+      }
+      state.steps = current.steps;
+      state.stack = current.stack;
+    });
+    state.ops = state.ops.filter((o) => !finished.includes(o.stepId));
+    for (const { op, dueAt: at } of retries) {
+      op.attempt += 1;
+      op.dueAt = new Date(at);
+    }
+    if (finished.length) state.dirty = true;
+    return undefined;
+  }
+
+  /** Settles due timers and timed-out waits with null (unless an event got to a wait first). */
+  private async resolveExpired(run: RunRow, lease: string, state: RunState, expired: OpRow[], now: number) {
+    const db = await this.getDb();
+    await db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(jobRunOps)
+        .where(and(eq(jobRunOps.runId, run.id), inArray(jobRunOps.stepId, expired.map((o) => o.stepId))))
+        .returning({ stepId: jobRunOps.stepId });
+      const memo = Object.fromEntries(deleted.map((d) => [d.stepId, { type: "data", data: null } as MemoizedStep]));
+      const current = await commitRun(tx, run.id, lease, { memo }, now, this.leaseMs);
+      if (!current) throw new LostRun();
+      state.steps = current.steps;
+      state.stack = current.stack;
+    });
+    const gone = new Set(expired.map((o) => o.stepId));
+    state.ops = state.ops.filter((o) => !gone.has(o.stepId));
+    state.dirty = true;
+  }
+
+  private async commit(run: RunRow, lease: string, state: RunState, patch: { memo?: Record<string, MemoizedStep>; attempt?: number }) {
+    this.assertAlive();
+    const current = await commitRun(await this.getDb(), run.id, lease, patch, this.clock.now(), this.leaseMs);
+    if (!current) throw new LostRun();
+    state.steps = current.steps;
+    state.stack = current.stack;
+    if (patch.attempt !== undefined) state.attempt = patch.attempt;
+    if (patch.memo && Object.keys(patch.memo).length) state.dirty = true;
+  }
+
+  private async parkUntilNext(run: RunRow, lease: string, ops: OpRow[]) {
+    const now = this.clock.now();
+    if (!ops.length) {
+      // The function reported nothing new and waits on nothing: a protocol surprise. Retry later
+      // rather than spin.
+      await this.park(run, lease, "queued", now + this.backoff(0));
+      return;
+    }
+    const next = Math.min(...ops.map((o) => o.dueAt.getTime()));
+    const status = ops.some((o) => o.kind === "wait") ? "waiting" : ops.some((o) => o.kind === "sleep") ? "sleeping" : "queued";
+    await this.park(run, lease, status, next);
+  }
+
+  private async park(run: RunRow, lease: string, status: "queued" | "sleeping" | "waiting", nextAt: number) {
+    this.assertAlive();
+    const now = this.clock.now();
+    await this.transaction((tx) => parkRun(tx, run, lease, status, nextAt, now));
+  }
+
+  private async finish(run: RunRow, lease: string, result: { status: "completed"; output: unknown } | { status: "failed"; error: unknown }) {
+    this.assertAlive();
+    const now = this.clock.now();
+    const out = emptyResult();
+    const done = await this.transaction((tx) => finishRun(tx, this.registry, run, lease, result, now, out));
+    if (!done) throw new LostRun();
+    if (result.status === "failed") log.warn("job run failed", { runId: run.id, functionId: run.functionId, error: result.error });
+    this.afterWrite(out);
+  }
+
+  /** Events this executor can see the runs of (tests and the waiting helpers use it). */
+  async runsForEvent(eventId: string) {
+    const db = await this.getDb();
+    return db.select().from(jobRuns).where(eq(jobRuns.eventId, eventId));
+  }
+
+  /** How many runs are active (for health and tests). */
+  async activeRunCount(): Promise<number> {
+    const db = await this.getDb();
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(jobRuns)
+      .where(inArray(jobRuns.status, ["queued", "running", "sleeping", "waiting", "blocked"]));
+    return Number(row?.n ?? 0);
+  }
+}
+
+type RunState = {
+  steps: Record<string, MemoizedStep>;
+  stack: string[];
+  attempt: number;
+  parallel: boolean;
+  ops: OpRow[];
+  dirty: boolean;
+};
+
+export type { JobEvent };

@@ -1,0 +1,78 @@
+import { EventEmitter } from "node:events";
+import { inngest } from "@/inngest/client";
+import { inngestHandler } from "@/inngest/handler";
+import { env } from "@/lib/env";
+import { log } from "@/lib/logger";
+import { installEventSink, type EventSink } from "./dispatch";
+import { JobExecutor, type ExecutorOptions } from "./executor";
+import { jobsMode } from "./mode";
+import { handlerTransport } from "./protocol";
+
+/**
+ * The process's embedded executor: started once from lib/server/start.ts when no Inngest server
+ * is configured (guarded against dev hot reloads), or installed by tests (lib/jobs/testing.ts).
+ */
+type Runtime = { executor?: JobExecutor; starting?: Promise<JobExecutor>; uninstall?: () => void };
+const g = globalThis as unknown as { __gwJobsRuntime?: Runtime; __gwJobsRunEvents?: EventEmitter };
+const runtime = (g.__gwJobsRuntime ??= {});
+
+/** Emits a run id when that run reaches a final status in this process (waitForRun listens). */
+export const runEvents: EventEmitter = (g.__gwJobsRunEvents ??= new EventEmitter().setMaxListeners(0));
+
+export function notifyFinished(runIds: string[]): void {
+  for (const id of runIds) runEvents.emit(id);
+}
+
+/** Makes `executor` the one `inngest.send()` reaches in this process. */
+export function installExecutor(executor: JobExecutor): () => void {
+  runtime.uninstall?.();
+  const uninstall = installEventSink((events) => executor.send(events));
+  runtime.executor = executor;
+  runtime.uninstall = () => {
+    uninstall();
+    if (runtime.executor === executor) runtime.executor = undefined;
+  };
+  return runtime.uninstall;
+}
+
+export function currentExecutor(): JobExecutor | undefined {
+  return runtime.executor;
+}
+
+/** Options for an executor over the app's own functions, driven in-process. */
+export function embeddedExecutorOptions(overrides: Partial<ExecutorOptions> = {}): ExecutorOptions {
+  const signingKey = inngest.signingKey;
+  if (!signingKey) throw new Error("the embedded Inngest client has no signing key");
+  return {
+    transport: handlerTransport(inngestHandler, signingKey),
+    concurrency: env().JOBS_CONCURRENCY,
+    pollIntervalMs: env().JOBS_POLL_INTERVAL_MS,
+    onFinished: notifyFinished,
+    ...overrides,
+  };
+}
+
+/** Starts the embedded executor for this process (idempotent). */
+export function startEmbeddedJobs(): Promise<JobExecutor> {
+  if (jobsMode().kind !== "embedded") return Promise.reject(new Error("an Inngest server is configured; nothing to start"));
+  runtime.starting ??= (async () => {
+    const executor = await JobExecutor.create(embeddedExecutorOptions());
+    installExecutor(executor);
+    executor.start();
+    log.info("embedded job executor started", { functions: [...executor.registry.functions.keys()] });
+    return executor;
+  })().catch((err) => {
+    runtime.starting = undefined;
+    throw err;
+  });
+  return runtime.starting;
+}
+
+/** Where an embedded send goes when no executor was installed yet: start the process's one. */
+export async function defaultEventSink(): Promise<EventSink> {
+  if (process.env.NODE_ENV === "test") {
+    throw new Error("no job executor is installed: start one with startTestExecutor() from lib/jobs/testing.ts");
+  }
+  const executor = await startEmbeddedJobs();
+  return (events) => executor.send(events);
+}
