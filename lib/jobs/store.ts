@@ -436,9 +436,15 @@ export async function fireDueCrons(tx: Tx, registry: Registry, now: number, out:
       await tx.delete(jobCron).where(and(eq(jobCron.functionId, row.functionId), eq(jobCron.schedule, row.schedule)));
       continue;
     }
-    const scheduled = row.nextAt.getTime();
+    // After downtime the missed ticks fire once, as the latest of them.
+    let scheduled = row.nextAt.getTime();
+    for (let i = 0; i < 100_000; i++) {
+      const following = nextCronTime(row.schedule, scheduled);
+      if (following > now) break;
+      scheduled = following;
+    }
     const event: JobEvent = {
-      id: `cron:${row.functionId}:${row.schedule}:${row.nextAt.toISOString()}`,
+      id: `cron:${row.functionId}:${row.schedule}:${new Date(scheduled).toISOString()}`,
       name: SYSTEM_EVENTS.cron,
       data: { cron: row.schedule },
       ts: scheduled,
@@ -452,7 +458,6 @@ export async function fireDueCrons(tx: Tx, registry: Registry, now: number, out:
       const id = await createRun(tx, fn, event, now);
       if (id) out.created.push(id);
     }
-    // Missed ticks (the app was down) fire once, not once per missed tick.
     await tx
       .update(jobCron)
       .set({ nextAt: at(nextCronTime(row.schedule, Math.max(now, scheduled))) })
