@@ -40,6 +40,7 @@ CREATE TABLE "job_runs" (
 	"wake" boolean DEFAULT false NOT NULL,
 	"next_at" timestamp with time zone,
 	"lease" text,
+	"claims" integer DEFAULT 0 NOT NULL,
 	"concurrency" jsonb,
 	"idempotency_key" text,
 	"output" jsonb,

@@ -86,6 +86,8 @@ export const jobRuns = pgTable(
     nextAt: tstz("next_at"),
     /** The executor instance and claim holding the run; commits check it, so a stale holder writes nothing. */
     lease: text("lease"),
+    /** How many times the run was claimed; part of every lease, so no two claims share one. */
+    claims: integer("claims").notNull().default(0),
     /** The concurrency slots this run needs while it executes (null: unlimited). */
     concurrency: jsonb("concurrency").$type<ConcurrencySlot[]>(),
     /** The function's `idempotency` key for this event: one run per key per 24 h. */

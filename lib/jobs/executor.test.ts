@@ -268,7 +268,7 @@ describe("flow control", () => {
     const open = gate(k);
     const { ids } = await inngest.send({ name: "test/cancellable", data: { key: k } });
     const draining = jobs.drain();
-    await expect.poll(() => count(`${k}:first`)).toBe(1);
+    await expect.poll(() => count(`${k}:first`), { timeout: 15_000 }).toBe(1);
     await inngest.send({ name: "test/cancel", data: { key: k } });
     open();
     await draining;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { getDb, type Db } from "@/db/client";
+import { getDb, type Db, type Tx } from "@/db/client";
 import { jobRunOps, jobRuns, type JobEvent, type MemoizedStep } from "@/db/schema";
 import { log } from "@/lib/logger";
 import { ManualClock, systemClock, type Clock } from "./clock";
@@ -14,11 +14,16 @@ import {
   finishRun,
   fireDueCrons,
   ingestEvents,
+  ingestOne,
   loadOps,
+  nextCronAt,
   nextDueAt,
   normalizeEvent,
   parkRun,
   syncCronSchedules,
+  systemEventsListened,
+  type ClaimedRun,
+  type FinishedRun,
   type IngestResult,
   type OpRow,
   type RunRow,
@@ -51,7 +56,7 @@ export type ExecutorOptions = {
   /** Delay before retry after failed attempt n (0-based). */
   backoff?: (attempt: number) => number;
   /** Called after runs reach a final status (completed, failed, cancelled). */
-  onFinished?: (runIds: string[]) => void;
+  onFinished?: (runs: FinishedRun[]) => void;
 };
 
 const KNOWN_OPS = new Set(["StepRun", "StepError", "StepFailed", "StepPlanned", "Sleep", "WaitForEvent", "RunComplete"]);
@@ -81,10 +86,19 @@ export class JobExecutor {
   private readonly blockedRecheckMs: number;
   private readonly manual: boolean;
   private readonly backoff: (attempt: number) => number;
-  private readonly onFinished?: (runIds: string[]) => void;
+  private readonly onFinished?: (runs: FinishedRun[]) => void;
   private readonly inflight = new Map<string, Promise<void>>();
-  private leaseSeq = 0;
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  /** When the pending timer fires (Infinity: none pending). */
+  private timerAt = Infinity;
+  /** Earliest wake-up asked for while a tick ran. */
+  private wakeLater = Infinity;
+  /** The last claim filled every free slot: a finishing run should look for more. */
+  private saturated = false;
+  /** Earliest next cron fire time known (-Infinity: not looked yet). */
+  private nextCronAt = -Infinity;
+  private lastDueCheck = -Infinity;
   private started = false;
   private stopping = false;
   private dead = false;
@@ -123,14 +137,17 @@ export class JobExecutor {
     const now = this.clock.now();
     const events = (Array.isArray(raw) ? raw : [raw]).map((e) => normalizeEvent(e, now));
     if (!events.length) return { ids: [] };
-    const out = await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult()));
+    const out =
+      (events.length === 1 ? await ingestOne(await this.getDb(), this.registry, events[0]!, now) : undefined) ??
+      (await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult())));
     this.afterWrite(out);
     return { ids: events.map((e) => e.id) };
   }
 
   private afterWrite(out: IngestResult) {
     if (out.finished.length) this.onFinished?.(out.finished);
-    if (out.created.length || out.woken.length) this.kick();
+    // New runs, woken runs, or runs promoted past a concurrency limit are due now.
+    if (out.created.length || out.woken.length || out.promoted) this.kick();
   }
 
   /** Runs a transaction, retrying the rare deadlock/serialisation failure PostgreSQL reports. */
@@ -148,88 +165,127 @@ export class JobExecutor {
   }
 
   // ---------------------------------------------------------------- loop
+  //
+  // Auto mode looks for work when something happens in this process (a send, a run parked until a
+  // known time, a slot freed while saturated), and otherwise at the earliest due time it knows of,
+  // at most pollIntervalMs apart (work from other instances, expired leases of crashed ones).
 
-  /** Starts the loop (auto mode): due work is picked up at once when kicked, else by polling. */
+  /** Starts the loop (auto mode). */
   start(): void {
     if (this.started || this.manual) return;
     this.started = true;
     this.kick();
   }
 
-  /** Looks for due work now (auto mode); a send or a finished run kicks. */
+  /** Looks for due work now (auto mode). */
   kick(): void {
-    if (!this.started || this.stopping || this.dead) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.wakeAt(-Infinity);
   }
 
-  private schedule(delayMs: number) {
+  /** Makes sure the loop looks again no later than `at` (executor clock). */
+  private wakeAt(at: number) {
+    if (!this.started || this.stopping || this.dead) return;
+    if (this.ticking) {
+      if (at <= this.clock.now()) this.again = true;
+      else this.wakeLater = Math.min(this.wakeLater, at);
+      return;
+    }
+    if (at >= this.timerAt) return;
+    this.clearTimer();
+    this.timerAt = at;
+    const delay = at - this.clock.now();
+    if (delay <= 0) {
+      this.immediate = setImmediate(() => void this.tick());
+    } else {
+      this.timer = setTimeout(() => void this.tick(), delay);
+      this.timer.unref?.();
+    }
+  }
+
+  private clearTimer() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, delayMs));
-    this.timer.unref?.();
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+    this.timerAt = Infinity;
   }
 
   private async tick() {
+    this.timerAt = Infinity;
     if (this.ticking || this.stopping || this.dead) return;
     this.ticking = true;
-    let delay = this.pollIntervalMs;
+    let next = this.clock.now() + this.pollIntervalMs;
     try {
       do {
         this.again = false;
-        await this.fireCrons();
+        await this.fireCronsIfDue();
         const free = this.concurrency - this.inflight.size;
-        if (free <= 0) break;
+        this.saturated = free <= 0;
+        if (this.saturated) break;
         const claimed = await this.claim(free);
         for (const run of claimed) this.track(run);
-        if (claimed.length === free) this.again = true;
+        // A full batch: there may be more due right now.
+        this.saturated = claimed.length === free;
+        if (this.saturated) this.again = true;
       } while (this.again && !this.stopping && !this.dead);
-      const next = await nextDueAt(await this.getDb());
-      if (next !== undefined) delay = Math.min(delay, next - this.clock.now());
+      // Runs parked by this process wake it themselves; the database is asked for the earliest due
+      // time only every poll interval (work of other instances, leases of crashed ones).
+      const now = this.clock.now();
+      if (!this.saturated && now - this.lastDueCheck >= this.pollIntervalMs) {
+        this.lastDueCheck = now;
+        const due = await nextDueAt(await this.getDb(), { crons: false });
+        if (due !== undefined) next = Math.min(next, due);
+      }
+      next = Math.min(next, this.nextCronAt, this.wakeLater);
+      this.wakeLater = Infinity;
     } catch (err) {
       log.error("job executor tick failed", { error: err });
     } finally {
       this.ticking = false;
     }
-    if (!this.stopping && !this.dead) this.schedule(delay);
+    this.wakeAt(this.again ? -Infinity : next);
   }
 
-  private track(run: RunRow) {
+  private track(run: ClaimedRun) {
     const done = this.processRun(run)
       .catch((err) => log.error("job run processing failed", { runId: run.id, functionId: run.functionId, error: err }))
       .finally(() => {
         this.inflight.delete(run.id);
-        this.kick();
+        // A slot freed while work was waiting for one.
+        if (this.saturated) this.kick();
       });
     this.inflight.set(run.id, done);
   }
 
-  private async claim(limit: number): Promise<RunRow[]> {
+  private async claim(limit: number): Promise<ClaimedRun[]> {
     if (limit <= 0) return [];
-    const now = this.clock.now();
-    return this.transaction((tx) =>
-      claimRuns(tx, {
-        now,
-        limit,
-        leaseMs: this.leaseMs,
-        lease: () => `${this.id}:${++this.leaseSeq}`,
-        blockedRecheckMs: this.blockedRecheckMs,
-      }),
-    );
+    return claimRuns(await this.getDb(), {
+      now: this.clock.now(),
+      limit,
+      leaseMs: this.leaseMs,
+      owner: this.id,
+      blockedRecheckMs: this.blockedRecheckMs,
+    });
   }
 
-  private async fireCrons() {
+  /** Fires due cron triggers; the earliest next fire time is kept, so idle ticks cost no query. */
+  private async fireCronsIfDue() {
     const now = this.clock.now();
-    const out = await this.transaction((tx) => fireDueCrons(tx, this.registry, now, emptyResult()));
+    if (now < this.nextCronAt) return;
+    const { out, nextAt } = await this.transaction(async (tx) => {
+      const result = await fireDueCrons(tx, this.registry, now, emptyResult());
+      return { out: result, nextAt: await nextCronAt(tx) };
+    });
+    // Another instance may fire first and move the rows on; looking again by the poll interval
+    // keeps this copy from going stale for long.
+    this.nextCronAt = Math.min(nextAt ?? Infinity, now + this.pollIntervalMs);
     this.afterWrite(out);
   }
 
   /** Stops claiming; runs in flight hand themselves back at their next step boundary. */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.timer);
+    this.clearTimer();
     const all = Promise.allSettled([...this.inflight.values()]);
     await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref?.())]);
   }
@@ -240,7 +296,7 @@ export class JobExecutor {
    */
   kill(): void {
     this.dead = true;
-    clearTimeout(this.timer);
+    this.clearTimer();
   }
 
   // ---------------------------------------------------------------- test controls
@@ -249,7 +305,7 @@ export class JobExecutor {
   async drain(): Promise<void> {
     for (let round = 0; round < 100_000; round++) {
       if (this.dead) return;
-      await this.fireCrons();
+      await this.fireCronsIfDue();
       const claimed = await this.claim(this.concurrency - this.inflight.size);
       for (const run of claimed) this.track(run);
       if (!claimed.length) {
@@ -290,16 +346,15 @@ export class JobExecutor {
 
   // ---------------------------------------------------------------- one run
 
-  private async processRun(claimed: RunRow): Promise<void> {
+  private async processRun(claimed: ClaimedRun): Promise<void> {
     const lease = claimed.lease!;
     const fn = this.registry.get(claimed.functionId);
-    const db = await this.getDb();
-    const state = {
+    const state: RunState = {
       steps: claimed.steps,
       stack: claimed.stack,
       attempt: claimed.attempt,
       parallel: claimed.parallel,
-      ops: await loadOps(db, claimed.id),
+      ops: claimed.fresh ? [] : await loadOps(await this.getDb(), claimed.id),
       dirty: true,
     };
     let renew: NodeJS.Timeout | undefined;
@@ -331,7 +386,7 @@ export class JobExecutor {
           calls += due.length;
           const failed = await this.runPlannedSteps(claimed, lease, state, due.slice(0, PARALLEL_STEPS), fn.maxAttempts);
           if (failed) {
-            await this.finish(claimed, lease, { status: "failed", error: failed });
+            await this.finish(claimed, lease, { status: "failed", error: failed }, state.ops.length > 0);
             return;
           }
           continue;
@@ -387,7 +442,7 @@ export class JobExecutor {
   private async applyDiscovery(run: RunRow, lease: string, state: RunState, outcome: CallOutcome, maxAttempts: number): Promise<boolean> {
     const now = this.clock.now();
     if (outcome.kind === "complete") {
-      await this.finish(run, lease, { status: "completed", output: outcome.output });
+      await this.finish(run, lease, { status: "completed", output: outcome.output }, state.ops.length > 0);
       return true;
     }
     if (outcome.kind === "error") {
@@ -396,7 +451,7 @@ export class JobExecutor {
         await this.park(run, lease, "queued", now + (outcome.retryAfterMs ?? this.backoff(state.attempt)));
         return true;
       }
-      await this.finish(run, lease, { status: "failed", error: outcome.error });
+      await this.finish(run, lease, { status: "failed", error: outcome.error }, state.ops.length > 0);
       return true;
     }
     const ops = outcome.ops;
@@ -411,7 +466,7 @@ export class JobExecutor {
     }
     const complete = ops.find((op) => op.op === "RunComplete");
     if (complete) {
-      await this.finish(run, lease, { status: "completed", output: complete.data ?? null });
+      await this.finish(run, lease, { status: "completed", output: complete.data ?? null }, state.ops.length > 0);
       return true;
     }
     if (ops.length === 1 && ops[0]!.op === "StepRun") {
@@ -579,14 +634,29 @@ export class JobExecutor {
   private async park(run: RunRow, lease: string, status: "queued" | "sleeping" | "waiting", nextAt: number) {
     this.assertAlive();
     const now = this.clock.now();
-    await this.transaction((tx) => parkRun(tx, run, lease, status, nextAt, now));
+    const parked = await this.transaction((tx) => parkRun(tx, run, lease, status, nextAt, now));
+    if (!parked) throw new LostRun();
+    // Look again when it is next due (now, if an event woke it meanwhile).
+    this.wakeAt(parked.nextAt);
+    if (parked.promoted) this.kick();
   }
 
-  private async finish(run: RunRow, lease: string, result: { status: "completed"; output: unknown } | { status: "failed"; error: unknown }) {
+  private async finish(
+    run: RunRow,
+    lease: string,
+    result: { status: "completed"; output: unknown } | { status: "failed"; error: unknown },
+    hasOps = true,
+  ) {
     this.assertAlive();
     const now = this.clock.now();
     const out = emptyResult();
-    const done = await this.transaction((tx) => finishRun(tx, this.registry, run, lease, result, now, out));
+    const db = await this.getDb();
+    // Nothing else to touch (no ops, no concurrency slot, nobody listening for the system events):
+    // one statement, no transaction.
+    const simple = !hasOps && !run.concurrency && !(await systemEventsListened(db, this.registry, result.status));
+    const done = simple
+      ? await finishRun(db as unknown as Tx, this.registry, run, lease, result, now, out, false, false)
+      : await this.transaction((tx) => finishRun(tx, this.registry, run, lease, result, now, out, hasOps));
     if (!done) throw new LostRun();
     if (result.status === "failed") log.warn("job run failed", { runId: run.id, functionId: run.functionId, error: result.error });
     this.afterWrite(out);

@@ -59,7 +59,7 @@ describe("restarts", () => {
     holds.set(k, new Promise(() => {})); // the first executor's step never returns: it "crashes" mid-step
     const { ids } = await inngest.send({ name: "test/restartable", data: { key: k } });
     void first.drain();
-    await expect.poll(() => count(`${k}:two:entered`)).toBe(1);
+    await expect.poll(() => count(`${k}:two:entered`), { timeout: 15_000 }).toBe(1);
     first.kill();
     holds.delete(k);
 
@@ -84,7 +84,7 @@ describe("restarts", () => {
     holds.set(k, new Promise<void>((resolve) => (release = resolve)));
     const { ids } = await inngest.send({ name: "test/restartable", data: { key: k } });
     const slowDrain = slow.drain();
-    await expect.poll(() => count(`${k}:two:entered`)).toBe(1);
+    await expect.poll(() => count(`${k}:two:entered`), { timeout: 15_000 }).toBe(1);
     holds.delete(k);
 
     // The lease runs out (a long pause, a partition); another instance takes over and finishes.

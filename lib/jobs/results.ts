@@ -2,22 +2,17 @@ import { getDb } from "@/db/client";
 import { APP_ID, inngest } from "@/inngest/client";
 import { jobsMode } from "./mode";
 import { runEvents } from "./runtime";
-import { getRunSummary, listRunsForEvent, type RunSummary } from "./store";
 import { hashSigningKey } from "./signing-key";
+import { getRunSummary, listRunsForEvent, type FinishedRun, type RunSummary } from "./store";
 
 /**
  * Awaiting a run's result, e.g. a route handler that sends an event and answers with what the
  * function returned. Embedded: the executor kicks the run as soon as the event is stored and
- * notifies this process when it ends, so a waiter learns of it at once (a database poll covers
+ * hands the result to waiters in this process the moment the run ends (a database poll covers
  * runs finished by another instance). Under an Inngest server: its REST API
  * (`GET /v1/events/{id}/runs`), polled.
  */
-export type RunResult = {
-  runId: string;
-  status: "completed" | "failed" | "cancelled";
-  output?: unknown;
-  error?: unknown;
-};
+export type RunResult = FinishedRun;
 
 export class JobWaitTimeoutError extends Error {
   override name = "JobWaitTimeoutError";
@@ -31,19 +26,16 @@ export type WaitOptions = {
   timeoutMs?: number;
   /** Stop waiting when aborted (e.g. the client went away). */
   signal?: AbortSignal;
-  /** How often to look again without a notification. */
+  /** How often to look in the database without a notification (runs finished elsewhere). */
   pollMs?: number;
 };
 
 const FINAL = new Set(["completed", "failed", "cancelled"]);
 
 function toResult(row: RunSummary): RunResult {
-  return {
-    runId: row.id,
-    status: row.status as RunResult["status"],
-    ...(row.status === "completed" ? { output: row.output } : {}),
-    ...(row.status !== "completed" ? { error: row.error } : {}),
-  };
+  return row.status === "completed"
+    ? { runId: row.id, status: "completed", output: row.output }
+    : { runId: row.id, status: row.status as "failed" | "cancelled", error: row.error };
 }
 
 /** The composite id (`generation-gateway-<id>`) of a function id given either way. */
@@ -51,36 +43,65 @@ export function compositeFunctionId(id: string): string {
   return id.startsWith(`${APP_ID}-`) ? id : `${APP_ID}-${id}`;
 }
 
-/** Resolves when the run (embedded executor) reaches a final status. */
-export async function waitForRun(runId: string, opts: WaitOptions = {}): Promise<RunResult> {
+/**
+ * Waits for the run `find` locates. Listening starts before the first look, so a run that ends
+ * in between is not missed.
+ */
+async function awaitRun(find: () => Promise<RunSummary>, ref: string, opts: WaitOptions): Promise<RunResult> {
   const { timeoutMs = 300_000, pollMs = 1000, signal } = opts;
-  const db = await getDb();
-  let wake: () => void = () => {};
-  const onFinished = () => wake();
-  runEvents.on(runId, onFinished);
   const deadline = Date.now() + timeoutMs;
+  let runId: string | undefined;
+  let delivered: RunResult | undefined;
+  let wake = () => {};
+  const onFinished = (result: RunResult) => {
+    if (runId === undefined || result.runId === runId) {
+      if (runId !== undefined) delivered = result;
+      else early.set(result.runId, result);
+      wake();
+    }
+  };
+  const early = new Map<string, RunResult>();
+  runEvents.on("finished", onFinished);
   try {
+    const first = await find();
+    runId = first.id;
+    if (FINAL.has(first.status)) return toResult(first);
+    delivered = early.get(runId);
     for (;;) {
-      const row = await getRunSummary(db, runId);
-      if (!row) throw new Error(`no job run ${runId}`);
-      if (FINAL.has(row.status)) return toResult(row);
+      if (delivered) return delivered;
       signal?.throwIfAborted();
       const left = deadline - Date.now();
-      if (left <= 0) throw new JobWaitTimeoutError(runId);
+      if (left <= 0) throw new JobWaitTimeoutError(ref);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(pollMs, left));
-        const abort = () => resolve();
-        signal?.addEventListener("abort", abort, { once: true });
-        wake = () => {
+        const done = () => {
           clearTimeout(timer);
-          signal?.removeEventListener("abort", abort);
+          signal?.removeEventListener("abort", done);
           resolve();
         };
+        const timer = setTimeout(done, Math.min(pollMs, left));
+        signal?.addEventListener("abort", done, { once: true });
+        wake = done;
       });
+      if (delivered) return delivered;
+      const row = await getRunSummary(await getDb(), runId);
+      if (row && FINAL.has(row.status)) return toResult(row);
     }
   } finally {
-    runEvents.off(runId, onFinished);
+    runEvents.off("finished", onFinished);
   }
+}
+
+/** Resolves when the run (embedded executor) reaches a final status. */
+export async function waitForRun(runId: string, opts: WaitOptions = {}): Promise<RunResult> {
+  return awaitRun(
+    async () => {
+      const row = await getRunSummary(await getDb(), runId);
+      if (!row) throw new Error(`no job run ${runId}`);
+      return row;
+    },
+    runId,
+    opts,
+  );
 }
 
 /**
@@ -89,13 +110,16 @@ export async function waitForRun(runId: string, opts: WaitOptions = {}): Promise
  */
 export async function waitForEventRun(eventId: string, opts: WaitOptions & { functionId?: string } = {}): Promise<RunResult> {
   if (jobsMode().kind === "server") return waitForEventRunOnServer(eventId, opts);
-  const db = await getDb();
   const fnId = opts.functionId ? compositeFunctionId(opts.functionId) : undefined;
-  const runs = (await listRunsForEvent(db, eventId)).filter((r) => !fnId || r.functionId === fnId);
-  if (runs.length !== 1) {
-    throw new Error(`event ${eventId} started ${runs.length} runs${fnId ? ` of ${fnId}` : ""}; expected exactly one`);
-  }
-  return waitForRun(runs[0]!.id, opts);
+  return awaitRun(
+    async () => {
+      const runs = (await listRunsForEvent(await getDb(), eventId)).filter((r) => !fnId || r.functionId === fnId);
+      if (runs.length !== 1) throw new Error(`event ${eventId} started ${runs.length} runs${fnId ? ` of ${fnId}` : ""}; expected exactly one`);
+      return runs[0]!;
+    },
+    eventId,
+    opts,
+  );
 }
 
 type ApiRun = { run_id: string; function_id?: string; status: string; output?: unknown; error?: unknown };
@@ -118,7 +142,9 @@ async function waitForEventRunOnServer(eventId: string, opts: WaitOptions & { fu
       if (runs.length > 1) throw new Error(`event ${eventId} started ${runs.length} runs; pass functionId`);
       const run = runs[0];
       const status = run && SERVER_STATUS[run.status];
-      if (run && status) return { runId: run.run_id, status, ...(status === "completed" ? { output: run.output } : { error: run.error }) };
+      if (run && status) {
+        return status === "completed" ? { runId: run.run_id, status, output: run.output } : { runId: run.run_id, status, error: run.error };
+      }
     } else if (res.status !== 404) {
       throw new Error(`Inngest API answered ${res.status} for the runs of event ${eventId}`);
     }

@@ -7,6 +7,7 @@ import { installEventSink, type EventSink } from "./dispatch";
 import { JobExecutor, type ExecutorOptions } from "./executor";
 import { jobsMode } from "./mode";
 import { handlerTransport } from "./protocol";
+import type { FinishedRun } from "./store";
 
 /**
  * The process's embedded executor: started once from lib/server/start.ts when no Inngest server
@@ -16,11 +17,11 @@ type Runtime = { executor?: JobExecutor; starting?: Promise<JobExecutor>; uninst
 const g = globalThis as unknown as { __gwJobsRuntime?: Runtime; __gwJobsRunEvents?: EventEmitter };
 const runtime = (g.__gwJobsRuntime ??= {});
 
-/** Emits a run id when that run reaches a final status in this process (waitForRun listens). */
+/** `finished` with each run's result when it ends in this process (the waiters listen). */
 export const runEvents: EventEmitter = (g.__gwJobsRunEvents ??= new EventEmitter().setMaxListeners(0));
 
-export function notifyFinished(runIds: string[]): void {
-  for (const id of runIds) runEvents.emit(id);
+export function notifyFinished(runs: FinishedRun[]): void {
+  for (const run of runs) runEvents.emit("finished", run);
 }
 
 /** Makes `executor` the one `inngest.send()` reaches in this process. */

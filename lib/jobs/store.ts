@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from "drizzle-orm";
-import { rawRows, type Executor as Queryable, type Tx } from "@/db/client";
+import { rawRows, type Db, type Executor as Queryable, type Tx } from "@/db/client";
 import {
   activeJobRunStatuses,
   jobCron,
@@ -25,6 +25,8 @@ import { nextCronTime, type ConcurrencyRule, type FunctionDef, type Registry } f
  */
 
 export type RunRow = typeof jobRuns.$inferSelect;
+/** A claimed run; `fresh` when it never ran before (so it cannot have pending ops). */
+export type ClaimedRun = RunRow & { fresh: boolean };
 export type OpRow = typeof jobRunOps.$inferSelect;
 
 const ACTIVE = [...activeJobRunStatuses];
@@ -67,11 +69,16 @@ export type IngestResult = {
   created: string[];
   /** Runs whose wait an event resolved (to kick). */
   woken: string[];
-  /** Runs that reached a final status (cancelled ones here), for waiters. */
-  finished: string[];
+  /** Runs that reached a final status, for waiters in this process. */
+  finished: FinishedRun[];
+  /** Blocked runs let through because a concurrency slot freed (due now). */
+  promoted: number;
 };
 
-export const emptyResult = (): IngestResult => ({ created: [], woken: [], finished: [] });
+/** A run's final outcome, as waiters receive it. */
+export type FinishedRun = { runId: string; status: "completed" | "failed" | "cancelled"; output?: unknown; error?: unknown };
+
+export const emptyResult = (): IngestResult => ({ created: [], woken: [], finished: [], promoted: 0 });
 
 /**
  * Stores events and acts on them in the caller's transaction, in Inngest's order: cancel the
@@ -99,6 +106,61 @@ export async function ingestEvents(tx: Tx, registry: Registry, events: JobEvent[
   return out;
 }
 
+/**
+ * The common send, in one statement and no explicit transaction: one event that cancels nothing.
+ * Stores it, starts the runs it triggers (both only if its id is new) and returns the waits it may
+ * resolve; those (rare) are resolved in their own transaction. Returns undefined when the event
+ * needs the general path (cancelOn listens for it).
+ */
+export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now: number): Promise<IngestResult | undefined> {
+  if (registry.cancelledBy(event.name).length) return undefined;
+  const runs = registry
+    .triggeredBy(event.name)
+    .filter(({ trigger }) => matches(trigger.expression, { event }))
+    .map(({ fn }) => newRun(fn, event, now));
+  const values = scalarTexts(event);
+  const ts = at(now).toISOString();
+  const insertRuns = runs.length
+    ? sql`, runs as (
+        insert into ${jobRuns} (id, function_id, event_id, event, status, max_attempts, next_at, concurrency, idempotency_key, created_at)
+        select v.* from (values ${sql.join(
+          runs.map(
+            (r) =>
+              sql`(${r.id}, ${r.functionId}, ${r.eventId}, ${json(r.event)}, 'queued', ${r.maxAttempts}::int, ${ts}::timestamptz, ${r.concurrency ? json(r.concurrency) : sql`null::jsonb`}, ${r.idempotencyKey}::text, ${ts}::timestamptz)`,
+          ),
+          sql`, `,
+        )}) v
+        where exists (select 1 from ev)
+        on conflict do nothing
+        returning id)`
+    : sql``;
+  const rows = await rawRows<{ kind: string; run_id: string; step_id: string | null; expression: string | null; run_event: JobEvent | null }>(
+    db,
+    sql`
+    with ev as (
+      insert into ${jobEvents} (id, name, payload, received_at) values (${event.id}, ${event.name}, ${json(event)}, ${ts}::timestamptz)
+      on conflict do nothing returning id
+    )${insertRuns}
+    ${runs.length ? sql`select 'run' as kind, id as run_id, null::text as step_id, null::text as expression, null::jsonb as run_event from runs union all` : sql``}
+    select 'wait' as kind, o.run_id, o.step_id, o.expression, r.event as run_event
+    from ${jobRunOps} o join ${jobRuns} r on r.id = o.run_id
+    where exists (select 1 from ev) and o.kind = 'wait' and o.event_name = ${event.name}
+      and ${values.length ? sql`(o.match_value is null or o.match_value in (${sql.join(values.map((v) => sql`${v}`), sql`, `)}))` : sql`o.match_value is null`}
+      and r.status in ('queued', 'running', 'sleeping', 'waiting', 'blocked')`,
+  );
+  const out = emptyResult();
+  out.created.push(...rows.filter((r) => r.kind === "run").map((r) => r.run_id));
+  const waits = rows.filter((r) => r.kind === "wait" && matches(r.expression, { event: r.run_event, async: event }));
+  if (waits.length) {
+    await db.transaction(async (tx) => {
+      for (const wait of waits) {
+        if (await resolveOp(tx, wait.run_id, wait.step_id!, "wait", { type: "data", data: event }, now)) out.woken.push(wait.run_id);
+      }
+    });
+  }
+  return out;
+}
+
 function slotKey(fn: FunctionDef, rule: ConcurrencyRule, event: JobEvent): string {
   // A key that cannot be evaluated shares one slot: erring towards less concurrency, not more.
   const value = rule.key ? (evaluateKey(rule.key, { event }) ?? "null") : "";
@@ -106,28 +168,29 @@ function slotKey(fn: FunctionDef, rule: ConcurrencyRule, event: JobEvent): strin
   return `${scope}|${rule.key ?? ""}|${value}`;
 }
 
-export async function createRun(tx: Queryable, fn: FunctionDef, event: JobEvent, now: number): Promise<string | undefined> {
-  let idempotencyKey: string | null = null;
-  if (fn.idempotency) {
-    idempotencyKey = evaluateKey(fn.idempotency, { event }) ?? null;
-  }
+/** The row a new run of `fn` for `event` starts as. */
+function newRun(fn: FunctionDef, event: JobEvent, now: number) {
   const concurrency: ConcurrencySlot[] | null = fn.concurrency.length
     ? fn.concurrency.map((rule) => ({ key: slotKey(fn, rule, event), limit: rule.limit }))
     : null;
+  return {
+    id: ulid(now),
+    functionId: fn.id,
+    eventId: event.id,
+    event,
+    status: "queued" as const,
+    maxAttempts: fn.maxAttempts,
+    nextAt: at(now),
+    concurrency,
+    idempotencyKey: fn.idempotency ? (evaluateKey(fn.idempotency, { event }) ?? null) : null,
+    createdAt: at(now),
+  };
+}
+
+export async function createRun(tx: Queryable, fn: FunctionDef, event: JobEvent, now: number): Promise<string | undefined> {
   const rows = await tx
     .insert(jobRuns)
-    .values({
-      id: ulid(now),
-      functionId: fn.id,
-      eventId: event.id,
-      event,
-      status: "queued",
-      maxAttempts: fn.maxAttempts,
-      nextAt: at(now),
-      concurrency,
-      idempotencyKey,
-      createdAt: at(now),
-    })
+    .values(newRun(fn, event, now))
     // A run for this (function, event) or this idempotency key exists already: nothing to do.
     .onConflictDoNothing()
     .returning({ id: jobRuns.id });
@@ -160,8 +223,8 @@ async function cancelMatchingRuns(tx: Tx, registry: Registry, event: JobEvent, n
         .returning({ id: jobRuns.id, concurrency: jobRuns.concurrency });
       if (!cancelled) continue;
       await tx.delete(jobRunOps).where(eq(jobRunOps.runId, run.id));
-      await promoteBlocked(tx, cancelled.concurrency, now);
-      out.finished.push(run.id);
+      out.promoted += await promoteBlocked(tx, cancelled.concurrency, now);
+      out.finished.push({ runId: run.id, status: "cancelled", error });
       await emitSystemEvent(
         tx,
         registry,
@@ -229,45 +292,84 @@ async function someoneListens(tx: Queryable, registry: Registry, name: string) {
   return !!wait;
 }
 
+/** Whether anything would see the system events a run ending this way emits. */
+export async function systemEventsListened(db: Queryable, registry: Registry, status: "completed" | "failed") {
+  const names: string[] = status === "failed" ? [SYSTEM_EVENTS.failed, SYSTEM_EVENTS.finished] : [SYSTEM_EVENTS.finished];
+  if (names.some((name) => registry.listensTo(name))) return true;
+  const [wait] = await db
+    .select({ runId: jobRunOps.runId })
+    .from(jobRunOps)
+    .where(and(eq(jobRunOps.kind, "wait"), inArray(jobRunOps.eventName, names)))
+    .limit(1);
+  return !!wait;
+}
+
 /** Emits a system event (function.failed/finished/cancelled) when something listens for it. */
 export async function emitSystemEvent(tx: Tx, registry: Registry, event: JobEvent, now: number, out: IngestResult) {
   if (await someoneListens(tx, registry, event.name)) await ingestEvents(tx, registry, [event], now, out);
 }
 
+export type ClaimOptions = { now: number; limit: number; leaseMs: number; owner: string; blockedRecheckMs: number };
+
 /**
- * Claims due runs for this executor. Runs with concurrency slots are checked under an advisory
- * lock per slot, so two executors (or two claims) can never both admit a run past its limit; a
- * run over its limit is parked as `blocked` until a slot frees (promoteBlocked) or its recheck.
+ * Claims due runs for this executor. One statement claims those without concurrency limits (the
+ * common case) and reports the others, which go through claimLimited in a transaction.
  */
-export async function claimRuns(
-  tx: Tx,
-  opts: { now: number; limit: number; leaseMs: number; lease: () => string; blockedRecheckMs: number },
-): Promise<RunRow[]> {
+export async function claimRuns(db: Db, opts: ClaimOptions): Promise<ClaimedRun[]> {
+  const now = at(opts.now).toISOString();
+  const rows = await rawRows<{ row: Record<string, unknown> | null; limited_id: string | null }>(
+    db,
+    sql`
+    with c as (
+      select id, concurrency is not null as limited from ${jobRuns}
+      where status in ('queued', 'running', 'sleeping', 'waiting', 'blocked') and next_at <= ${now}::timestamptz
+      order by next_at limit ${opts.limit} for update skip locked
+    ), u as (
+      update ${jobRuns} r set
+        status = 'running', claims = r.claims + 1, lease = ${opts.owner} || ':' || (r.claims + 1),
+        next_at = ${at(opts.now + opts.leaseMs).toISOString()}::timestamptz,
+        started_at = coalesce(r.started_at, ${now}::timestamptz), wake = false
+      from c where r.id = c.id and not c.limited
+      returning to_jsonb(r.*) as row
+    )
+    select row, null::text as limited_id from u
+    union all
+    select null::jsonb, id from c where limited`,
+  );
+  const claimed = rows.filter((r) => r.row).map((r) => claimedFromJson(r.row!));
+  const limited = rows.map((r) => r.limited_id).filter((id): id is string => !!id);
+  if (limited.length) claimed.push(...(await db.transaction((tx) => claimLimited(tx, limited, opts))));
+  return claimed;
+}
+
+/**
+ * Claims runs that have concurrency slots, under an advisory lock per slot, so two executors (or
+ * two claims) can never both admit a run past its limit; a run over its limit is parked as
+ * `blocked` until a slot frees (promoteBlocked) or its recheck.
+ */
+async function claimLimited(tx: Tx, ids: string[], opts: ClaimOptions): Promise<ClaimedRun[]> {
   const { now } = opts;
   const candidates = await tx
     .select({ id: jobRuns.id, concurrency: jobRuns.concurrency })
     .from(jobRuns)
-    .where(and(inArray(jobRuns.status, ACTIVE), lte(jobRuns.nextAt, at(now))))
+    .where(and(inArray(jobRuns.id, ids), inArray(jobRuns.status, ACTIVE), lte(jobRuns.nextAt, at(now))))
     .orderBy(asc(jobRuns.nextAt))
-    .limit(opts.limit)
     .for("update", { skipLocked: true });
   if (!candidates.length) return [];
   const keys = [...new Set(candidates.flatMap((c) => (c.concurrency ?? []).map((s) => s.key)))].sort();
   const running = new Map<string, number>();
-  if (keys.length) {
-    // Sorted, so two claimers always take the locks in the same order (no deadlock).
-    for (const key of keys) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`gw-jobs|${key}`}, 0))`);
-    const counts = await rawRows<{ key: string; n: number }>(
-      tx,
-      sql`select s->>'key' as key, count(*)::int as n
-          from ${jobRuns} r, jsonb_array_elements(r.concurrency) s
-          where r.status = 'running' and r.next_at > ${at(now).toISOString()}::timestamptz
-            and s->>'key' in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})
-          group by 1`,
-    );
-    for (const { key, n } of counts) running.set(key, Number(n));
-  }
-  const claimed: RunRow[] = [];
+  // Sorted, so two claimers always take the locks in the same order (no deadlock).
+  for (const key of keys) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`gw-jobs|${key}`}, 0))`);
+  const counts = await rawRows<{ key: string; n: number }>(
+    tx,
+    sql`select s->>'key' as key, count(*)::int as n
+        from ${jobRuns} r, jsonb_array_elements(r.concurrency) s
+        where r.status = 'running' and r.next_at > ${at(now).toISOString()}::timestamptz
+          and s->>'key' in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})
+        group by 1`,
+  );
+  for (const { key, n } of counts) running.set(key, Number(n));
+  const claimed: ClaimedRun[] = [];
   for (const candidate of candidates) {
     const slots = candidate.concurrency ?? [];
     if (slots.some((s) => (running.get(s.key) ?? 0) >= s.limit)) {
@@ -282,29 +384,67 @@ export async function claimRuns(
       .update(jobRuns)
       .set({
         status: "running",
-        lease: opts.lease(),
+        claims: sql`${jobRuns.claims} + 1`,
+        lease: sql`${opts.owner} || ':' || (${jobRuns.claims} + 1)`,
         nextAt: at(now + opts.leaseMs),
         startedAt: sql`coalesce(${jobRuns.startedAt}, ${at(now).toISOString()}::timestamptz)`,
         wake: false,
       })
       .where(eq(jobRuns.id, candidate.id))
       .returning();
-    if (row) claimed.push(row);
+    if (row) claimed.push({ ...row, fresh: row.claims === 1 });
   }
   return claimed;
 }
 
-/** Lets the oldest run blocked on each freed slot try again now. */
-export async function promoteBlocked(tx: Queryable, slots: ConcurrencySlot[] | null, now: number) {
+const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+
+/** A run row as `to_jsonb` renders it (snake_case, timestamps as text). */
+function claimedFromJson(j: Record<string, unknown>): ClaimedRun {
+  const row: RunRow = {
+    id: j.id as string,
+    functionId: j.function_id as string,
+    eventId: j.event_id as string,
+    event: j.event as JobEvent,
+    status: j.status as JobRunStatus,
+    steps: (j.steps ?? {}) as Record<string, MemoizedStep>,
+    stack: (j.stack ?? []) as string[],
+    attempt: j.attempt as number,
+    maxAttempts: j.max_attempts as number,
+    parallel: j.parallel as boolean,
+    wake: j.wake as boolean,
+    nextAt: date(j.next_at),
+    lease: j.lease as string | null,
+    claims: j.claims as number,
+    concurrency: (j.concurrency ?? null) as ConcurrencySlot[] | null,
+    idempotencyKey: (j.idempotency_key ?? null) as string | null,
+    output: j.output ?? null,
+    error: j.error ?? null,
+    createdAt: date(j.created_at)!,
+    startedAt: date(j.started_at),
+    finishedAt: date(j.finished_at),
+  };
+  return { ...row, fresh: row.claims === 1 };
+}
+
+/** Lets the oldest run blocked on each freed slot try again now; returns how many. */
+export async function promoteBlocked(tx: Queryable, slots: ConcurrencySlot[] | null, now: number): Promise<number> {
+  let promoted = 0;
   for (const slot of slots ?? []) {
-    await tx.execute(sql`
+    const rows = await rawRows<{ id: string }>(
+      tx,
+      sql`
       update ${jobRuns} set status = 'queued', next_at = ${at(now).toISOString()}::timestamptz
       where id = (
         select id from ${jobRuns}
         where status = 'blocked' and concurrency @> ${json([{ key: slot.key }])}
         order by created_at limit 1 for update skip locked
-      )`);
+      )
+      returning id`,
+    );
+    promoted += rows.length;
   }
+  return promoted;
 }
 
 export type RunPatch = {
@@ -353,9 +493,9 @@ export async function parkRun(
       lease: null,
     })
     .where(and(eq(jobRuns.id, run.id), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")))
-    .returning({ status: jobRuns.status });
-  if (row) await promoteBlocked(tx, run.concurrency, now);
-  return row;
+    .returning({ status: jobRuns.status, nextAt: jobRuns.nextAt });
+  if (!row) return undefined;
+  return { status: row.status, nextAt: row.nextAt!.getTime(), promoted: await promoteBlocked(tx, run.concurrency, now) };
 }
 
 /** Ends a run; returns false if the holder had lost it (then nothing was written). */
@@ -367,6 +507,8 @@ export async function finishRun(
   result: { status: "completed"; output: unknown } | { status: "failed"; error: unknown },
   now: number,
   out: IngestResult,
+  hasOps = true,
+  emit = true,
 ) {
   const [row] = await tx
     .update(jobRuns)
@@ -382,9 +524,14 @@ export async function finishRun(
     .where(and(eq(jobRuns.id, run.id), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")))
     .returning({ id: jobRuns.id });
   if (!row) return false;
-  await tx.delete(jobRunOps).where(eq(jobRunOps.runId, run.id));
-  await promoteBlocked(tx, run.concurrency, now);
-  out.finished.push(run.id);
+  if (hasOps) await tx.delete(jobRunOps).where(eq(jobRunOps.runId, run.id));
+  out.promoted += await promoteBlocked(tx, run.concurrency, now);
+  out.finished.push(
+    result.status === "completed"
+      ? { runId: run.id, status: "completed", output: result.output ?? null }
+      : { runId: run.id, status: "failed", error: result.error },
+  );
+  if (!emit) return true;
   const base = { function_id: run.functionId, run_id: run.id, event: run.event };
   if (result.status === "failed") {
     await emitSystemEvent(tx, registry, { id: `${run.id}:failed`, name: SYSTEM_EVENTS.failed, data: { ...base, error: result.error }, ts: now }, now, out);
@@ -466,12 +613,17 @@ export async function fireDueCrons(tx: Tx, registry: Registry, now: number, out:
   return out;
 }
 
-/** The earliest due time among active runs and crons (to sleep until), or undefined. */
+export async function nextCronAt(db: Queryable): Promise<number | undefined> {
+  const [cron] = await db.select({ nextAt: sql<string | Date | null>`min(${jobCron.nextAt})` }).from(jobCron);
+  return cron?.nextAt ? new Date(cron.nextAt).getTime() : undefined;
+}
+
+/** The earliest due time among parked runs (and crons), or undefined. Running runs are left out. */
 export async function nextDueAt(db: Queryable, { crons = true } = {}): Promise<number | undefined> {
   const [run] = await db
     .select({ nextAt: sql<string | Date | null>`min(${jobRuns.nextAt})` })
     .from(jobRuns)
-    .where(inArray(jobRuns.status, ACTIVE));
+    .where(inArray(jobRuns.status, ["queued", "sleeping", "waiting", "blocked"]));
   const [cron] = crons ? await db.select({ nextAt: sql<string | Date | null>`min(${jobCron.nextAt})` }).from(jobCron) : [];
   const times = [run?.nextAt, cron?.nextAt].filter((v): v is string | Date => !!v).map((v) => new Date(v).getTime());
   return times.length ? Math.min(...times) : undefined;

@@ -2,7 +2,7 @@ import { serve } from "inngest/next";
 import type { InngestFunction } from "inngest";
 import { inngest } from "@/inngest/client";
 import { functions as appFunctions } from "@/inngest/functions";
-import { ManualClock } from "./clock";
+import { ManualClock, type Clock } from "./clock";
 import { JobExecutor, type ExecutorOptions } from "./executor";
 import { handlerTransport } from "./protocol";
 import { installExecutor, notifyFinished } from "./runtime";
@@ -16,11 +16,13 @@ import { installExecutor, notifyFinished } from "./runtime";
  *   await call(POST, "/queue/…", { key, body });         // sends an event
  *   await jobs.drain();                                  // runs everything due
  *   await jobs.advance("10m");                           // a sleep or retry later
+ *
+ * Pass `manual: false, clock: systemClock` and call `start()` for production-like auto mode.
  */
-export async function startTestExecutor(
-  options: { functions?: InngestFunction.Any[]; clock?: ManualClock } & Partial<ExecutorOptions> = {},
+export async function startTestExecutor<C extends Clock = ManualClock>(
+  options: { functions?: InngestFunction.Any[]; clock?: C } & Partial<Omit<ExecutorOptions, "clock">> = {},
 ) {
-  const { functions = appFunctions, clock = new ManualClock(), ...rest } = options;
+  const { functions = appFunctions, clock = new ManualClock() as Clock as C, ...rest } = options;
   const signingKey = inngest.signingKey;
   if (!signingKey) throw new Error("tests run the embedded client; unset INNGEST_* for them");
   const handler = serve({ client: inngest, functions, enableUnauthedSync: false });
@@ -33,5 +35,5 @@ export async function startTestExecutor(
     ...rest,
   });
   const uninstall = installExecutor(executor);
-  return Object.assign(executor, { clock: clock as ManualClock, uninstall, handler });
+  return Object.assign(executor, { clock, uninstall, handler });
 }
