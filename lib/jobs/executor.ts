@@ -384,7 +384,7 @@ export class JobExecutor {
         const due = state.ops.filter((o) => o.kind === "step" && o.dueAt.getTime() <= now);
         if (due.length) {
           calls += due.length;
-          const failed = await this.runPlannedSteps(claimed, lease, state, due.slice(0, PARALLEL_STEPS), fn.maxAttempts);
+          const failed = await this.runPlannedSteps(claimed, lease, state, due.slice(0, PARALLEL_STEPS), claimed.maxAttempts);
           if (failed) {
             await this.finish(claimed, lease, { status: "failed", error: failed }, state.ops.length > 0);
             return;
@@ -404,13 +404,13 @@ export class JobExecutor {
             stepId: "step",
             event: claimed.event,
             steps: state.steps,
-            ctx: { runId: claimed.id, attempt: state.attempt, maxAttempts: fn.maxAttempts, disableImmediateExecution: state.parallel, stack: state.stack },
+            ctx: { runId: claimed.id, attempt: state.attempt, maxAttempts: claimed.maxAttempts, disableImmediateExecution: state.parallel, stack: state.stack },
           },
           this.clock.now(),
         );
         this.assertAlive();
         state.dirty = false;
-        const done = await this.applyDiscovery(claimed, lease, state, outcome, fn.maxAttempts);
+        const done = await this.applyDiscovery(claimed, lease, state, outcome, claimed.maxAttempts);
         if (done) return;
       }
     } catch (err) {

@@ -2,8 +2,11 @@ import { log } from "@/lib/logger";
 
 type Level = "debug" | "info" | "warn" | "error";
 
-/** What the SDK reports at error level about user code: expected on retries, so a warning here. */
-const USER_CODE_ERRORS = new Set(["Inngest step error", "Inngest function error"]);
+/**
+ * What the SDK reports at error level that is not this app's fault: user-code errors (expected on
+ * retries) and refused unsigned calls (anyone can probe /api/inngest). Warnings here.
+ */
+const DOWNGRADED = new Set(["Inngest step error", "Inngest function error", "Signature validation failed"]);
 
 /**
  * The Inngest SDK's logger (its own messages and `ctx.logger` in functions), writing through
@@ -20,7 +23,7 @@ function write(requested: Level, args: unknown[]) {
     : first instanceof Error
       ? first.message
       : String(first ?? "inngest");
-  const level: Level = requested === "error" && USER_CODE_ERRORS.has(message) ? "warn" : requested;
+  const level: Level = requested === "error" && DOWNGRADED.has(message) ? "warn" : requested;
   if (fieldsFirst) {
     const fields = normalize(first as Record<string, unknown>);
     log[level](message, { source: "inngest", ...fields, ...(rest.length ? { args: rest } : {}) });
