@@ -87,6 +87,19 @@ const parallel = inngest.createFunction({ id: "t-parallel", triggers: [{ event: 
   return z;
 });
 
+const watcher = inngest.createFunction({ id: "t-watcher", triggers: [{ event: "test/watch" }] }, async ({ event, step }) => {
+  const k: string = event.data.key;
+  const [signal, work] = await Promise.all([
+    step.waitForEvent("signal", { event: "test/watch.signal", timeout: "1h", match: "data.key" }),
+    step.run("work", async () => {
+      bump(`${k}:work`);
+      await gates.get(k)?.promise;
+      return "worked";
+    }),
+  ]);
+  return { signal: signal?.data ?? null, work };
+});
+
 const active = new Map<string, number>();
 const peak = new Map<string, number>();
 async function occupy(group: string) {
@@ -123,7 +136,7 @@ function gate(k: string) {
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
 
 beforeAll(async () => {
-  jobs = await startTestExecutor({ functions: [flow, strict, polite, cancellable, parallel, limited, unlimited, once] });
+  jobs = await startTestExecutor({ functions: [flow, strict, polite, cancellable, parallel, watcher, limited, unlimited, once] });
 });
 afterAll(() => jobs.uninstall());
 
@@ -155,6 +168,22 @@ describe("steps", () => {
     const db = await getDb();
     const notified = await db.select().from(jobEvents).where(eq(jobEvents.name, "test/flow.notified"));
     expect(notified.map((e) => e.payload.data)).toContainEqual({ key: k, replied: true });
+  });
+
+  test("an event that resolves a wait while the run executes another step is not lost", async () => {
+    const k = key();
+    const open = gate(k);
+    const { ids } = await inngest.send({ name: "test/watch", data: { key: k } });
+    const draining = jobs.drain();
+    // The "work" step runs only once both ops are recorded: the wait exists, the run is executing.
+    await expect.poll(() => count(`${k}:work`), { timeout: 15_000 }).toBe(1);
+    expect(await runOf(ids[0]!, "t-watcher")).toMatchObject({ status: "running" });
+    await inngest.send({ name: "test/watch.signal", data: { key: k, go: true } });
+    expect(await runOf(ids[0]!, "t-watcher")).toMatchObject({ status: "running", wake: true });
+    open();
+    await draining;
+    await jobs.drain();
+    expect(await runOf(ids[0]!, "t-watcher")).toMatchObject({ status: "completed", output: { signal: { key: k, go: true }, work: "worked" } });
   });
 
   test("parallel steps each run once, then the function continues with both results", async () => {
