@@ -9,7 +9,7 @@ import type { JobEvent } from "@/db/schema";
  */
 export type EventSink = (events: JobEvent[]) => Promise<{ ids: string[] }>;
 
-const registry = globalThis as unknown as { __gwJobsSink?: EventSink; __gwJobsSinkFallback?: () => Promise<EventSink> };
+const registry = globalThis as unknown as { __gwJobsSink?: EventSink };
 
 /** Installs where embedded sends go (the running executor); returns a function that uninstalls it. */
 export function installEventSink(sink: EventSink): () => void {
@@ -19,17 +19,10 @@ export function installEventSink(sink: EventSink): () => void {
   };
 }
 
-/** What to do when an event is sent before any executor was installed (the runtime sets it). */
-export function setEventSinkFallback(fallback: () => Promise<EventSink>): void {
-  registry.__gwJobsSinkFallback = fallback;
-}
-
 export async function sinkEvents(events: JobEvent[]): Promise<{ ids: string[] }> {
   let sink = registry.__gwJobsSink;
-  if (!sink) {
-    const fallback = registry.__gwJobsSinkFallback ?? (await import("./runtime")).defaultEventSink;
-    sink = await fallback();
-  }
+  // Sent before any executor was installed (a script, or the first request racing start-up).
+  sink ??= await (await import("./runtime")).defaultEventSink();
   return sink(events);
 }
 

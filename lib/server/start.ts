@@ -32,9 +32,9 @@ export function startServer(): Promise<void> {
 /**
  * Background jobs: with no Inngest server configured, the embedded executor runs the functions in
  * this process. A function it cannot honour stops start-up (UnsupportedFunctionError names it); a
- * database that is down only delays it (sends start it again).
+ * database that is down only delays it: start-up is retried every few seconds (and a send starts it).
  */
-async function startJobs() {
+async function startJobs(): Promise<void> {
   const mode = jobsMode();
   if (mode.kind !== "embedded") {
     log.info("background jobs run under an Inngest server", { dev: mode.dev });
@@ -49,6 +49,7 @@ async function startJobs() {
       console.error(err.message);
       process.exit(1);
     }
-    log.error("embedded job executor did not start; the next send starts it", { error: err });
+    log.error("embedded job executor did not start; retrying in 5 s", { error: err });
+    setTimeout(() => void startJobs(), 5000).unref();
   }
 }
