@@ -100,6 +100,13 @@ const watcher = inngest.createFunction({ id: "t-watcher", triggers: [{ event: "t
   return { signal: signal?.data ?? null, work };
 });
 
+const provider = inngest.createFunction({ id: "t-provider", triggers: [{ event: "test/provider.submit" }] }, async ({ event, step }) => {
+  const requestId = await step.run("submit", () => `req_${event.data.key}`);
+  // The id is only known from a step: interpolated into `if`, as a provider webhook wait would be.
+  const done = await step.waitForEvent("done", { event: "test/provider.done", timeout: "1h", if: `async.data.requestId == '${requestId}'` });
+  return done?.data.status ?? "timed out";
+});
+
 const active = new Map<string, number>();
 const peak = new Map<string, number>();
 async function occupy(group: string) {
@@ -136,7 +143,7 @@ function gate(k: string) {
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
 
 beforeAll(async () => {
-  jobs = await startTestExecutor({ functions: [flow, strict, polite, cancellable, parallel, watcher, limited, unlimited, once] });
+  jobs = await startTestExecutor({ functions: [flow, strict, polite, cancellable, parallel, watcher, provider, limited, unlimited, once] });
 });
 afterAll(() => jobs.uninstall());
 
@@ -220,6 +227,18 @@ describe("time", () => {
     await inngest.send({ name: "test/flow.reply", data: { key: k, answer: "late" } });
     await jobs.drain();
     expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "completed", output: { reply: { key: k, answer: "late" } } });
+  });
+
+  test("a wait whose `if` names a value from a step is resolved by the event carrying it, and only by that one", async () => {
+    const [a, b] = [key(), key()];
+    const sent = [await inngest.send({ name: "test/provider.submit", data: { key: a } }), await inngest.send({ name: "test/provider.submit", data: { key: b } })];
+    await jobs.drain();
+    await inngest.send({ name: "test/provider.done", data: { requestId: `req_${b}`, status: "ok" } });
+    await jobs.drain();
+    expect(await runOf(sent[0]!.ids[0]!, "t-provider")).toMatchObject({ status: "waiting" });
+    expect(await runOf(sent[1]!.ids[0]!, "t-provider")).toMatchObject({ status: "completed", output: "ok" });
+    await jobs.advance("1h");
+    expect(await runOf(sent[0]!.ids[0]!, "t-provider")).toMatchObject({ status: "completed", output: "timed out" });
   });
 
   test("waitForEvent times out to null when no event comes", async () => {

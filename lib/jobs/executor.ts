@@ -4,7 +4,7 @@ import { getDb, type Db, type Tx } from "@/db/client";
 import { jobRunOps, jobRuns, type JobEvent, type MemoizedStep } from "@/db/schema";
 import { log } from "@/lib/logger";
 import { ManualClock, systemClock, type Clock } from "./clock";
-import { simpleEquality, scalarText, valueAt } from "./match";
+import { waitMatchValue } from "./match";
 import { callFunction, syncFunctions, type CallOutcome, type Op, type Transport } from "./protocol";
 import { buildRegistry, type Registry } from "./registry";
 import {
@@ -500,13 +500,12 @@ export class JobExecutor {
         rows.push({ ...base, kind: "sleep", dueAt: new Date(dueAt(String(op.name ?? op.opts?.["duration"] ?? "0s"), now)) });
       } else if (op.op === "WaitForEvent") {
         const expression = typeof op.opts?.["if"] === "string" ? (op.opts["if"] as string) : null;
-        const equality = simpleEquality(expression);
         rows.push({
           ...base,
           kind: "wait",
           eventName: String(op.name ?? op.opts?.["event"]),
           expression,
-          matchValue: equality ? (scalarText(valueAt(run.event, equality.eventPath)) ?? null) : null,
+          matchValue: waitMatchValue(expression, run.event) ?? null,
           dueAt: new Date(dueAt(String(op.opts?.["timeout"] ?? "365d"), now)),
         });
       }

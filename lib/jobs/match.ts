@@ -12,6 +12,25 @@ export function simpleEquality(expression: string | null | undefined): { eventPa
   return { eventPath: eventPath.split("."), asyncPath: asyncPath.split(".") };
 }
 
+const LITERAL_EQUALITY =
+  /^\s*(?:async\.([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)\s*==\s*('[^'\\]*'|"[^"\\]*"|-?\d+(?:\.\d+)?|true|false)|('[^'\\]*'|"[^"\\]*"|-?\d+(?:\.\d+)?|true|false)\s*==\s*async\.([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*))\s*$/;
+
+/**
+ * The value an incoming event must carry for a wait's expression to possibly hold, as pre-filter
+ * text: for `event.<p> == async.<q>` the run's trigger value at p; for `async.<q> == 'literal'`
+ * (an id interpolated into `if`, e.g. a provider's request id) the literal. Undefined: no pre-filter.
+ */
+export function waitMatchValue(expression: string | null | undefined, runEvent: unknown): string | undefined {
+  if (!expression) return undefined;
+  const equality = simpleEquality(expression);
+  if (equality) return scalarText(valueAt(runEvent, equality.eventPath));
+  const m = LITERAL_EQUALITY.exec(expression);
+  if (!m) return undefined;
+  const literal = m[2] ?? m[3]!;
+  if (literal.startsWith("'") || literal.startsWith('"')) return literal.slice(1, -1);
+  return scalarText(JSON.parse(literal));
+}
+
 /** A scalar as the text the pre-filter compares (strings as they are, other scalars as JSON). */
 export function scalarText(value: unknown): string | undefined {
   if (typeof value === "string") return value;

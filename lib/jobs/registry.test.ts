@@ -5,6 +5,7 @@ import { jobRuns } from "@/db/schema";
 import { inngest } from "@/inngest/client";
 import { functions as appFunctions } from "@/inngest/functions";
 import { matches } from "./expressions";
+import { waitMatchValue } from "./match";
 import { buildRegistry, UnsupportedFunctionError } from "./registry";
 import { startTestExecutor } from "./testing";
 import { dueAt, parseDurationMs } from "./time";
@@ -117,5 +118,19 @@ describe("helpers", () => {
     expect(matches("event.data.user == async.data.user", { event: { data: { user: "u" } }, async: { data: {} } })).toBe(false);
     expect(matches("event.data.n > 1", { event: { data: { n: 2 } } })).toBe(true);
     expect(matches(undefined, {})).toBe(true);
+  });
+});
+
+describe("wait pre-filter", () => {
+  test.each([
+    ["event.data.id == async.data.id", { data: { id: "x1" } }, "x1"],
+    ["async.data.requestId == event.data.id", { data: { id: 7 } }, "7"],
+    ["async.data.requestId == 'req_123'", {}, "req_123"],
+    ['"req_9" == async.data.requestId', {}, "req_9"],
+    ["async.data.n == 42", {}, "42"],
+    ["async.data.n > 42", {}, undefined],
+    ["event.data.id == async.data.id && async.data.ok", { data: { id: "x" } }, undefined],
+  ])("%s with trigger %j pre-filters on %s", (expression, runEvent, expected) => {
+    expect(waitMatchValue(expression, runEvent)).toBe(expected);
   });
 });
