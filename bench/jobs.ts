@@ -21,7 +21,7 @@ const pct = (xs: number[], p: number) => {
   return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2));
 };
 
-async function openDatabase(): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {
+async function openDatabase(): Promise<{ handle: DbHandle; url?: string; drop: () => Promise<void> }> {
   if (kind === "pglite") {
     const client = await PGlite.create();
     const db = pgliteDb(client);
@@ -37,6 +37,7 @@ async function openDatabase(): Promise<{ handle: DbHandle; drop: () => Promise<v
   await migrateDatabase({ kind: "postgres", url: url.toString() });
   return {
     handle: postgresHandle(url.toString(), 10),
+    url: url.toString(),
     drop: async () => {
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();
@@ -55,7 +56,7 @@ async function timed(n: number, fn: () => Promise<unknown>) {
 }
 
 async function main() {
-  const { handle, drop } = await openDatabase();
+  const { handle, url, drop } = await openDatabase();
   setDbHandle(handle);
   // Imported after the database is installed: these modules read it lazily, but keep it explicit.
   const { inngest } = await import("../inngest/client");
@@ -63,6 +64,7 @@ async function main() {
   const { startTestExecutor } = await import("../lib/jobs/testing");
   const { waitForEventRun } = await import("../lib/jobs/results");
   const { signBody } = await import("../lib/jobs/protocol");
+  const { bookkeepingDb } = await import("../lib/jobs/runtime");
 
   const oneStep = inngest.createFunction({ id: "bench-one-step", triggers: [{ event: "bench/one" }] }, async ({ event, step }) =>
     step.run("work", () => ({ n: event.data.n })),
@@ -72,7 +74,15 @@ async function main() {
     const b = await step.run("b", () => a + 1);
     return step.run("c", () => b + 1);
   });
-  const jobs = await startTestExecutor({ functions: [oneStep, threeSteps], manual: false, clock: systemClock, concurrency: 16 });
+  // As in production: on PostgreSQL the bookkeeping pool commits asynchronously, sends do not.
+  const bookkeeping = url ? bookkeepingDb(url) : undefined;
+  const jobs = await startTestExecutor({
+    functions: [oneStep, threeSteps],
+    manual: false,
+    clock: systemClock,
+    concurrency: 16,
+    ...(bookkeeping ? { db: bookkeeping, eventsDb: async () => handle.db } : {}),
+  });
   jobs.start();
 
   // Baseline 1: one database round trip.

@@ -40,8 +40,10 @@ import { backoffMs, dueAt } from "./time";
 
 export type ExecutorOptions = {
   transport: Transport;
-  /** The database (default: the process database). */
+  /** The database for the executor's own bookkeeping (default: the process database). */
   db?: () => Promise<Db>;
+  /** The database sends are stored through (default: `db`); a send returns once its event is durable. */
+  eventsDb?: () => Promise<Db>;
   clock?: Clock;
   /** Runs executed at once by this instance. */
   concurrency?: number;
@@ -80,6 +82,7 @@ export class JobExecutor {
   readonly clock: Clock;
   private readonly transport: Transport;
   private readonly getDb: () => Promise<Db>;
+  private readonly getEventsDb: () => Promise<Db>;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
@@ -111,6 +114,7 @@ export class JobExecutor {
   ) {
     this.transport = opts.transport;
     this.getDb = opts.db ?? getDb;
+    this.getEventsDb = opts.eventsDb ?? this.getDb;
     this.clock = opts.clock ?? systemClock;
     this.concurrency = opts.concurrency ?? 16;
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
@@ -137,9 +141,10 @@ export class JobExecutor {
     const now = this.clock.now();
     const events = (Array.isArray(raw) ? raw : [raw]).map((e) => normalizeEvent(e, now));
     if (!events.length) return { ids: [] };
+    const db = await this.getEventsDb();
     const out =
-      (events.length === 1 ? await ingestOne(await this.getDb(), this.registry, events[0]!, now) : undefined) ??
-      (await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult())));
+      (events.length === 1 ? await ingestOne(db, this.registry, events[0]!, now) : undefined) ??
+      (await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult()), db));
     this.afterWrite(out);
     return { ids: events.map((e) => e.id) };
   }
@@ -151,8 +156,8 @@ export class JobExecutor {
   }
 
   /** Runs a transaction, retrying the rare deadlock/serialisation failure PostgreSQL reports. */
-  private async transaction<T>(work: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<T>): Promise<T> {
-    const db = await this.getDb();
+  private async transaction<T>(work: (tx: Tx) => Promise<T>, on?: Db): Promise<T> {
+    const db = on ?? (await this.getDb());
     for (let attempt = 0; ; attempt++) {
       try {
         return await db.transaction(work);

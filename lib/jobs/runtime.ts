@@ -1,4 +1,8 @@
 import { EventEmitter } from "node:events";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { getDb, type Db } from "@/db/client";
+import * as schema from "@/db/schema";
 import { inngest } from "@/inngest/client";
 import { inngestHandler } from "@/inngest/handler";
 import { env } from "@/lib/env";
@@ -40,12 +44,32 @@ export function currentExecutor(): JobExecutor | undefined {
   return runtime.executor;
 }
 
+/**
+ * On PostgreSQL, the executor's bookkeeping (claims, leases, memoised steps, run ends) goes through
+ * its own small pool with `synchronous_commit = off`: those writes then skip the WAL flush, and a
+ * database crash can lose at most the last fraction of a second of them, which only means a run
+ * resumes from a step earlier (steps are at-least-once anyway). Sent events, and everything the
+ * functions themselves write, stay on the durable pool. PGlite has one connection: the process db.
+ */
+export function bookkeepingDb(url = env().DATABASE_URL): (() => Promise<Db>) | undefined {
+  if (!url) return undefined;
+  const client = postgres(url, {
+    max: 5,
+    onnotice: () => {},
+    connection: { application_name: "gw-jobs", synchronous_commit: "off" },
+  });
+  const db = drizzle(client, { schema });
+  return async () => db;
+}
+
 /** Options for an executor over the app's own functions, driven in-process. */
 export function embeddedExecutorOptions(overrides: Partial<ExecutorOptions> = {}): ExecutorOptions {
   const signingKey = inngest.signingKey;
   if (!signingKey) throw new Error("the embedded Inngest client has no signing key");
+  const bookkeeping = bookkeepingDb();
   return {
     transport: handlerTransport(inngestHandler, signingKey),
+    ...(bookkeeping ? { db: bookkeeping, eventsDb: getDb } : {}),
     concurrency: env().JOBS_CONCURRENCY,
     pollIntervalMs: env().JOBS_POLL_INTERVAL_MS,
     onFinished: notifyFinished,
