@@ -138,6 +138,11 @@ export const envSchema = z.object({
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_DEV: z.string().optional(),
   INNGEST_BASE_URL: optionalUrl,
+  /** Embedded executor: runs it executes at once, and how often it polls for due work. */
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).default(16),
+  JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+  /** Finished job runs and events are kept this long; never under Inngest's 24 h dedupe window. */
+  JOBS_HISTORY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),
 
   // Partner integrations.
   INTEGRATION_SLUG: z

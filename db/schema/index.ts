@@ -10,3 +10,4 @@ export * from "./rate-limits";
 export * from "./changelog";
 export * from "./provider";
 export * from "./catalog";
+export * from "./jobs";

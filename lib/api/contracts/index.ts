@@ -2,6 +2,7 @@ import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
+import { inngestOperations } from "./inngest";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
 import { modelOperations } from "./models";
@@ -22,4 +23,5 @@ export const operations: Operation[] = [
   ...uploadOperations,
   ...assetOperations,
   ...simOperations,
+  ...inngestOperations,
 ];

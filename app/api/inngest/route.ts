@@ -1,0 +1,27 @@
+import { inngestHandler } from "@/inngest/handler";
+import { requestIdOf } from "@/lib/http/request-id";
+
+// The Inngest SDK endpoint: an Inngest server (or the embedded executor, in-process) calls the
+// app's functions here, every call signed with X-Inngest-Signature; unsigned calls get 401.
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Method = (req: Request, ctx?: unknown) => Promise<Response>;
+
+/** proxy.ts skips this path, so the request id is added here, as on every other response. */
+function withRequestId(handler: (req: never, ctx: unknown) => Promise<Response>): Method {
+  return async (req, ctx) => {
+    const requestId = requestIdOf(req);
+    const res = await handler(req as never, ctx);
+    const out = new Response(res.body, res);
+    out.headers.set("X-Request-ID", requestId);
+    return out;
+  };
+}
+
+// GET /api/inngest – introspection (signed in cloud mode)
+export const GET = withRequestId(inngestHandler.GET);
+// POST /api/inngest – run a function step (signed)
+export const POST = withRequestId(inngestHandler.POST);
+// PUT /api/inngest – sync the app's functions with an Inngest server
+export const PUT = withRequestId(inngestHandler.PUT);

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { inngest } from "@/inngest/client";
+import { systemClock } from "./clock";
+import { waitForEventRun, waitForRun } from "./results";
+import { startTestExecutor } from "./testing";
+
+// Auto mode, as in production: no drain() anywhere; a send kicks the run at once.
+const attempts = new Map<string, number>();
+const quick = inngest.createFunction({ id: "t-quick", retries: 2, triggers: [{ event: "test/quick" }] }, async ({ event, step }) => {
+  const doubled = await step.run("double", () => {
+    const n = (attempts.get(event.id!) ?? 0) + 1;
+    attempts.set(event.id!, n);
+    if (event.data.flaky && n === 1) throw new Error("flaky");
+    return event.data.n * 2;
+  });
+  return { doubled };
+});
+
+let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
+
+beforeAll(async () => {
+  // The real clock; retries after 10 ms so the test needs no long waits.
+  jobs = await startTestExecutor({ functions: [quick], manual: false, clock: systemClock, backoff: () => 10, pollIntervalMs: 60_000 });
+  jobs.start();
+});
+afterAll(async () => {
+  await jobs.stop();
+  jobs.uninstall();
+});
+
+describe("auto mode", () => {
+  test("a handler that sends an event can await the run's output; the send kicks the run (no poll)", async () => {
+    const { ids } = await inngest.send({ name: "test/quick", data: { n: 21 } });
+    // pollMs is a minute: only the in-process notification can resolve this in time.
+    await expect(waitForEventRun(ids[0]!, { timeoutMs: 5000, pollMs: 60_000 })).resolves.toMatchObject({
+      status: "completed",
+      output: { doubled: 42 },
+    });
+  });
+
+  test("retries happen on their own", async () => {
+    const { ids } = await inngest.send({ name: "test/quick", data: { n: 1, flaky: true } });
+    const [run] = await jobs.runsForEvent(ids[0]!);
+    await expect(waitForRun(run!.id, { timeoutMs: 5000, pollMs: 60_000 })).resolves.toMatchObject({ status: "completed", output: { doubled: 2 } });
+    expect(attempts.get(ids[0]!)).toBe(2);
+  });
+
+  test("many concurrent senders each get their own result", async () => {
+    const sent = await Promise.all(Array.from({ length: 30 }, (_, n) => inngest.send({ name: "test/quick", data: { n } })));
+    const results = await Promise.all(sent.map(({ ids }) => waitForEventRun(ids[0]!, { timeoutMs: 10_000, pollMs: 60_000 })));
+    expect(results.map((r) => r.output)).toEqual(Array.from({ length: 30 }, (_, n) => ({ doubled: n * 2 })));
+  });
+
+  test("a waiter gives up after its timeout, and an aborted waiter stops at once", async () => {
+    await expect(waitForRun("no-such-run", { timeoutMs: 50 })).rejects.toThrow("no job run no-such-run");
+    const { ids } = await inngest.send({ name: "test/quick", data: { n: 3 } });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(waitForEventRun(ids[0]!, { signal: controller.signal })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,381 @@
+import { and, eq } from "drizzle-orm";
+import { NonRetriableError, RetryAfterError } from "inngest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { jobEvents, jobRuns } from "@/db/schema";
+import { inngest } from "@/inngest/client";
+import { waitForEventRun } from "./results";
+import { startTestExecutor } from "./testing";
+
+// Test-only sample functions: every step body counts its executions under the test's key.
+const bodies = new Map<string, number>();
+const bump = (key: string) => bodies.set(key, (bodies.get(key) ?? 0) + 1);
+const count = (key: string) => bodies.get(key) ?? 0;
+const failures: { key: string; message: string; functionId: string }[] = [];
+let seq = 0;
+const key = () => `k${Date.now().toString(36)}${seq++}`;
+
+const flow = inngest.createFunction(
+  {
+    id: "t-flow",
+    retries: 2,
+    triggers: [{ event: "test/flow.start" }],
+    onFailure: async ({ event, error, step }) => {
+      await step.run("record-failure", () => {
+        failures.push({ key: event.data.event.data.key, message: error.message, functionId: event.data.function_id });
+      });
+    },
+  },
+  async ({ event, step }) => {
+    const k: string = event.data.key;
+    bump(`${k}:entered`);
+    const a = await step.run("a", () => {
+      bump(`${k}:a`);
+      return { n: 1 };
+    });
+    await step.sleep("nap", "1h");
+    const reply = await step.waitForEvent("reply", { event: "test/flow.reply", timeout: "1d", match: "data.key" });
+    await step.sendEvent("notify", { name: "test/flow.notified", data: { key: k, replied: !!reply } });
+    const b = await step.run("b", () => {
+      bump(`${k}:b`);
+      if (event.data.failB) throw new Error("b broke");
+      return 2;
+    });
+    return { a, reply: reply ? reply.data : null, b };
+  },
+);
+
+const strict = inngest.createFunction(
+  { id: "t-strict", retries: 4, triggers: [{ event: "test/strict" }], onFailure: async ({ event, error }) => void failures.push({ key: event.data.event.data.key, message: error.message, functionId: event.data.function_id }) },
+  async ({ event, step }) => {
+    await step.run("refuse", () => {
+      bump(`${event.data.key}:refuse`);
+      throw new NonRetriableError("bad input");
+    });
+  },
+);
+
+const polite = inngest.createFunction({ id: "t-polite", retries: 2, triggers: [{ event: "test/polite" }] }, async ({ event, step }) =>
+  step.run("call", () => {
+    bump(`${event.data.key}:call`);
+    if (count(`${event.data.key}:call`) === 1) throw new RetryAfterError("slow down", "30m");
+    return "ok";
+  }),
+);
+
+const cancellable = inngest.createFunction(
+  { id: "t-cancellable", triggers: [{ event: "test/cancellable" }], cancelOn: [{ event: "test/cancel", match: "data.key" }] },
+  async ({ event, step }) => {
+    const k: string = event.data.key;
+    await step.run("first", async () => {
+      bump(`${k}:first`);
+      await gates.get(k)?.promise;
+    });
+    await step.sleep("pause", "1h");
+    await step.run("second", () => bump(`${k}:second`));
+    return "done";
+  },
+);
+
+const parallel = inngest.createFunction({ id: "t-parallel", triggers: [{ event: "test/parallel" }] }, async ({ event, step }) => {
+  const k: string = event.data.key;
+  const [x, y] = await Promise.all([
+    step.run("x", () => (bump(`${k}:x`), "x")),
+    step.run("y", () => (bump(`${k}:y`), "y")),
+  ]);
+  const z = await step.run("z", () => (bump(`${k}:z`), x + y));
+  return z;
+});
+
+const watcher = inngest.createFunction({ id: "t-watcher", triggers: [{ event: "test/watch" }] }, async ({ event, step }) => {
+  const k: string = event.data.key;
+  const [signal, work] = await Promise.all([
+    step.waitForEvent("signal", { event: "test/watch.signal", timeout: "1h", match: "data.key" }),
+    step.run("work", async () => {
+      bump(`${k}:work`);
+      await gates.get(k)?.promise;
+      return "worked";
+    }),
+  ]);
+  return { signal: signal?.data ?? null, work };
+});
+
+const provider = inngest.createFunction({ id: "t-provider", triggers: [{ event: "test/provider.submit" }] }, async ({ event, step }) => {
+  const requestId = await step.run("submit", () => `req_${event.data.key}`);
+  // The id is only known from a step: interpolated into `if`, as a provider webhook wait would be.
+  const done = await step.waitForEvent("done", { event: "test/provider.done", timeout: "1h", if: `async.data.requestId == '${requestId}'` });
+  return done?.data.status ?? "timed out";
+});
+
+const active = new Map<string, number>();
+const peak = new Map<string, number>();
+async function occupy(group: string) {
+  active.set(group, (active.get(group) ?? 0) + 1);
+  peak.set(group, Math.max(peak.get(group) ?? 0, active.get(group)!));
+  // Yield for real so that runs admitted together would overlap.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  active.set(group, active.get(group)! - 1);
+}
+const limited = inngest.createFunction(
+  { id: "t-limited", concurrency: { key: "event.data.user", limit: 1 }, triggers: [{ event: "test/limited" }] },
+  async ({ event, step }) => {
+    await step.run("work", () => occupy(`limited:${event.data.group}:${event.data.user}`));
+    await step.run("more", () => occupy(`limited:${event.data.group}:${event.data.user}`));
+  },
+);
+const unlimited = inngest.createFunction({ id: "t-unlimited", triggers: [{ event: "test/unlimited" }] }, async ({ event, step }) => {
+  await step.run("work", () => occupy(`unlimited:${event.data.group}`));
+});
+
+const once = inngest.createFunction(
+  { id: "t-once", idempotency: "event.data.orderId", triggers: [{ event: "test/once" }] },
+  async ({ event }) => event.data.orderId,
+);
+
+const gates = new Map<string, { promise: Promise<void>; open: () => void }>();
+function gate(k: string) {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  gates.set(k, { promise, open });
+  return open;
+}
+
+let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
+
+beforeAll(async () => {
+  jobs = await startTestExecutor({ functions: [flow, strict, polite, cancellable, parallel, watcher, provider, limited, unlimited, once] });
+});
+afterAll(() => jobs.uninstall());
+
+async function runOf(eventId: string, functionId: string) {
+  const db = await getDb();
+  const [run] = await db
+    .select()
+    .from(jobRuns)
+    .where(and(eq(jobRuns.eventId, eventId), eq(jobRuns.functionId, `generation-gateway-${functionId}`)));
+  return run!;
+}
+
+describe("steps", () => {
+  test("a step body runs once although the function is re-entered for every step", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/flow.start", data: { key: k } });
+    await jobs.drain();
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "sleeping" });
+    await jobs.advance("1h");
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "waiting" });
+    await inngest.send({ name: "test/flow.reply", data: { key: k, answer: 42 } });
+    await jobs.drain();
+    const run = await runOf(ids[0]!, "t-flow");
+    expect(run).toMatchObject({ status: "completed", output: { a: { n: 1 }, reply: { key: k, answer: 42 }, b: 2 } });
+    expect(count(`${k}:a`)).toBe(1);
+    expect(count(`${k}:b`)).toBe(1);
+    expect(count(`${k}:entered`)).toBeGreaterThanOrEqual(5);
+    // step.sendEvent went through the executor like inngest.send.
+    const db = await getDb();
+    const notified = await db.select().from(jobEvents).where(eq(jobEvents.name, "test/flow.notified"));
+    expect(notified.map((e) => e.payload.data)).toContainEqual({ key: k, replied: true });
+  });
+
+  test("an event that resolves a wait while the run executes another step is not lost", async () => {
+    const k = key();
+    const open = gate(k);
+    const { ids } = await inngest.send({ name: "test/watch", data: { key: k } });
+    const draining = jobs.drain();
+    // The "work" step runs only once both ops are recorded: the wait exists, the run is executing.
+    await expect.poll(() => count(`${k}:work`), { timeout: 15_000 }).toBe(1);
+    expect(await runOf(ids[0]!, "t-watcher")).toMatchObject({ status: "running" });
+    await inngest.send({ name: "test/watch.signal", data: { key: k, go: true } });
+    expect(await runOf(ids[0]!, "t-watcher")).toMatchObject({ status: "running", wake: true });
+    open();
+    await draining;
+    await jobs.drain();
+    expect(await runOf(ids[0]!, "t-watcher")).toMatchObject({ status: "completed", output: { signal: { key: k, go: true }, work: "worked" } });
+  });
+
+  test("parallel steps each run once, then the function continues with both results", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/parallel", data: { key: k } });
+    await jobs.drain();
+    expect(await runOf(ids[0]!, "t-parallel")).toMatchObject({ status: "completed", output: "xy" });
+    expect([count(`${k}:x`), count(`${k}:y`), count(`${k}:z`)]).toEqual([1, 1, 1]);
+  });
+});
+
+describe("time", () => {
+  test("a sleep is honoured on the injectable clock, not before", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/flow.start", data: { key: k } });
+    await jobs.drain();
+    await jobs.advance("59m");
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "sleeping" });
+    await jobs.advance("1m");
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "waiting" });
+  });
+
+  test("waitForEvent only takes a matching event sent after the wait began", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/flow.start", data: { key: k } });
+    await jobs.drain();
+    // Before the wait exists (the run is still asleep): not delivered, as under Inngest.
+    await inngest.send({ name: "test/flow.reply", data: { key: k, answer: "early" } });
+    await jobs.advance("1h");
+    // Another key's reply does not match.
+    await inngest.send({ name: "test/flow.reply", data: { key: `${k}-other`, answer: "wrong" } });
+    await jobs.drain();
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "waiting" });
+    await inngest.send({ name: "test/flow.reply", data: { key: k, answer: "late" } });
+    await jobs.drain();
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "completed", output: { reply: { key: k, answer: "late" } } });
+  });
+
+  test("a wait whose `if` names a value from a step is resolved by the event carrying it, and only by that one", async () => {
+    const [a, b] = [key(), key()];
+    const sent = [await inngest.send({ name: "test/provider.submit", data: { key: a } }), await inngest.send({ name: "test/provider.submit", data: { key: b } })];
+    await jobs.drain();
+    await inngest.send({ name: "test/provider.done", data: { requestId: `req_${b}`, status: "ok" } });
+    await jobs.drain();
+    expect(await runOf(sent[0]!.ids[0]!, "t-provider")).toMatchObject({ status: "waiting" });
+    expect(await runOf(sent[1]!.ids[0]!, "t-provider")).toMatchObject({ status: "completed", output: "ok" });
+    await jobs.advance("1h");
+    expect(await runOf(sent[0]!.ids[0]!, "t-provider")).toMatchObject({ status: "completed", output: "timed out" });
+  });
+
+  test("waitForEvent times out to null when no event comes", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/flow.start", data: { key: k } });
+    await jobs.drain();
+    await jobs.advance("1h");
+    await jobs.advance("23h");
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "waiting" });
+    await jobs.advance("1h");
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "completed", output: { reply: null, b: 2 } });
+  });
+});
+
+describe("failures", () => {
+  test("a throwing step is retried with backoff, then fails the run into onFailure", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/flow.start", data: { key: k, failB: true } });
+    await jobs.drain();
+    await jobs.advance("1h");
+    await inngest.send({ name: "test/flow.reply", data: { key: k } });
+    await jobs.drain();
+    // First attempt failed; the retry waits for its backoff.
+    expect(count(`${k}:b`)).toBe(1);
+    expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "queued", attempt: 1 });
+    await jobs.runUntilIdle();
+    expect(count(`${k}:b`)).toBe(3); // retries: 2 → 3 attempts
+    expect(count(`${k}:a`)).toBe(1);
+    const run = await runOf(ids[0]!, "t-flow");
+    expect(run).toMatchObject({ status: "failed", error: { message: "b broke" } });
+    expect(failures).toContainEqual({ key: k, message: "b broke", functionId: "generation-gateway-t-flow" });
+    const failure = await runOf(`${run.id}:failed`, "t-flow-failure");
+    expect(failure).toMatchObject({ status: "completed" });
+  });
+
+  test("a NonRetriableError is not retried", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/strict", data: { key: k } });
+    await jobs.runUntilIdle();
+    expect(count(`${k}:refuse`)).toBe(1);
+    expect(await runOf(ids[0]!, "t-strict")).toMatchObject({ status: "failed", error: { name: "NonRetriableError", message: "bad input" } });
+    expect(failures).toContainEqual({ key: k, message: "bad input", functionId: "generation-gateway-t-strict" });
+  });
+
+  test("RetryAfterError delays the retry by what it asked for", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/polite", data: { key: k } });
+    await jobs.drain();
+    expect(count(`${k}:call`)).toBe(1);
+    await jobs.advance("29m");
+    expect(count(`${k}:call`)).toBe(1);
+    await jobs.advance("1m");
+    expect(count(`${k}:call`)).toBe(2);
+    expect(await runOf(ids[0]!, "t-polite")).toMatchObject({ status: "completed", output: "ok" });
+  });
+});
+
+describe("flow control", () => {
+  test("a cancelOn event stops the run between steps", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/cancellable", data: { key: k } });
+    await jobs.drain();
+    expect(await runOf(ids[0]!, "t-cancellable")).toMatchObject({ status: "sleeping" });
+    await inngest.send({ name: "test/cancel", data: { key: `${k}-someone-else` } });
+    expect(await runOf(ids[0]!, "t-cancellable")).toMatchObject({ status: "sleeping" });
+    await inngest.send({ name: "test/cancel", data: { key: k } });
+    await jobs.advance("2h");
+    expect(await runOf(ids[0]!, "t-cancellable")).toMatchObject({ status: "cancelled", error: { name: "FunctionCancelled" } });
+    expect(count(`${k}:first`)).toBe(1);
+    expect(count(`${k}:second`)).toBe(0);
+  });
+
+  test("a cancel that arrives while a step executes stops the run once that step returns", async () => {
+    const k = key();
+    const open = gate(k);
+    const { ids } = await inngest.send({ name: "test/cancellable", data: { key: k } });
+    const draining = jobs.drain();
+    await expect.poll(() => count(`${k}:first`), { timeout: 15_000 }).toBe(1);
+    await inngest.send({ name: "test/cancel", data: { key: k } });
+    open();
+    await draining;
+    await jobs.advance("2h");
+    expect(await runOf(ids[0]!, "t-cancellable")).toMatchObject({ status: "cancelled" });
+    expect(count(`${k}:second`)).toBe(0);
+  });
+
+  test("two sends of the same event id produce one run", async () => {
+    const k = key();
+    const id = `order-${k}`;
+    const [a, b] = await Promise.all([
+      inngest.send({ id, name: "test/parallel", data: { key: k } }),
+      inngest.send({ id, name: "test/parallel", data: { key: k } }),
+    ]);
+    await inngest.send({ id, name: "test/parallel", data: { key: k } });
+    expect(a.ids).toEqual([id]);
+    expect(b.ids).toEqual([id]);
+    await jobs.drain();
+    expect(await jobs.runsForEvent(id)).toHaveLength(1);
+    expect(count(`${k}:z`)).toBe(1);
+  });
+
+  test("an idempotency key lets one run through per key", async () => {
+    const orderId = key();
+    await Promise.all([
+      inngest.send({ name: "test/once", data: { orderId } }),
+      inngest.send({ name: "test/once", data: { orderId } }),
+      inngest.send({ name: "test/once", data: { orderId: `${orderId}-2` } }),
+    ]);
+    await jobs.drain();
+    const db = await getDb();
+    const runs = await db.select().from(jobRuns).where(eq(jobRuns.functionId, "generation-gateway-t-once"));
+    expect(runs.filter((r) => r.output === orderId)).toHaveLength(1);
+    expect(runs.filter((r) => r.output === `${orderId}-2`)).toHaveLength(1);
+  });
+
+  test("a per-key concurrency limit of 1 holds under 20 simultaneous events", async () => {
+    const group = key();
+    const sends = Array.from({ length: 20 }, (_, i) =>
+      inngest.send({ name: "test/limited", data: { group, user: i % 2 ? "alice" : "bob" } }),
+    );
+    const control = Array.from({ length: 20 }, () => inngest.send({ name: "test/unlimited", data: { group } }));
+    const sent = await Promise.all([...sends, ...control]);
+    await jobs.drain();
+    expect(peak.get(`limited:${group}:alice`)).toBe(1);
+    expect(peak.get(`limited:${group}:bob`)).toBe(1);
+    // Without a limit the same load overlaps, so the assertion above can fail.
+    expect(peak.get(`unlimited:${group}`)).toBeGreaterThan(1);
+    for (const { ids } of sent.slice(0, 20)) expect(await runOf(ids[0]!, "t-limited")).toMatchObject({ status: "completed" });
+  });
+});
+
+describe("waiting for a result", () => {
+  test("waitForEventRun resolves with the output as soon as the run finishes", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/parallel", data: { key: k } });
+    const waiting = waitForEventRun(ids[0]!, { functionId: "t-parallel", timeoutMs: 5000, pollMs: 60_000 });
+    await jobs.drain();
+    await expect(waiting).resolves.toMatchObject({ status: "completed", output: "xy" });
+  });
+});

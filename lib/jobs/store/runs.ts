@@ -1,0 +1,149 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Executor as Queryable, Tx } from "@/db/client";
+import { jobCron, jobRunOps, jobRuns, type ConcurrencySlot, type JobRunStatus, type MemoizedStep } from "@/db/schema";
+import type { Registry } from "../registry";
+import { promoteBlocked } from "./claim";
+import { emitSystemEvent } from "./events";
+import { at, json, SYSTEM_EVENTS, type IngestResult, type OpRow, type RunRow } from "./shared";
+
+/** A held run's writes (memoised steps, parking, its end) and the reads about runs. */
+
+export type RunPatch = {
+  memo?: Record<string, MemoizedStep>;
+  attempt?: number;
+  parallel?: boolean;
+};
+
+/**
+ * A holder's write: merges step results and extends the lease. Returns the run's current steps
+ * (including any a concurrent event added), or undefined if the holder lost the run.
+ */
+export async function commitRun(db: Queryable, runId: string, lease: string, patch: RunPatch, now: number, leaseMs: number) {
+  const memo = patch.memo ?? {};
+  const ids = Object.keys(memo);
+  const [row] = await db
+    .update(jobRuns)
+    .set({
+      ...(ids.length
+        ? { steps: sql`${jobRuns.steps} || ${json(memo)}`, stack: sql`${jobRuns.stack} || ${json(ids)}` }
+        : {}),
+      ...(patch.attempt !== undefined ? { attempt: patch.attempt } : {}),
+      ...(patch.parallel !== undefined ? { parallel: patch.parallel } : {}),
+      nextAt: at(now + leaseMs),
+    })
+    .where(and(eq(jobRuns.id, runId), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")))
+    .returning({ steps: jobRuns.steps, stack: jobRuns.stack });
+  return row;
+}
+
+/** Hands a run back until `nextAt`, unless an event woke it meanwhile (then it is due now). */
+export async function parkRun(
+  tx: Tx,
+  run: { id: string; concurrency: ConcurrencySlot[] | null },
+  lease: string,
+  status: Extract<JobRunStatus, "queued" | "sleeping" | "waiting">,
+  nextAt: number,
+  now: number,
+) {
+  const [row] = await tx
+    .update(jobRuns)
+    .set({
+      status: sql`case when ${jobRuns.wake} then 'queued' else ${status} end`,
+      nextAt: sql`case when ${jobRuns.wake} then ${at(now).toISOString()}::timestamptz else ${at(nextAt).toISOString()}::timestamptz end`,
+      wake: false,
+      lease: null,
+    })
+    .where(and(eq(jobRuns.id, run.id), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")))
+    .returning({ status: jobRuns.status, nextAt: jobRuns.nextAt });
+  if (!row) return undefined;
+  return { status: row.status, nextAt: row.nextAt!.getTime(), promoted: await promoteBlocked(tx, run.concurrency, now) };
+}
+
+/** Ends a run; returns false if the holder had lost it (then nothing was written). */
+export async function finishRun(
+  tx: Tx,
+  registry: Registry,
+  run: RunRow,
+  lease: string,
+  result: { status: "completed"; output: unknown } | { status: "failed"; error: unknown },
+  now: number,
+  out: IngestResult,
+  hasOps = true,
+  emit = true,
+) {
+  const [row] = await tx
+    .update(jobRuns)
+    .set({
+      status: result.status,
+      output: result.status === "completed" ? (result.output ?? null) : null,
+      error: result.status === "failed" ? result.error : null,
+      finishedAt: at(now),
+      nextAt: null,
+      lease: null,
+      wake: false,
+    })
+    .where(and(eq(jobRuns.id, run.id), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")))
+    .returning({ id: jobRuns.id });
+  if (!row) return false;
+  if (hasOps) await tx.delete(jobRunOps).where(eq(jobRunOps.runId, run.id));
+  out.promoted += await promoteBlocked(tx, run.concurrency, now);
+  out.finished.push(
+    result.status === "completed"
+      ? { runId: run.id, status: "completed", output: result.output ?? null }
+      : { runId: run.id, status: "failed", error: result.error },
+  );
+  if (!emit) return true;
+  const base = { function_id: run.functionId, run_id: run.id, event: run.event };
+  if (result.status === "failed") {
+    await emitSystemEvent(tx, registry, { id: `${run.id}:failed`, name: SYSTEM_EVENTS.failed, data: { ...base, error: result.error }, ts: now }, now, out);
+  }
+  await emitSystemEvent(
+    tx,
+    registry,
+    {
+      id: `${run.id}:finished`,
+      name: SYSTEM_EVENTS.finished,
+      data: { ...base, ...(result.status === "completed" ? { result: result.output ?? null } : { error: result.error }) },
+      ts: now,
+    },
+    now,
+    out,
+  );
+  return true;
+}
+
+export async function loadOps(db: Queryable, runId: string): Promise<OpRow[]> {
+  return db.select().from(jobRunOps).where(eq(jobRunOps.runId, runId)).orderBy(asc(jobRunOps.createdAt));
+}
+/** The earliest due time among parked runs (and crons), or undefined. Running runs are left out. */
+export async function nextDueAt(db: Queryable, { crons = true } = {}): Promise<number | undefined> {
+  const [run] = await db
+    .select({ nextAt: sql<string | Date | null>`min(${jobRuns.nextAt})` })
+    .from(jobRuns)
+    .where(inArray(jobRuns.status, ["queued", "sleeping", "waiting", "blocked"]));
+  const [cron] = crons ? await db.select({ nextAt: sql<string | Date | null>`min(${jobCron.nextAt})` }).from(jobCron) : [];
+  const times = [run?.nextAt, cron?.nextAt].filter((v): v is string | Date => !!v).map((v) => new Date(v).getTime());
+  return times.length ? Math.min(...times) : undefined;
+}
+
+export type RunSummary = Pick<RunRow, "id" | "functionId" | "eventId" | "status" | "output" | "error" | "createdAt" | "finishedAt">;
+
+const summary = {
+  id: jobRuns.id,
+  functionId: jobRuns.functionId,
+  eventId: jobRuns.eventId,
+  status: jobRuns.status,
+  output: jobRuns.output,
+  error: jobRuns.error,
+  createdAt: jobRuns.createdAt,
+  finishedAt: jobRuns.finishedAt,
+};
+
+export async function getRunSummary(db: Queryable, runId: string): Promise<RunSummary | undefined> {
+  const [row] = await db.select(summary).from(jobRuns).where(eq(jobRuns.id, runId));
+  return row;
+}
+
+export async function listRunsForEvent(db: Queryable, eventId: string): Promise<RunSummary[]> {
+  return db.select(summary).from(jobRuns).where(eq(jobRuns.eventId, eventId)).orderBy(asc(jobRuns.createdAt));
+}

@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import { activeJobRunStatuses, jobRunOps, jobRuns } from "@/db/schema";
+
+/**
+ * The executor's database operations. Every one is a single statement or runs inside the caller's
+ * transaction; every time is the executor's clock (`now`, ms). Writes by a run's holder are
+ * conditional on its lease, so a holder that lost the run (crash, expiry, cancellation) writes
+ * nothing; step results are merged into `steps` (`||`), never overwritten, so a wait resolved by
+ * an event and a step completed by the holder cannot lose each other's result.
+ */
+
+export type RunRow = typeof jobRuns.$inferSelect;
+/** A claimed run; `fresh` when it never ran before (so it cannot have pending ops). */
+export type ClaimedRun = RunRow & { fresh: boolean };
+export type OpRow = typeof jobRunOps.$inferSelect;
+
+export const ACTIVE = [...activeJobRunStatuses];
+export const at = (ms: number) => new Date(ms);
+export const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+
+/** Inngest's system events, emitted by the executor as the server would. */
+export const SYSTEM_EVENTS = {
+  failed: "inngest/function.failed",
+  finished: "inngest/function.finished",
+  cancelled: "inngest/function.cancelled",
+  cron: "inngest/scheduled.timer",
+} as const;
+
+/** What an ingest changed, for the executor to act on after commit. */
+export type IngestResult = {
+  /** Runs created (to kick). */
+  created: string[];
+  /** Runs whose wait an event resolved (to kick). */
+  woken: string[];
+  /** Runs that reached a final status, for waiters in this process. */
+  finished: FinishedRun[];
+  /** Blocked runs let through because a concurrency slot freed (due now). */
+  promoted: number;
+};
+
+/** A run's final outcome, as waiters receive it. */
+export type FinishedRun = { runId: string; status: "completed" | "failed" | "cancelled"; output?: unknown; error?: unknown };
+
+export const emptyResult = (): IngestResult => ({ created: [], woken: [], finished: [], promoted: 0 });
