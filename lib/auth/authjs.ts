@@ -53,11 +53,17 @@ function providers(db: Db): NextAuthConfig["providers"] {
       from: e.EMAIL_FROM,
       maxAge: LINK_MAX_AGE_S,
       // A delivery failure becomes EmailSignInError, which the sign-in form explains; details stay in the log.
-      sendVerificationRequest: ({ identifier, url, expires }) =>
-        sendMail(db, signInMail(identifier, url, expires)).catch((err: unknown) => {
+      sendVerificationRequest: ({ identifier, url, expires }) => {
+        const sending = sendMail(db, signInMail(identifier, url, expires)).catch((err: unknown) => {
           log.error("sign-in e-mail not sent", { to: identifier, error: err });
           throw new EmailSignInError("The sign-in e-mail could not be sent", { cause: err });
-        }),
+        });
+        // @auth/core awaits this only after hashing the token, so a fast failure (connection
+        // refused) would otherwise count as an unhandled rejection in between. It still rejects
+        // for Auth.js's Promise.all.
+        sending.catch(() => {});
+        return sending;
+      },
     }),
     ...(enabled.has("github") ? [GitHub({ clientId: e.AUTH_GITHUB_ID, clientSecret: e.AUTH_GITHUB_SECRET })] : []),
     ...(enabled.has("google") ? [Google({ clientId: e.AUTH_GOOGLE_ID, clientSecret: e.AUTH_GOOGLE_SECRET })] : []),
