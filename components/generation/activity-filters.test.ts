@@ -1,0 +1,29 @@
+import { describe, expect, test } from "vitest";
+import { activityApiQuery, activityPageHref, filtersFrom, withFilter } from "./activity-filters";
+
+describe("activity filters in the page URL and the API query", () => {
+  test("search params → filters: blanks, bad offsets and oversized values are dropped", () => {
+    expect(filtersFrom({ modelId: "fal-ai/flux/dev", status: " failed ", operation: "", offset: "-5", apiKeyId: "k".repeat(300) })).toEqual({
+      modelId: "fal-ai/flux/dev",
+      status: "failed",
+      offset: 0,
+    });
+    expect(filtersFrom(new URLSearchParams("apiKeyId=key_1&offset=50&offset=75"))).toEqual({ apiKeyId: "key_1", offset: 50 });
+    expect(filtersFrom({ operation: ["queue", "run"] })).toEqual({ operation: "queue", offset: 0 });
+  });
+
+  test("filters → the JSON API query, always paged", () => {
+    expect(activityApiQuery({ offset: 0 })).toBe("limit=25&offset=0");
+    expect(activityApiQuery({ modelId: "fal-ai/flux/dev", operation: "queue", status: "completed", apiKeyId: "key 1", offset: 25 }, 10)).toBe(
+      "modelId=fal-ai%2Fflux%2Fdev&apiKeyId=key+1&operation=queue&status=completed&limit=10&offset=25",
+    );
+  });
+
+  test("filters → the page's own link, and changing a filter returns to the first page", () => {
+    expect(activityPageHref({ offset: 0 })).toBe("/dashboard/activity");
+    const paged = { status: "failed", offset: 50 };
+    expect(activityPageHref(paged)).toBe("/dashboard/activity?status=failed&offset=50");
+    expect(withFilter(paged, "modelId", "fal-ai/flux/dev")).toEqual({ status: "failed", modelId: "fal-ai/flux/dev", offset: 0 });
+    expect(withFilter(paged, "status", "")).toEqual({ offset: 0 });
+  });
+});

@@ -1,0 +1,64 @@
+import { formatCredits, rubToCredits } from "@/lib/money/credits";
+
+/** The gateway error envelope (spec "Errors"), as much of it as the pages use. */
+export type ErrorEnvelope = {
+  error?: string;
+  message?: string;
+  issues?: { path?: unknown[]; message?: string }[];
+  required?: number;
+  available?: number;
+  recovery?: { action?: string; url?: string; minAmountRub?: number };
+};
+
+export type ErrorView = {
+  status: number;
+  code: string;
+  message: string;
+  /** Field name → message, for issues that point at a top-level input field. */
+  fieldIssues: Record<string, string>;
+  /** Issues with no field (the input as a whole) or nested deeper than the form shows. */
+  otherIssues: string[];
+  /** 402: where to top up, and the amounts the server quoted (rubles, formatted). */
+  topup?: { href: string; required?: string; available?: string };
+  /** 429 / 503: seconds to wait, from Retry-After. */
+  retryAfterSec?: number;
+  /** X-Request-ID of the failed call, to quote to support. */
+  supportId?: string;
+};
+
+/** The dashboard's Billing page: a signed-in user tops up there, not through the JSON path in `recovery.url`. */
+export const TOPUP_PAGE = "/dashboard/billing";
+
+function rub(value: unknown): string | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+  try {
+    return formatCredits(rubToCredits(value));
+  } catch {
+    return `${value} ₽`;
+  }
+}
+
+/** A failed response → what the page shows: the server's words, issues beside fields, a top-up link on 402. */
+export function errorViewOf(status: number, body: unknown, headers?: { get(name: string): string | null }): ErrorView {
+  const env = (body && typeof body === "object" ? body : {}) as ErrorEnvelope;
+  const code = typeof env.error === "string" ? env.error : status >= 500 ? "internal_error" : "error";
+  const view: ErrorView = {
+    status,
+    code,
+    message: typeof env.message === "string" && env.message ? env.message : `Request failed (${status})`,
+    fieldIssues: {},
+    otherIssues: [],
+  };
+  for (const issue of env.issues ?? []) {
+    const path = Array.isArray(issue.path) ? issue.path.map(String) : [];
+    const message = issue.message ?? "Invalid value";
+    if (path.length >= 1 && !(path[0]! in view.fieldIssues)) view.fieldIssues[path[0]!] = path.length > 1 ? `${path.slice(1).join(".")}: ${message}` : message;
+    else if (path.length === 0) view.otherIssues.push(message);
+  }
+  if (code === "insufficient_balance") view.topup = { href: TOPUP_PAGE, required: rub(env.required), available: rub(env.available) };
+  const retry = Number(headers?.get("retry-after"));
+  if (Number.isFinite(retry) && retry > 0) view.retryAfterSec = Math.ceil(retry);
+  const supportId = headers?.get("x-request-id");
+  if (supportId) view.supportId = supportId;
+  return view;
+}
