@@ -1,0 +1,30 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { createActor } from "@/test/factories";
+import { finishedGeneration } from "@/test/generation-records";
+import { getRunCost } from "./get-run-cost";
+
+describe("success", () => {
+  test("the playground's run cost: reserved and settled credits of the caller's own request", async () => {
+    const alice = await createActor();
+    const g = await finishedGeneration(alice.user.id);
+    expect(await getRunCost(await getDb(), alice.user.id, g.requestId)).toEqual({
+      requestId: g.requestId,
+      status: "completed",
+      sandbox: false,
+      reservedCredits: 8,
+      settledCredits: 8,
+    });
+  });
+});
+
+describe("auth", () => {
+  test("another user's request is 404, exactly like a missing one", async () => {
+    const [alice, bob] = [await createActor(), await createActor()];
+    const g = await finishedGeneration(alice.user.id);
+    for (const id of [g.requestId, randomUUID()]) {
+      await expect(getRunCost(await getDb(), bob.user.id, id)).rejects.toMatchObject({ code: "not_found" });
+    }
+  });
+});
