@@ -6,7 +6,9 @@ import { resolveSession } from "@/lib/auth/resolve";
 /** A page's request context for a session, as requireViewer gives it (plus a request id). */
 export async function ctxOf(session: string) {
   const db = await getDb();
-  return { requestId: randomUUID(), db, principal: await resolveSession(db, session) };
+  const principal = await resolveSession(db, session);
+  if (!principal) throw new Error("the session does not resolve");
+  return { requestId: randomUUID(), db, principal };
 }
 
 /** What the engine records for one finished generation: the request, its activity row and its files. */

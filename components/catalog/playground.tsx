@@ -2,8 +2,10 @@
 
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { EstimatePreview } from "@/lib/catalog/estimate";
+import type { RunCost } from "@/lib/generation-ui/get-run-cost";
 import { formatCredits, formatPriceRub } from "@/lib/money/credits";
 import { CurlExamples } from "./curl-examples";
+import { PlaygroundRun } from "./playground-run";
 import { formatQuantity } from "./format";
 import { fieldsOf, initialValues, toInput, type JsonSchema } from "./schema-fields";
 import { SchemaForm } from "./schema-form";
@@ -17,16 +19,22 @@ type Props = {
   initial: EstimatePreview;
   /** The server action that prices an input (no API key needed). */
   estimate: (modelId: string, input: Record<string, unknown>) => Promise<EstimatePreview>;
+  /** A signed-in visitor gets the run button; anyone else a sign-in prompt. */
+  signedIn: boolean;
+  /** The server action that reads a finished run's reserved and settled credits. */
+  runCost: (requestId: string) => Promise<RunCost | null>;
 };
 
 const t = {
-  en: { title: "Try it", price: "Estimated price", custom: "Custom size", cannot: "Fix the highlighted fields to see a price.", run: "Run", runNote: "Running from this page arrives with the playground; until then use the API examples." },
-  ru: { title: "Попробовать", price: "Оценка стоимости", custom: "Свой размер", cannot: "Исправьте отмеченные поля, чтобы увидеть цену.", run: "Запустить", runNote: "Запуск со страницы появится вместе с песочницей; пока используйте примеры API." },
+  en: { title: "Try it", price: "Estimated price", custom: "Custom size", cannot: "Fix the highlighted fields to see a price." },
+  ru: { title: "Попробовать", price: "Оценка стоимости", custom: "Свой размер", cannot: "Исправьте отмеченные поля, чтобы увидеть цену." },
 };
 
-export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, estimate }: Props) {
+export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, estimate, signedIn, runCost }: Props) {
   const fields = useMemo(() => fieldsOf(schema, lang === "ru" ? overlay : null), [schema, overlay, lang]);
   const [values, setValues] = useState(() => initialValues(fields));
+  // Issues from a refused run (400 invalid_body), shown beside their fields until the next edit.
+  const [runIssues, setRunIssues] = useState<Record<string, string>>({});
   const [result, setResult] = useState<EstimatePreview>(initial);
   const [pending, startTransition] = useTransition();
   const input = useMemo(() => toInput(fields, values), [fields, values]);
@@ -49,14 +57,27 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
     return () => clearTimeout(timer);
   }, [key, modelId, estimate]);
 
-  const errors = Object.fromEntries(result.issues.filter((i) => i.path.length > 0).map((i) => [i.path[0]!, i.message]));
+  const errors = { ...Object.fromEntries(result.issues.filter((i) => i.path.length > 0).map((i) => [i.path[0]!, i.message])), ...runIssues };
   const e = result.estimate;
   const words = t[lang];
   return (
     <div className="grid gap-8 lg:grid-cols-2">
       <section aria-label={words.title} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 className="mb-4 font-semibold text-slate-900">{words.title}</h2>
-        <SchemaForm fields={fields} values={values} errors={errors} customLabel={words.custom} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
+        <SchemaForm
+          fields={fields}
+          values={values}
+          errors={errors}
+          customLabel={words.custom}
+          onChange={(name, value) => {
+            setValues((v) => ({ ...v, [name]: value }));
+            setRunIssues((current) => {
+              const next = { ...current };
+              delete next[name];
+              return next;
+            });
+          }}
+        />
         <div className="mt-6 rounded-md bg-slate-50 p-4" aria-live="polite">
           <p className="text-xs font-medium uppercase tracking-wider text-slate-500">{words.price}</p>
           {e ? (
@@ -74,12 +95,8 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
             </p>
           )}
         </div>
-        {/* The generation issue mounts the playground's run action here. */}
-        <div id="playground-run" className="mt-4 flex items-center gap-3">
-          <button type="button" disabled className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white opacity-50">
-            {words.run}
-          </button>
-          <p className="text-xs text-slate-500">{words.runNote}</p>
+        <div id="playground-run" className="mt-4">
+          <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} lang={lang} onIssues={setRunIssues} runCost={runCost} />
         </div>
       </section>
       <section aria-label="API">

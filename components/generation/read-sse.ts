@@ -20,13 +20,15 @@ export async function readSse(body: ReadableStream<Uint8Array>, onEvent: (event:
   const parser = createParser({
     onEvent: (msg) => onEvent({ event: msg.event ?? "message", data: decode(msg.data), ...(msg.id ? { id: msg.id } : {}) }),
   });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.feed(value);
+      parser.feed(decoder.decode(value, { stream: true }));
     }
+    parser.feed(decoder.decode());
   } finally {
     reader.releaseLock();
   }

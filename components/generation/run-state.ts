@@ -134,7 +134,11 @@ export function runReducer(state: RunState, action: RunAction): RunState {
     case "sse":
       return onSse(state, action.event);
     case "result": {
-      if (normalizeStatus(action.body.status) === "failed") return { ...state, phase: "failed", failure: state.failure ?? failureOf(action.body) };
+      if (normalizeStatus(action.body.status) === "failed") {
+        // The result's error is the detailed one; a status event may have carried only the status.
+        const detailed = action.body.error !== undefined || action.body.message !== undefined;
+        return { ...state, phase: "failed", failure: detailed ? failureOf(action.body) : (state.failure ?? failureOf(action.body)) };
+      }
       return { ...state, phase: "completed", result: action.body, percent: 100 };
     }
     case "error":

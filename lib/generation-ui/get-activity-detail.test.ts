@@ -40,7 +40,7 @@ describe("success", () => {
     const alice = await createActor();
     const g = await finishedGeneration(alice.user.id);
     const ctx = await ctxOf(alice.session);
-    expect((await getActivityDetail(ctx, g.falRequestId)).record.id).toBe(g.record.id);
+    expect((await getActivityDetail(ctx, g.falRequestId!)).record.id).toBe(g.record.id);
     const unsent = await finishedGeneration(alice.user.id, { falRequestId: null });
     const detail = await getActivityDetail(ctx, unsent.record.id);
     expect(detail.record.falRequestId).toBeNull();
@@ -63,7 +63,7 @@ describe("auth", () => {
     const [alice, bob] = [await createActor(), await createActor()];
     const g = await finishedGeneration(alice.user.id);
     const bobCtx = await ctxOf(bob.session);
-    for (const id of [g.record.id, g.falRequestId, "act_missing"]) {
+    for (const id of [g.record.id, g.falRequestId!, "act_missing"]) {
       const err = await getActivityDetail(bobCtx, id).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ code: "not_found" });

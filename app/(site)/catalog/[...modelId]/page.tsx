@@ -9,10 +9,12 @@ import { PriceTag } from "@/components/catalog/price-tag";
 import { listModelsQuery } from "@/lib/api/contracts/models";
 import { categoryLabel } from "@/lib/catalog/categories";
 import { previewEstimate } from "@/lib/catalog/estimate";
+import { currentViewer } from "@/lib/auth/viewer";
 import { getModelCard } from "@/lib/catalog/get";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { estimateAction } from "../actions";
+import { runCostAction } from "../run-actions";
 
 type Params = Promise<{ modelId: string[] }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -35,11 +37,11 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 // A model's public page: description, price, licence, a form from its input schema with a live
-// estimate, and copyable API examples.
+// estimate, a run button for a signed-in visitor (a sign-in prompt otherwise), and API examples.
 export default async function ModelPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const card = await loadCard((await params).modelId);
   const lang = (await searchParams).lang === "ru" ? "ru" : "en";
-  const initial = await previewEstimate(await getDb(), card.modelId, {});
+  const [initial, viewer] = await Promise.all([previewEstimate(await getDb(), card.modelId, {}), currentViewer()]);
   const thumb = card.thumbnailUrl?.replace(/^https?:\/\/[^/]+(?=\/thumbnails\/)/, "");
   const base = listModelsQuery.parse({});
   return (
@@ -111,6 +113,8 @@ export default async function ModelPage({ params, searchParams }: { params: Para
           baseUrl={env().APP_URL}
           initial={initial}
           estimate={estimateAction}
+          signedIn={viewer !== null}
+          runCost={runCostAction}
         />
       ) : (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-600">This model&apos;s input schema has not been fetched yet.</p>

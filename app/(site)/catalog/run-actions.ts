@@ -1,0 +1,23 @@
+"use server";
+
+import { getDb } from "@/db/client";
+import { currentViewer } from "@/lib/auth/viewer";
+import { getRunCost, type RunCost } from "@/lib/generation-ui/get-run-cost";
+import { ApiError } from "@/lib/http/errors";
+
+/**
+ * The playground's cost line after a run: reserved and settled credits of the signed-in user's
+ * own request (the gateway's result shape carries no cost). Nobody signed in, or a request that is
+ * not theirs, gets null, the same answer as a missing one.
+ */
+export async function runCostAction(requestId: unknown): Promise<RunCost | null> {
+  if (typeof requestId !== "string" || requestId.length === 0 || requestId.length > 128) return null;
+  const viewer = await currentViewer();
+  if (!viewer) return null;
+  try {
+    return await getRunCost(await getDb(), viewer.userId, requestId);
+  } catch (err) {
+    if (err instanceof ApiError) return null;
+    throw err;
+  }
+}

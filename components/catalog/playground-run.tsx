@@ -1,0 +1,182 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useReducer, useRef, useState } from "react";
+import { errorViewOf } from "@/components/generation/error-view";
+import { followRun, requestPath } from "@/components/generation/follow-run";
+import { ResultView } from "@/components/generation/media-view";
+import { RunProgress } from "@/components/generation/run-progress";
+import { RunErrorAlert } from "@/components/generation/run-error";
+import { initialRunState, isBusy, runReducer, type RunAction } from "@/components/generation/run-state";
+import type { RunCost } from "@/lib/generation-ui/get-run-cost";
+import { apiFetch } from "@/lib/me/api-fetch";
+import { formatCredits } from "@/lib/money/credits";
+
+export const balanceQueryKey = ["me", "balance"] as const;
+
+const words = {
+  en: {
+    run: "Run",
+    running: "Running…",
+    again: "Run again",
+    cancel: "Cancel",
+    signIn: "Sign in to run this model",
+    signInNote: "Runs are billed to your balance; new accounts can top up on the Billing page.",
+    balance: "Balance",
+    reserved: "Reserved",
+    charged: "Charged",
+    refunded: "Refunded: nothing charged",
+    sandbox: "Sandbox run: nothing charged",
+    newBalance: "New balance",
+  },
+  ru: {
+    run: "Запустить",
+    running: "Выполняется…",
+    again: "Запустить снова",
+    cancel: "Отменить",
+    signIn: "Войдите, чтобы запустить модель",
+    signInNote: "Запуски оплачиваются с баланса; пополнить его можно на странице оплаты.",
+    balance: "Баланс",
+    reserved: "Зарезервировано",
+    charged: "Списано",
+    refunded: "Возвращено: ничего не списано",
+    sandbox: "Тестовый запуск: ничего не списано",
+    newBalance: "Новый баланс",
+  },
+};
+
+type Props = {
+  modelId: string;
+  input: Record<string, unknown>;
+  signedIn: boolean;
+  lang: "en" | "ru";
+  /** Field → message from a 400 `invalid_body`, shown beside the form's fields ({} clears them). */
+  onIssues: (issues: Record<string, string>) => void;
+  /** Server action: reserved and settled credits of the viewer's own request. */
+  runCost: (requestId: string) => Promise<RunCost | null>;
+};
+
+/** The model page's run action: queue the input, follow it live, show the result, its cost and the new balance. */
+export function PlaygroundRun({ modelId, input, signedIn, lang, onIssues, runCost }: Props) {
+  const t = words[lang];
+  const [state, dispatch] = useReducer(runReducer, initialRunState);
+  const [cost, setCost] = useState<RunCost | null>(null);
+  const abortRef = useRef<AbortController | null>(null);
+  const queryClient = useQueryClient();
+  const balance = useQuery({
+    queryKey: balanceQueryKey,
+    queryFn: () => apiFetch<{ balance: number }>("/me/balance").then((r) => r.balance),
+    enabled: signedIn,
+    retry: false,
+    staleTime: 0,
+  });
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  if (!signedIn) {
+    return (
+      <div className="flex flex-wrap items-center gap-3" data-testid="run-signin">
+        <Link href={`/signin?callbackUrl=${encodeURIComponent(`/catalog/${modelId}`)}`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+          {t.signIn}
+        </Link>
+        <p className="text-xs text-slate-500">{t.signInNote}</p>
+      </div>
+    );
+  }
+
+  async function run() {
+    abortRef.current?.abort();
+    const abort = new AbortController();
+    abortRef.current = abort;
+    const send = (a: RunAction) => !abort.signal.aborted && dispatch(a);
+    setCost(null);
+    onIssues({});
+    dispatch({ type: "submit" });
+    try {
+      const res = await fetch(`/queue/${modelId}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(input),
+        credentials: "same-origin",
+        signal: abort.signal,
+      });
+      const body = (await res.json().catch(() => null)) as { requestId?: string; status?: string; queuePosition?: number } | null;
+      if (!res.ok || !body?.requestId) {
+        const view = errorViewOf(res.status, body, res.headers);
+        send({ type: "error", view });
+        onIssues(view.fieldIssues);
+        return;
+      }
+      const base = requestPath(modelId, body.requestId);
+      send({ type: "accepted", requestId: body.requestId, status: body.status, queuePosition: body.queuePosition ?? null });
+      const final = await followRun(base, send, abort.signal);
+      if (final === "fetching" || final === "failed") {
+        const result = await fetch(base, { signal: abort.signal, cache: "no-store" });
+        const data = (await result.json().catch(() => null)) as Record<string, unknown> | null;
+        if (result.ok && data) send({ type: "result", body: data });
+        else if (final === "failed") send({ type: "result", body: { ...(data ?? {}), status: "failed" } });
+        else send({ type: "error", view: errorViewOf(result.status, data, result.headers) });
+      }
+      const summary = await runCost(body.requestId);
+      if (!abort.signal.aborted) setCost(summary);
+      void queryClient.invalidateQueries({ queryKey: balanceQueryKey });
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      send({ type: "error", view: errorViewOf(0, { error: "network_error", message: err instanceof Error ? err.message : "The connection failed" }) });
+    }
+  }
+
+  async function cancel() {
+    if (!state.requestId) return;
+    await fetch(`${requestPath(modelId, state.requestId)}/cancel`, { method: "PUT", credentials: "same-origin" }).catch(() => undefined);
+  }
+
+  const busy = isBusy(state.phase);
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <button
+          type="button"
+          onClick={run}
+          disabled={busy}
+          className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60"
+          data-testid="run-button"
+        >
+          {busy ? t.running : state.phase === "idle" ? t.run : t.again}
+        </button>
+        {state.phase === "queued" && (
+          <button type="button" onClick={cancel} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-700 hover:bg-slate-50">
+            {t.cancel}
+          </button>
+        )}
+        {balance.data !== undefined && (
+          <p className="text-sm text-slate-600">
+            {cost ? t.newBalance : t.balance}:{" "}
+            <span className="font-medium text-slate-900" data-testid="run-balance">
+              {formatCredits(balance.data)}
+            </span>
+          </p>
+        )}
+      </div>
+      {state.error && <RunErrorAlert error={state.error} lang={lang} />}
+      {state.phase !== "idle" && <RunProgress state={state} lang={lang} />}
+      {state.result && <ResultView result={state.result} />}
+      {cost && (
+        <p className="text-sm text-slate-600" data-testid="run-cost">
+          {cost.sandbox ? (
+            t.sandbox
+          ) : cost.status === "failed" || cost.status === "cancelled" || (cost.settledCredits === 0 && cost.reservedCredits > 0) ? (
+            t.refunded
+          ) : (
+            <>
+              {t.reserved} {formatCredits(cost.reservedCredits)} · {t.charged}{" "}
+              <span className="font-medium text-slate-900" data-testid="run-charged">
+                {cost.settledCredits === null ? "…" : formatCredits(cost.settledCredits)}
+              </span>
+            </>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}
