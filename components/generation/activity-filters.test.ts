@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { activityApiQuery, activityPageHref, filtersFrom, withFilter } from "./activity-filters";
+import { activityApiQuery, activityPageHref, filtersFrom, formatDuration, withFilter } from "./activity-filters";
 
 describe("activity filters in the page URL and the API query", () => {
   test("search params → filters: blanks, bad offsets and oversized values are dropped", () => {
@@ -25,5 +25,11 @@ describe("activity filters in the page URL and the API query", () => {
     expect(activityPageHref(paged)).toBe("/dashboard/activity?status=failed&offset=50");
     expect(withFilter(paged, "modelId", "fal-ai/flux/dev")).toEqual({ status: "failed", modelId: "fal-ai/flux/dev", offset: 0 });
     expect(withFilter(paged, "status", "")).toEqual({ offset: 0 });
+  });
+});
+
+describe("durations", () => {
+  test("milliseconds, seconds with one decimal, minutes and seconds; nothing for a missing one", () => {
+    expect([850, 2449, 2450, 59_999, 185_000, null, -1].map(formatDuration)).toEqual(["850 ms", "2.4 s", "2.5 s", "1 min 0 s", "3 min 5 s", "—", "—"]);
   });
 });

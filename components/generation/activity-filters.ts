@@ -70,3 +70,15 @@ export function withFilter(filters: ActivityFilters, key: FilterKey, value: stri
   else delete next[key];
   return next;
 }
+
+/** "850 ms", "2.4 s", "3 min 5 s": a run's duration as people read it. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 59_950) return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The badge colour of an activity or generation status. */
+export const statusTone = (status: string) => (status === "completed" ? "green" : status === "failed" ? "red" : status === "cancelled" ? "amber" : "slate");
