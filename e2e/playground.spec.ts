@@ -1,0 +1,51 @@
+import { expect, test } from "@playwright/test";
+import { formatCredits } from "../lib/money/credits";
+import { signedInUser } from "./generation-db";
+import { balanceOf, MODEL, runFromPlayground } from "./playground-helpers";
+
+test("a signed-in user with credits runs a text-to-image model from the playground and sees the image and the new balance", async ({ page, context, baseURL }) => {
+  await signedInUser(context, baseURL!, { rub: 100 });
+  await page.goto(`/catalog/${MODEL}`);
+  await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(100 * 10_000));
+
+  const requestId = await runFromPlayground(page, "a lighthouse at dusk, oil painting");
+  expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+
+  // The image is shown inline and really loads (a 512×512 picture served by the app).
+  const image = page.getByTestId("result-image").locator("img");
+  await expect(image).toHaveCount(1);
+  await expect(image).toHaveJSProperty("complete", true);
+  expect(await image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([512, 512]);
+
+  // The cost line and the new balance agree with the server's balance.
+  await expect(page.getByTestId("run-cost")).toBeVisible();
+  const charged = await page.getByTestId("run-charged").textContent();
+  expect(charged).toMatch(/^0,\d+ ₽$/);
+  const balance = await balanceOf(page);
+  expect(balance).toBeLessThan(100 * 10_000);
+  await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(balance));
+});
+
+test("a visitor who is not signed in sees a sign-in prompt instead of the run button", async ({ page }) => {
+  await page.goto(`/catalog/${MODEL}`);
+  await expect(page.getByTestId("run-button")).toHaveCount(0);
+  const prompt = page.getByRole("link", { name: "Sign in to run this model" });
+  await expect(prompt).toHaveAttribute("href", `/signin?callbackUrl=${encodeURIComponent(`/catalog/${MODEL}`)}`);
+  await prompt.click();
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+});
+
+test("a user without credits gets the 402 with a link to top up; a missing prompt is shown beside its field", async ({ page, context, baseURL }) => {
+  await signedInUser(context, baseURL!);
+  await page.goto(`/catalog/${MODEL}`);
+  await page.getByTestId("run-button").click();
+  const error = page.getByTestId("run-error");
+  await expect(error).toHaveAttribute("data-code", "invalid_body");
+  await expect(page.locator("#field-prompt").locator("xpath=..").getByRole("alert")).toBeVisible();
+
+  await page.locator("#field-prompt").fill("a red fox");
+  await page.getByTestId("run-button").click();
+  await expect(error).toHaveAttribute("data-code", "insufficient_balance");
+  await expect(page.getByTestId("topup-link")).toHaveAttribute("href", "/dashboard/billing");
+  await expect(page.getByTestId("run-status")).toHaveCount(0);
+});
