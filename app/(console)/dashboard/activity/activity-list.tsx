@@ -120,14 +120,15 @@ export function ActivityList({ initialFilters, keys }: { initialFilters: Activit
         </form>
       </Card>
       {error && <Alert>{error.message}</Alert>}
+      {(data || !error) && (
       <Card title={data ? `${data.total} record${data.total === 1 ? "" : "s"}` : "Loading…"} actions={isFetching ? <span className="text-xs text-slate-400">Updating…</span> : null}>
-        {data && data.items.length === 0 ? (
+        {!data ? null : data.items.length === 0 ? (
           <p className="text-sm text-slate-600" data-testid="activity-empty">
             Nothing here yet. Runs from the catalog&apos;s playground and the API appear as they finish.
           </p>
         ) : (
           <Table head={["Time", "Model", "Operation", "Status", "Cost", "Duration", "Key", ""]}>
-            {data?.items.map((r) => (
+            {data.items.map((r) => (
               <tr key={r.id} data-testid="activity-row" data-request-id={r.requestId ?? ""}>
                 <td className={`${cellClass} whitespace-nowrap`}>{formatTime(r.createdAt)}</td>
                 <td className={`${cellClass} font-mono text-xs`}>{r.modelId ?? "—"}</td>
@@ -164,6 +165,7 @@ export function ActivityList({ initialFilters, keys }: { initialFilters: Activit
           </div>
         )}
       </Card>
+      )}
     </div>
   );
 }
