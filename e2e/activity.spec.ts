@@ -33,7 +33,9 @@ test("a playground run appears on the Activity page; its detail shows the image,
     expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(512);
   }
   await expect(page.getByTestId("activity-assets").getByTestId("asset-row")).toHaveCount(1);
-  await expect(page.getByText('"prompt": "a paper boat on a pond"')).toBeVisible();
+  const input = page.locator("section", { has: page.getByRole("heading", { name: "Input", exact: true }) });
+  await expect(input).toContainText('"prompt": "a paper boat on a pond"');
+  await expect(input).toContainText('"image_size": "square"');
 });
 
 test("another user's activity record is not found, exactly like a missing one", async ({ page, context, baseURL }) => {

@@ -49,3 +49,29 @@ test("a user without credits gets the 402 with a link to top up; a missing promp
   await expect(page.getByTestId("topup-link")).toHaveAttribute("href", "/dashboard/billing");
   await expect(page.getByTestId("run-status")).toHaveCount(0);
 });
+
+test("a run is followed live (queued, running, logs) and a failed run shows its error and is refunded", async ({ page, context, baseURL }) => {
+  await signedInUser(context, baseURL!, { rub: 10 });
+  await page.goto(`/catalog/${MODEL}`);
+  await page.locator("#field-image_size").selectOption("square");
+
+  // The simulator takes its time: the status and the provider's logs arrive over SSE before the result.
+  await page.locator("#field-prompt").fill("a slow comet [latency:4000]");
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", /^(queued|in_progress)$/);
+  await expect(page.getByTestId("run-logs")).not.toBeEmpty();
+  await expect(page.getByTestId("result-image")).toHaveCount(0);
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "completed", { timeout: 30_000 });
+  await expect(page.getByTestId("result-image")).toHaveCount(1);
+  const afterFirst = await balanceOf(page);
+  await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(afterFirst));
+
+  await page.locator("#field-prompt").fill("a forbidden fox [fail:generation]");
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "failed", { timeout: 30_000 });
+  await expect(page.getByTestId("run-failure")).toContainText("generation_failed");
+  await expect(page.getByTestId("run-cost")).toHaveText("Refunded: nothing charged");
+  expect(await balanceOf(page)).toBe(afterFirst);
+  await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(afterFirst));
+  await expect(page.getByTestId("result-image")).toHaveCount(0);
+});

@@ -30,6 +30,14 @@ const t = {
   ru: { title: "Попробовать", price: "Оценка стоимости", custom: "Свой размер", cannot: "Исправьте отмеченные поля, чтобы увидеть цену." },
 };
 
+/**
+ * A refused run's issues beside their fields. The form shows a bare "Required" as a quiet note
+ * (the price does not depend on it); after a refused run it is the reason, so it reads as one.
+ */
+function refusedRunIssues(issues: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(issues).map(([field, message]) => [field, message === "Required" ? "Required: fill this in to run the model" : message]));
+}
+
 export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, estimate, signedIn, runCost }: Props) {
   const fields = useMemo(() => fieldsOf(schema, lang === "ru" ? overlay : null), [schema, overlay, lang]);
   const [values, setValues] = useState(() => initialValues(fields));
@@ -96,7 +104,7 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
           )}
         </div>
         <div id="playground-run" className="mt-4">
-          <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} lang={lang} onIssues={setRunIssues} runCost={runCost} />
+          <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} lang={lang} onIssues={(issues) => setRunIssues(refusedRunIssues(issues))} runCost={runCost} />
         </div>
       </section>
       <section aria-label="API">

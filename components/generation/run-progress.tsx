@@ -37,9 +37,11 @@ export function RunProgress({ state, lang = "en" }: { state: RunState; lang?: "e
         </ol>
       )}
       {state.failure && (
+        <div data-testid="run-failure">
         <Alert>
           <span className="font-mono text-xs">{state.failure.code}</span> — {state.failure.message}
         </Alert>
+        </div>
       )}
     </div>
   );

@@ -73,7 +73,8 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
               <p className="text-sm text-slate-600">No files are stored for this record (or they were deleted).</p>
             ) : (
               <div className="space-y-4" data-testid="activity-assets">
-                <MediaGrid items={files} />
+                {/* The output above already shows these files; without one (an upload), show them here. */}
+                {!generation?.output && <MediaGrid items={files} />}
                 <Table head={["File", "Type", "Size", "Status", "Stored"]}>
                   {assets.map((a) => (
                     <tr key={a.id} data-testid="asset-row">
