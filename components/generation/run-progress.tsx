@@ -38,9 +38,9 @@ export function RunProgress({ state, lang = "en" }: { state: RunState; lang?: "e
       )}
       {state.failure && (
         <div data-testid="run-failure">
-        <Alert>
-          <span className="font-mono text-xs">{state.failure.code}</span> — {state.failure.message}
-        </Alert>
+          <Alert>
+            <span className="font-mono text-xs">{state.failure.code}</span> — {state.failure.message}
+          </Alert>
         </div>
       )}
     </div>

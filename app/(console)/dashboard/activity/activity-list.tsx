@@ -121,50 +121,50 @@ export function ActivityList({ initialFilters, keys }: { initialFilters: Activit
       </Card>
       {error && <Alert>{error.message}</Alert>}
       {(data || !error) && (
-      <Card title={data ? `${data.total} record${data.total === 1 ? "" : "s"}` : "Loading…"} actions={isFetching ? <span className="text-xs text-slate-400">Updating…</span> : null}>
-        {!data ? null : data.items.length === 0 ? (
-          <p className="text-sm text-slate-600" data-testid="activity-empty">
-            Nothing here yet. Runs from the catalog&apos;s playground and the API appear as they finish.
-          </p>
-        ) : (
-          <Table head={["Time", "Model", "Operation", "Status", "Cost", "Duration", "Key", ""]}>
-            {data.items.map((r) => (
-              <tr key={r.id} data-testid="activity-row" data-request-id={r.requestId ?? ""}>
-                <td className={`${cellClass} whitespace-nowrap`}>{formatTime(r.createdAt)}</td>
-                <td className={`${cellClass} font-mono text-xs`}>{r.modelId ?? "—"}</td>
-                <td className={cellClass}>{r.operation}</td>
-                <td className={cellClass}>
-                  <Badge tone={statusTone(r.status)}>{r.status}</Badge>
-                  {r.errorCode && <span className="ml-2 font-mono text-xs text-red-700">{r.errorCode}</span>}
-                </td>
-                <td className={`${cellClass} whitespace-nowrap`}>{formatCredits(r.credits)}</td>
-                <td className={`${cellClass} whitespace-nowrap`}>{formatDuration(r.durationMs)}</td>
-                <td className={cellClass}>{r.apiKeyId ? (keyName.get(r.apiKeyId) ?? "deleted key") : "dashboard"}</td>
-                <td className={`${cellClass} text-right`}>
-                  <Link href={`/dashboard/activity/${encodeURIComponent(r.id)}`} className="text-brand-700 hover:underline">
-                    Details
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
-        {data && data.total > ACTIVITY_PAGE_SIZE && (
-          <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
-            <span>
-              {data.offset + 1}–{Math.min(data.offset + data.items.length, data.total)} of {data.total}
-            </span>
-            <div className="flex gap-2">
-              <Button type="button" variant="secondary" disabled={filters.offset === 0} onClick={() => apply({ ...filters, offset: Math.max(0, filters.offset - ACTIVITY_PAGE_SIZE) })}>
-                Newer
-              </Button>
-              <Button type="button" variant="secondary" disabled={data.offset + data.items.length >= data.total} onClick={() => apply({ ...filters, offset: filters.offset + ACTIVITY_PAGE_SIZE })}>
-                Older
-              </Button>
+        <Card title={data ? `${data.total} record${data.total === 1 ? "" : "s"}` : "Loading…"} actions={isFetching ? <span className="text-xs text-slate-400">Updating…</span> : null}>
+          {!data ? null : data.items.length === 0 ? (
+            <p className="text-sm text-slate-600" data-testid="activity-empty">
+              Nothing here yet. Runs from the catalog&apos;s playground and the API appear as they finish.
+            </p>
+          ) : (
+            <Table head={["Time", "Model", "Operation", "Status", "Cost", "Duration", "Key", ""]}>
+              {data.items.map((r) => (
+                <tr key={r.id} data-testid="activity-row" data-request-id={r.requestId ?? ""}>
+                  <td className={`${cellClass} whitespace-nowrap`}>{formatTime(r.createdAt)}</td>
+                  <td className={`${cellClass} font-mono text-xs`}>{r.modelId ?? "—"}</td>
+                  <td className={cellClass}>{r.operation}</td>
+                  <td className={cellClass}>
+                    <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+                    {r.errorCode && <span className="ml-2 font-mono text-xs text-red-700">{r.errorCode}</span>}
+                  </td>
+                  <td className={`${cellClass} whitespace-nowrap`}>{formatCredits(r.credits)}</td>
+                  <td className={`${cellClass} whitespace-nowrap`}>{formatDuration(r.durationMs)}</td>
+                  <td className={cellClass}>{r.apiKeyId ? (keyName.get(r.apiKeyId) ?? "deleted key") : "dashboard"}</td>
+                  <td className={`${cellClass} text-right`}>
+                    <Link href={`/dashboard/activity/${encodeURIComponent(r.id)}`} className="text-brand-700 hover:underline">
+                      Details
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
+          {data && data.total > ACTIVITY_PAGE_SIZE && (
+            <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
+              <span>
+                {data.offset + 1}–{Math.min(data.offset + data.items.length, data.total)} of {data.total}
+              </span>
+              <div className="flex gap-2">
+                <Button type="button" variant="secondary" disabled={filters.offset === 0} onClick={() => apply({ ...filters, offset: Math.max(0, filters.offset - ACTIVITY_PAGE_SIZE) })}>
+                  Newer
+                </Button>
+                <Button type="button" variant="secondary" disabled={data.offset + data.items.length >= data.total} onClick={() => apply({ ...filters, offset: filters.offset + ACTIVITY_PAGE_SIZE })}>
+                  Older
+                </Button>
+              </div>
             </div>
-          </div>
-        )}
-      </Card>
+          )}
+        </Card>
       )}
     </div>
   );
