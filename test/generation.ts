@@ -49,7 +49,7 @@ export async function activityOf(requestId: string) {
 export async function eventsOf(id: string) {
   const db = await getDb();
   const rows = await db.select().from(generationEvents).where(eq(generationEvents.generationId, id)).orderBy(asc(generationEvents.seq));
-  return rows.map((r) => ({ kind: r.kind, ...r.data }));
+  return rows.map((r) => ({ kind: r.kind, ...r.data }) as Record<string, unknown>);
 }
 
 /** What the simulator was asked to run for a job (its requests carry the engine's id). */

@@ -10,6 +10,7 @@ import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
 import { failureError } from "./present";
 import { awaitResult, ensureSubmitted, failureOutcome, outcomeOf } from "./provider-calls";
+import type { Stage } from "./stage-timing";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
@@ -19,9 +20,9 @@ import { isFinal, type GenerationRow } from "./types";
  * `timeout` with the request id. If this process dies mid-run, the re-drive sweep hands it over.
  * Returns the final row when completed; throws the job's error when it failed.
  */
-export async function runSync(db: Db, row: GenerationRow, model: ModelRow): Promise<GenerationRow> {
+export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: (stage: Stage) => void = () => {}): Promise<GenerationRow> {
   const abort = new AbortController();
-  const work = executeInline(db, row, model, abort.signal);
+  const work = executeInline(db, row, model, abort.signal, lap);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), env().RUN_SYNC_TIMEOUT_MS)));
   const first = await Promise.race([work, timeout]).finally(() => clearTimeout(timer));
@@ -45,13 +46,18 @@ function answerOf(row: GenerationRow): GenerationRow {
   throw failureError(row);
 }
 
-async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal): Promise<GenerationRow> {
+async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal, lap: (stage: Stage) => void): Promise<GenerationRow> {
   let current = row;
   try {
     current = await ensureSubmitted(db, row, model, { webhook: false, retries: 2, signal });
+    lap("dispatch");
     if (isFinal(current.status)) return current;
     const result = await awaitResult(current, model, signal);
-    return (await finalizeGeneration(db, current, await outcomeOf(db, current, result))).row;
+    lap("provider");
+    const outcome = await outcomeOf(db, current, result);
+    const final = (await finalizeGeneration(db, current, outcome)).row;
+    lap("settle");
+    return final;
   } catch (err) {
     if (signal.aborted) return reload(db, row.id);
     if (err instanceof ProviderError) return (await finalizeGeneration(db, current, failureOutcome(err))).row;

@@ -8,6 +8,7 @@ import { dispatchGeneration } from "./dispatch";
 import { log } from "@/lib/logger";
 import { rememberModel } from "./model-lookup";
 import { runSync } from "./run-sync";
+import { stageClock } from "./stage-timing";
 import type { GenerationContext, GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
 export type StartGeneration = {
@@ -16,6 +17,8 @@ export type StartGeneration = {
   surface: GenerationSurface;
   mode: GenerationMode;
   operation: GenerationOperation;
+  /** Where per-stage times are recorded (lib/generation/stage-timing), when the caller wants them. */
+  timing?: object;
   /** Completion callback, already checked against the outbound rules (checkCallbackUrl). */
   webhookUrl?: string | null;
   passthrough?: boolean;
@@ -28,12 +31,14 @@ export type StartGeneration = {
  * final row (sync) or the queued row (queue).
  */
 export async function startGeneration(ctx: GenerationContext, o: StartGeneration): Promise<GenerationRow> {
+  const lap = o.timing ? stageClock(o.timing) : () => {};
   const model = await getModelForUse(ctx.db, o.modelId);
   rememberModel(model);
   const input = validateModelInput(model, o.input);
   const quote = quoteForInput(model, input);
   const provider = providerFor({ sandbox: isSandbox(ctx.principal), modelProvider: model.provider });
   breakerFor(provider.name).assertAvailable();
+  lap("model");
   const row = await createGeneration(ctx, {
     model,
     input,
@@ -45,7 +50,8 @@ export async function startGeneration(ctx: GenerationContext, o: StartGeneration
     webhookUrl: o.webhookUrl ?? null,
     passthrough: o.passthrough ?? false,
   });
-  if (o.mode === "sync") return runSync(ctx.db, row, model);
+  lap("reserve");
+  if (o.mode === "sync") return runSync(ctx.db, row, model, lap);
   // If this hand-off is lost (a crash right here), the re-drive sweep sends it again.
   await dispatchGeneration(row.id).catch((error) => log.error("queued generation not dispatched yet", { generationId: row.id, error }));
   return row;
