@@ -7,7 +7,7 @@ import { defineOperations } from "./operation";
 // ---- requests --------------------------------------------------------------------------------
 export const modelInputBody = z
   .record(z.string(), z.unknown())
-  .meta({ id: "ModelInput", description: "The model input; validated against the model card's schema.input" });
+  .meta({ id: "GenerationInput", description: "The model input; validated against the model card's schema.input" });
 
 export const runQuery = z.object({
   passthrough: booleanQuery.default(false).meta({ description: "Return the provider's own links (expire in about 24 h) and copy nothing" }),
