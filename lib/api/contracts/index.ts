@@ -2,6 +2,7 @@ import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
+import { generationOperations } from "./generation";
 import { inngestOperations } from "./inngest";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
@@ -24,4 +25,5 @@ export const operations: Operation[] = [
   ...assetOperations,
   ...simOperations,
   ...inngestOperations,
+  ...generationOperations,
 ];
