@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { activityApiQuery, activityPageHref, filtersFrom, formatDuration, withFilter } from "./activity-filters";
+import { activityQuery } from "@/lib/api/contracts/generation";
+import { activityApiQuery, OPERATIONS, STATUSES, activityPageHref, filtersFrom, formatDuration, withFilter } from "./activity-filters";
 
 describe("activity filters in the page URL and the API query", () => {
   test("search params → filters: blanks, bad offsets and oversized values are dropped", () => {
@@ -31,5 +32,12 @@ describe("activity filters in the page URL and the API query", () => {
 describe("durations", () => {
   test("milliseconds, seconds with one decimal, minutes and seconds; nothing for a missing one", () => {
     expect([850, 2449, 2450, 59_999, 185_000, null, -1].map(formatDuration)).toEqual(["850 ms", "2.4 s", "2.5 s", "1 min 0 s", "3 min 5 s", "—", "—"]);
+  });
+});
+
+describe("filter choices", () => {
+  test("the operation and status choices are exactly the values GET /me/activity accepts", () => {
+    expect([...OPERATIONS].sort()).toEqual([...activityQuery.shape.operation.unwrap().options].sort());
+    expect([...STATUSES].sort()).toEqual([...activityQuery.shape.status.unwrap().options].sort());
   });
 });

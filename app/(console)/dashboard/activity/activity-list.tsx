@@ -39,14 +39,17 @@ type Page = { items: ActivityRecord[]; total: number; limit: number; offset: num
 type KeyOption = { id: string; name: string; start: string | null };
 
 /** GET /me/activity with the page's filters, kept in the URL so a filtered view can be shared and reloaded. */
-export function ActivityList({ initialFilters, keys }: { initialFilters: ActivityFilters; keys: KeyOption[] }) {
+export function ActivityList({ initialFilters, initialPage, keys }: { initialFilters: ActivityFilters; initialPage?: Page; keys: KeyOption[] }) {
   const router = useRouter();
   const [filters, setFilters] = useState(initialFilters);
   const [modelDraft, setModelDraft] = useState(initialFilters.modelId ?? "");
   const query = activityApiQuery(filters);
+  const initialQuery = activityApiQuery(initialFilters);
   const { data, error, isFetching } = useQuery({
     queryKey: ["me", "activity", query],
     queryFn: () => apiFetch<Page>(`/me/activity?${query}`),
+    // The server's first page, for the filters the page was opened with.
+    initialData: query === initialQuery ? initialPage : undefined,
     placeholderData: keepPreviousData,
     staleTime: 5_000,
   });

@@ -1,6 +1,8 @@
-import { filtersFrom } from "@/components/generation/activity-filters";
+import { ACTIVITY_PAGE_SIZE, filtersFrom } from "@/components/generation/activity-filters";
 import { PageHeader } from "@/components/ui/card";
+import { activityQuery } from "@/lib/api/contracts/generation";
 import { requireViewer } from "@/lib/auth/viewer";
+import { listActivity } from "@/lib/generation/list-activity";
 import { listKeys } from "@/lib/keys/list-keys";
 import { ActivityList } from "./activity-list";
 
@@ -8,13 +10,20 @@ export const metadata = { title: "Activity" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
+/**
+ * The first page is read on the server through GET /me/activity's own domain function (no
+ * loading flash); the island then pages and filters over the JSON API. Filters the API would
+ * refuse (an unknown status) are left to the island, which shows the API's error.
+ */
 export default async function ActivityPage({ searchParams }: { searchParams: SearchParams }) {
-  const { db, principal } = await requireViewer();
-  const [filters, keys] = await Promise.all([searchParams.then(filtersFrom), listKeys(db, principal.userId)]);
+  const ctx = await requireViewer();
+  const filters = filtersFrom(await searchParams);
+  const query = activityQuery.safeParse({ ...filters, limit: ACTIVITY_PAGE_SIZE });
+  const [keys, initialPage] = await Promise.all([listKeys(ctx.db, ctx.principal.userId), query.success ? listActivity(ctx, query.data) : undefined]);
   return (
     <>
       <PageHeader title="Activity" description="Every generation and upload billed to your account, newest first. Open one for its input, output, files and cost." />
-      <ActivityList initialFilters={filters} keys={keys.map((k) => ({ id: k.id, name: k.name, start: k.start }))} />
+      <ActivityList initialFilters={filters} initialPage={initialPage} keys={keys.map((k) => ({ id: k.id, name: k.name, start: k.start }))} />
     </>
   );
 }
