@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { autoTopupSettings } from "@/db/schema";
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
 import { forgetThresholdCache } from "../threshold-cache";
 
 export type AutoTopupSettings = { enabled: boolean; thresholdRub: number; amountRub: number };
@@ -12,6 +14,10 @@ export async function getAutoTopupSettings(db: Executor, userId: string): Promis
 
 /** PATCH /me/auto-topup: an upsert of the user's settings; whole rubles. */
 export async function updateAutoTopup(db: Executor, userId: string, input: AutoTopupSettings): Promise<AutoTopupSettings> {
+  const min = env().MIN_TOPUP_RUB;
+  if (input.amountRub < min) {
+    throw new ApiError("minimum_topup", `An automatic top-up is at least ${min} ₽`, { recovery: { action: "topup", url: "/billing/topup", minAmountRub: min } });
+  }
   const [row] = await db
     .insert(autoTopupSettings)
     .values({ userId, ...input })
