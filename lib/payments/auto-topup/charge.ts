@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { autoTopupSettings, balances, paymentMethods, payments, users } from "@/db/schema";
 import { CREDITS_PER_RUB, rubToCredits } from "@/lib/money/credits";
@@ -69,6 +69,13 @@ export async function chargeAutoTopup(db: Db, userId: string): Promise<AutoTopup
       if (!isUniqueViolation(err)) throw err;
       const other = await findInFlight(db, userId);
       return { charged: false, reason: "in_flight", paymentId: other?.id };
+    }
+    // Holding the in-flight slot, look again: a top-up that finished just before us (it frees the
+    // slot in the same transaction that grants its credits) may already have lifted the balance.
+    const [now] = await db.select({ credits: balances.credits }).from(balances).where(eq(balances.userId, userId));
+    if ((now?.credits ?? 0) >= state.thresholdRub * CREDITS_PER_RUB) {
+      await db.delete(payments).where(and(eq(payments.id, id), isNull(payments.paymentProviderId)));
+      return { charged: false, reason: "balance_recovered" };
     }
     await db.update(autoTopupSettings).set({ lastTriggeredAt: new Date() }).where(eq(autoTopupSettings.userId, userId));
   }
