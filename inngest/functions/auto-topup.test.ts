@@ -61,7 +61,7 @@ describe("auto top-up", () => {
     expect(await balanceOf(alice.user.id)).toBe((200 + 1000) * RUB);
     const db = await getDb();
     const events = await db.select().from(jobEvents).where(eq(jobEvents.name, "billing/auto-topup.requested"));
-    expect(events.filter((e) => (e.payload as { data: { userId: string } }).data.userId === alice.user.id)).toHaveLength(1);
+    expect(events.filter((e) => e.payload.data.userId === alice.user.id)).toHaveLength(1);
     expect(await mailsTo(alice.user.email!)).toMatchObject([{ subject: "Your Generation Gateway balance is low", text: expect.stringContaining("below 300 ₽") }]);
 
     // Back above the threshold, the next drop is a new crossing: one more charge, one more mail.
