@@ -23,7 +23,7 @@ test("a user tops up 500 ₽ through the local provider's confirmation page and 
   const user = userCreate("--email", `billing-${Date.now()}@example.test`);
   await signIn(page, user.email);
 
-  await page.getByRole("link", { name: "Billing" }).click();
+  await page.getByRole("link", { name: "Billing", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/billing$/);
   await expect(page.getByTestId("balance")).toHaveText("0,00 ₽");
   await expect(page.getByText("No payments yet.")).toBeVisible();
