@@ -9,17 +9,24 @@ import { chargeAutoTopup } from "@/lib/payments/auto-topup/charge";
 import { confirmLocalPayment } from "@/lib/payments/local/confirm";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
-import { balanceOf } from "@/test/payments";
+import { balanceOf, setEnv } from "@/test/payments";
+import { FakeYookassa } from "@/test/servers/yookassa";
 import { PATCH as AUTO_TOPUP } from "@/app/(gateway)/me/auto-topup/route";
 import { GET as GET_PAYMENT } from "@/app/(gateway)/billing/payments/[id]/route";
 import { POST as TOPUP } from "@/app/(gateway)/billing/topup/route";
 
 const RUB = 10_000;
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
+let yookassa: FakeYookassa;
 beforeAll(async () => {
   jobs = await startTestExecutor();
+  yookassa = await FakeYookassa.start();
+  setEnv({ YOOKASSA_API_URL: yookassa.url, YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey, YOOKASSA_MAX_RETRIES: "0" });
 });
-afterAll(() => jobs.uninstall());
+afterAll(async () => {
+  jobs.uninstall();
+  await yookassa.stop();
+});
 
 /** A user who paid 500 ₽ with a saved card (through the local provider) and turned auto top-up on. */
 async function userWithAutoTopup(options: { thresholdRub: number; amountRub: number; optOut?: boolean }) {
@@ -120,5 +127,34 @@ describe("auto top-up", () => {
     expect(await mailsTo(frank.user.email!)).toHaveLength(1);
     const [row] = await db.select({ optOut: users.lowBalanceEmailOptOut }).from(users).where(eq(users.id, frank.user.id));
     expect(row!.optOut).toBe(false);
+  });
+
+  test("yookassa: a charge that fails with 5xx is retried by the function with the same Idempotence-Key; the card is charged once", async () => {
+    setEnv({ PAYMENT_PROVIDER: "yookassa" });
+    try {
+      const gina = await createActor();
+      const first = await call(TOPUP, "/billing/topup", { session: gina.session, body: { amountRub: 500, returnUrl: "https://app.test/back", savePaymentMethod: true } });
+      yookassa.succeed(first.body.payment.paymentProviderId, { last4: "8888", brand: "Mir" });
+      await call(GET_PAYMENT, "/", { session: gina.session, params: { id: first.body.payment.id } });
+      expect(await balanceOf(gina.user.id)).toBe(500 * RUB);
+      await call(AUTO_TOPUP, "/", { method: "PATCH", session: gina.session, body: { enabled: true, thresholdRub: 400, amountRub: 300 } });
+
+      yookassa.failNext("create", { status: 503 });
+      const before = yookassa.calls.length;
+      await reserve(gina.user.id, 150);
+      await afterDebitSettled();
+      await jobs.drain();
+      const [pending] = await autoTopups(gina.user.id);
+      expect(pending).toMatchObject({ status: "pending", paymentProviderId: null, provider: "yookassa" });
+
+      await jobs.advance("10m"); // the function's retry
+      const charges = yookassa.calls.slice(before).filter((c) => c.route === "create");
+      expect(charges.map((c) => c.headers["idempotence-key"])).toEqual([pending!.id, pending!.id]);
+      expect(charges[1]!.body).toMatchObject({ amount: { value: "300.00" }, payment_method_id: expect.any(String) });
+      expect(await autoTopups(gina.user.id)).toMatchObject([{ id: pending!.id, status: "succeeded", paymentProviderId: expect.any(String) }]);
+      expect(await balanceOf(gina.user.id)).toBe((500 - 150 + 300) * RUB);
+    } finally {
+      setEnv({ PAYMENT_PROVIDER: undefined });
+    }
   });
 });
