@@ -71,12 +71,16 @@ describe("success", () => {
     expect(inngestServer.registrations.at(-1)).toMatchObject({
       appName: "generation-gateway",
       url: `${app.url}/api/inngest`,
-      functions: [
-        {
+      functions: expect.arrayContaining([
+        expect.objectContaining({
           id: "generation-gateway-prune-job-history",
           triggers: [{ cron: "TZ=UTC 17 * * * *" }, { event: "jobs/history.prune.requested" }],
-        },
-      ],
+        }),
+        expect.objectContaining({
+          id: "generation-gateway-reconcile-payments",
+          triggers: [{ cron: "TZ=UTC */10 * * * *" }, { event: "billing/payments.reconcile.requested" }],
+        }),
+      ]),
     });
   });
 });
