@@ -62,7 +62,11 @@ export async function handlePaymentNotification(db: Db, req: Request, body: Noti
   const final = result(outcome.processed, outcome.reason, deduped);
   await db
     .update(inboundEvents)
-    .set({ handledAt: sql`coalesce(${inboundEvents.handledAt}, now())`, result: sql`coalesce(${inboundEvents.result}, ${JSON.stringify(final)}::jsonb)` })
+    .set({
+      handledAt: sql`coalesce(${inboundEvents.handledAt}, now())`,
+      // The delivery that applied the payment is the one worth keeping; otherwise the first answer.
+      result: final.processed ? final : sql`coalesce(${inboundEvents.result}, ${JSON.stringify(final)}::jsonb)`,
+    })
     .where(and(eq(inboundEvents.source, provider), eq(inboundEvents.externalId, externalId)));
   return final;
 }
