@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { localProviderPayments } from "@/db/schema";
 import { env } from "@/lib/env";
@@ -19,12 +19,18 @@ const TEST_CARD = { last4: "4242", brand: "Visa" };
  */
 export async function confirmLocalPayment(id: string, outcome: LocalOutcome): Promise<{ returnUrl: string | null; status: string }> {
   const db = await getDb();
-  const saved = outcome === "pay";
   const [row] = await db
     .update(localProviderPayments)
     .set(
       outcome === "pay"
-        ? { status: "succeeded", paymentMethodId: `lpm_${randomUUID()}`, cardLast4: TEST_CARD.last4, cardBrand: TEST_CARD.brand }
+        ? {
+            status: "succeeded",
+            paymentMethodId: `lpm_${randomUUID()}`,
+            // The card is kept for later charges only when the shop asked to save it.
+            paymentMethodSaved: sql`${localProviderPayments.savePaymentMethod}`,
+            cardLast4: TEST_CARD.last4,
+            cardBrand: TEST_CARD.brand,
+          }
         : { status: "canceled", cancellationReason: "canceled_by_user" },
     )
     .where(and(eq(localProviderPayments.id, id), eq(localProviderPayments.status, "pending")))
@@ -32,9 +38,6 @@ export async function confirmLocalPayment(id: string, outcome: LocalOutcome): Pr
   if (!row) {
     const [current] = await db.select().from(localProviderPayments).where(eq(localProviderPayments.id, id));
     return { returnUrl: current?.returnUrl ?? null, status: current?.status ?? "unknown" };
-  }
-  if (saved && row.savePaymentMethod) {
-    await db.update(localProviderPayments).set({ paymentMethodSaved: true }).where(eq(localProviderPayments.id, id));
   }
   await notifyApp(row.status === "succeeded" ? "payment.succeeded" : "payment.canceled", row.id, row.amountKopecks);
   return { returnUrl: row.returnUrl, status: row.status };

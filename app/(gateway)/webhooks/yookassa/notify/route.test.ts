@@ -92,6 +92,8 @@ describe("success", () => {
     expect(late.body).toEqual({ ok: true, processed: false, reason: "already_succeeded", deduped: false });
     expect(await paymentRow(payment.id)).toMatchObject({ status: "succeeded", cancellationReason: null });
     expect(await balanceOf(alice.user.id)).toBe(5_000_000);
+    // Not asked to save the card: no payment method.
+    expect(await (await getDb()).select().from(paymentMethods).where(eq(paymentMethods.userId, alice.user.id))).toEqual([]);
   });
 
   test("a declined payment is canceled and grants nothing", async () => {
