@@ -1,13 +1,19 @@
 import { autoTopupFn } from "./auto-topup";
+import { deliverCallbackFn } from "./deliver-callback";
 import { lowBalanceEmailFn } from "./low-balance-email";
 import { pruneJobHistoryFn } from "./prune-job-history";
 import { pruneRateLimitWindowsFn } from "./prune-rate-limit-windows";
 import { reconcilePaymentsFn } from "./reconcile-payments";
+import { redriveGenerationsFn } from "./redrive-generations";
+import { runGenerationFn } from "./run-generation";
 
 /** Every function the app serves at /api/inngest (and the embedded executor runs). */
 export const functions = [
   pruneJobHistoryFn,
   pruneRateLimitWindowsFn,
+  runGenerationFn,
+  deliverCallbackFn,
+  redriveGenerationsFn,
   autoTopupFn,
   lowBalanceEmailFn,
   reconcilePaymentsFn,

@@ -80,6 +80,7 @@ describe("success", () => {
           id: "generation-gateway-reconcile-payments",
           triggers: [{ cron: "TZ=UTC */10 * * * *" }, { event: "billing/payments.reconcile.requested" }],
         }),
+        expect.objectContaining({ id: "generation-gateway-run-generation", triggers: [{ event: "generation/requested" }] }),
       ]),
     });
   });

@@ -3,6 +3,7 @@ import { adminModelOperations } from "./admin-models";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
 import { billingOperations } from "./billing";
+import { generationOperations } from "./generation";
 import { inngestOperations } from "./inngest";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
@@ -28,4 +29,5 @@ export const operations: Operation[] = [
   ...inngestOperations,
   ...billingOperations,
   ...paymentMethodOperations,
+  ...generationOperations,
 ];
