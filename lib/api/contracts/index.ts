@@ -3,6 +3,7 @@ import { adminModelOperations } from "./admin-models";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
 import { inngestOperations } from "./inngest";
+import { integrationOperations } from "./integrations";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
 import { modelOperations } from "./models";
@@ -24,4 +25,5 @@ export const operations: Operation[] = [
   ...assetOperations,
   ...simOperations,
   ...inngestOperations,
+  ...integrationOperations,
 ];
