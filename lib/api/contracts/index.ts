@@ -2,6 +2,7 @@ import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
+import { generationOperations } from "./generation";
 import { inngestOperations } from "./inngest";
 import { integrationOperations } from "./integrations";
 import { keyOperations } from "./keys";
@@ -26,4 +27,5 @@ export const operations: Operation[] = [
   ...simOperations,
   ...inngestOperations,
   ...integrationOperations,
+  ...generationOperations,
 ];
