@@ -13,7 +13,7 @@ import { env, resetEnv } from "@/lib/env";
 import { COVER_IMAGE_INPUT } from "@/lib/integrations/covers/generate-cover-image";
 import { overlayCoverText, type Box } from "@/lib/integrations/text-overlay/overlay-cover-text";
 import { squareCover } from "@/lib/integrations/text-overlay/square-cover";
-import { createActor } from "@/test/factories";
+import { createActor, createApiKey } from "@/test/factories";
 import { call } from "@/test/http";
 import * as media from "@/test/media";
 import { startMediaOrigin, type MediaOrigin } from "@/test/servers/media-origin";
@@ -190,6 +190,17 @@ describe("success", () => {
     expect(res.status).toBe(200);
     expect((await sharp(await fetchOwn(res.body.cover_image_url)).metadata()).width).toBe(600);
     expect(origin.hits.get("/cover.png")).toBe(1);
+  });
+
+  test("a sandbox key generates on the simulator and leaves the balance alone; a session works like a key", async () => {
+    const actor = await funded();
+    const sandbox = await createApiKey(actor.user, { mode: "test" });
+    const res = await post(SLUG, generateBody, sandbox.key);
+    expect(res.status).toBe(200);
+    expect(await getBalanceCredits(await getDb(), actor.user.id)).toBe(START_CREDITS);
+    const viaSession = await call(POST, `/integrations/${SLUG}`, { session: actor.session, body: generateBody, params: { path: [SLUG] } });
+    expect(viaSession.status).toBe(200);
+    expect(await getBalanceCredits(await getDb(), actor.user.id)).toBe(START_CREDITS - (await coverQuoteCredits()));
   });
 
   test("the slug comes from INTEGRATION_SLUG", async () => {
