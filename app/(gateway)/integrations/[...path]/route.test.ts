@@ -213,6 +213,24 @@ describe("success", () => {
   });
 });
 
+describe("limits", () => {
+  test("a cover counts against the per-user hourly generation limit, like /run and /queue", async () => {
+    process.env.RATE_LIMIT_USER_GENERATIONS_PER_HOUR = "1";
+    resetEnv();
+    try {
+      const actor = await funded();
+      expect((await post(SLUG, generateBody, actor.key)).status).toBe(200);
+      const second = await post(SLUG, generateBody, actor.key);
+      expect(second.status).toBe(429);
+      expect(second.body).toEqual({ success: false, error: "rate_limited", message: expect.any(String) });
+      expect(await getBalanceCredits(await getDb(), actor.user.id)).toBe(START_CREDITS - (await coverQuoteCredits()));
+    } finally {
+      delete process.env.RATE_LIMIT_USER_GENERATIONS_PER_HOUR;
+      resetEnv();
+    }
+  });
+});
+
 describe("failures are refunded", () => {
   test("generate: a failing generation answers 500 generation_failed and returns every credit", async () => {
     const actor = await funded();
