@@ -5,6 +5,7 @@ import { assetOperations } from "./assets";
 import { billingOperations } from "./billing";
 import { generationOperations } from "./generation";
 import { inngestOperations } from "./inngest";
+import { integrationOperations } from "./integrations";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
 import { modelOperations } from "./models";
@@ -27,6 +28,7 @@ export const operations: Operation[] = [
   ...assetOperations,
   ...simOperations,
   ...inngestOperations,
+  ...integrationOperations,
   ...billingOperations,
   ...paymentMethodOperations,
   ...generationOperations,
