@@ -65,6 +65,8 @@ export const creditTransactions = pgTable(
     uniqueIndex("credit_transactions_idempotency_uq").on(t.idempotencyKey),
     // GET /me/transactions and /admin/users/{id}/transactions: newest first, optional type.
     index("credit_transactions_user_created_idx").on(t.userId, t.createdAt.desc()),
+    // GET /me/transactions?type=… and /admin/users/{id}/transactions?type=…: one type, newest first.
+    index("credit_transactions_user_type_created_idx").on(t.userId, t.type, t.createdAt.desc()),
     // GET /admin/transactions: newest first across users.
     index("credit_transactions_created_idx").on(t.createdAt.desc()),
     index("credit_transactions_generation_idx").on(t.generationId),

@@ -1,10 +1,12 @@
 import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
+import { adminMoneyOperations } from "./admin-money";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
 import { inngestOperations } from "./inngest";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
+import { moneyOperations } from "./money";
 import { modelOperations } from "./models";
 import { simOperations } from "./sim";
 import { skillModelOperations } from "./skill-models";
@@ -24,4 +26,6 @@ export const operations: Operation[] = [
   ...assetOperations,
   ...simOperations,
   ...inngestOperations,
+  ...moneyOperations,
+  ...adminMoneyOperations,
 ];
