@@ -17,7 +17,15 @@ const columns = {
 type Row = Pick<typeof creditTransactions.$inferSelect, keyof typeof columns>;
 
 /** The public shape of a ledger row (spec "Credit transaction"); idempotency keys stay inside. */
-export const transactionView = (row: Row) => ({ ...row, createdAt: row.createdAt.toISOString() });
+export const transactionView = (row: Row) => ({
+  id: row.id,
+  userId: row.userId,
+  type: row.type,
+  amount: row.amount,
+  balanceAfter: row.balanceAfter,
+  description: row.description,
+  createdAt: row.createdAt.toISOString(),
+});
 export type TransactionView = ReturnType<typeof transactionView>;
 
 /**

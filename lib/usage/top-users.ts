@@ -1,29 +1,28 @@
-import { desc, eq, gte, and, sql, asc } from "drizzle-orm";
-import type { Executor } from "@/db/client";
-import { activity, users } from "@/db/schema";
+import { sql } from "drizzle-orm";
+import { rawRows, type Executor } from "@/db/client";
 import { windowStart, type UsageWindow } from "./windows";
 
+type Row = { user_id: string; email: string | null; name: string | null; credits: string | number; count: string | number };
+
 /**
- * GET /admin/usage/top-users: the biggest spenders over a window. PostgreSQL ranks the users
- * (activity_created_idx range scan, grouped and limited in SQL) before the user join.
+ * GET /admin/usage/top-users: the biggest spenders over a window. PostgreSQL groups and ranks the
+ * window's rows (activity_created_idx range scan) and limits before joining the few users.
  */
 export async function topUsers(db: Executor, window: UsageWindow, limit: number, now = Date.now()) {
-  const spend = db
-    .select({
-      userId: sql<string>`${activity.userId}`.as("user_id"),
-      credits: sql<number>`coalesce(sum(${activity.credits}), 0)`.mapWith(Number).as("credits"),
-      count: sql<number>`count(*)`.mapWith(Number).as("count"),
-    })
-    .from(activity)
-    .where(and(gte(activity.createdAt, windowStart(window, now)), eq(activity.sandbox, false)))
-    .groupBy(activity.userId)
-    .orderBy(desc(sql`2`), asc(activity.userId))
-    .limit(limit)
-    .as("spend");
-  const items = await db
-    .select({ userId: spend.userId, email: users.email, name: users.name, credits: spend.credits, count: spend.count })
-    .from(spend)
-    .innerJoin(users, eq(users.id, spend.userId))
-    .orderBy(desc(spend.credits), asc(spend.userId));
-  return { window, items };
+  const rows = await rawRows<Row>(
+    db,
+    sql`select spend.user_id, u.email, u.name, spend.credits, spend.count
+          from (select a.user_id, coalesce(sum(a.credits), 0) as credits, count(*) as count
+                  from activity a
+                 where a.created_at >= ${windowStart(window, now).toISOString()} and a.sandbox = false
+                 group by a.user_id
+                 order by credits desc, a.user_id asc
+                 limit ${limit}) spend
+          join users u on u.id = spend.user_id
+         order by spend.credits desc, spend.user_id asc`,
+  );
+  return {
+    window,
+    items: rows.map((r) => ({ userId: r.user_id, email: r.email, name: r.name, credits: Number(r.credits), count: Number(r.count) })),
+  };
 }
