@@ -33,7 +33,7 @@ describe("GET /api/v1/balance", () => {
 
   describe("auth (skill envelope)", () => {
     test("no key or a bad key → 401 UNAUTHORIZED", async () => {
-      for (const headers of [{}, { authorization: "Bearer nope" }]) {
+      for (const headers of [{}, { authorization: "Bearer nope" }] as Record<string, string>[]) {
         const res = await call(GET, "/api/v1/balance", { headers });
         expect(res.status).toBe(401);
         expect(res.body).toEqual({ error: expect.any(String), code: "UNAUTHORIZED", details: { reason: "unauthorized" } });
