@@ -55,8 +55,8 @@ test("an admin grants credits on the user page and sees the grant on the Transac
 test("a user's Usage page shows the chart and switches windows", async ({ page }) => {
   const user = userCreate("--email", `usage-${Date.now()}@example.test`);
   await signIn(page, user.email);
-  await page.getByRole("link", { name: "Usage" }).click();
-  await expect(page.getByRole("heading", { name: "Usage" })).toBeVisible();
+  await page.getByRole("link", { name: "Usage", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Usage", exact: true })).toBeVisible();
   await expect(page.getByTestId("spend-chart")).toBeVisible();
   await expect(page.getByText("No spend in this period.")).toBeVisible();
   await page.getByRole("link", { name: "24h" }).click();
