@@ -1,16 +1,13 @@
-import { and, count, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { apiKeys, creditTransactions, models, users, type TransactionType } from "@/db/schema";
-
-/** Money put into balances: top-ups and grants, net of admin clawbacks. */
-const issuingTypes: TransactionType[] = ["topup", "grant", "clawback"];
-/** Money taken by generations, net of settle refunds and failure refunds. */
-const generationTypes: TransactionType[] = ["generation_reserve", "generation_settle_refund", "generation_settle_charge", "generation_refund"];
+import { apiKeys, balances, models, users } from "@/db/schema";
 
 /**
- * GET /admin/stats. Each figure is one aggregate in PostgreSQL; the credit figures come from the
- * ledger itself rather than the cached balances, so they are what the ledger says happened:
- * issued − used equals the sum of all balances.
+ * GET /admin/stats. Each figure is one aggregate in PostgreSQL. The credit figures read the cached
+ * balances (one row per user) rather than every ledger row: the ledger writes `credits` and
+ * `spent_credits` in the same statement as each row, so `used` = Σ spent (generation debits net of
+ * refunds) and `issued` = Σ balance + Σ spent (top-ups and grants net of clawbacks), which the
+ * test checks against the ledger itself.
  */
 export async function adminStats(db: Executor, now = new Date()) {
   const [[u], [k], [m], [c]] = await Promise.all([
@@ -22,10 +19,10 @@ export async function adminStats(db: Executor, now = new Date()) {
     db.select({ n: count() }).from(models),
     db
       .select({
-        issued: sql<number>`coalesce(sum(${creditTransactions.amount}) filter (where ${inArray(creditTransactions.type, issuingTypes)}), 0)`.mapWith(Number),
-        used: sql<number>`coalesce(-sum(${creditTransactions.amount}) filter (where ${inArray(creditTransactions.type, generationTypes)}), 0)`.mapWith(Number),
+        balance: sql<number>`coalesce(sum(${balances.credits}), 0)`.mapWith(Number),
+        spent: sql<number>`coalesce(sum(${balances.spentCredits}), 0)`.mapWith(Number),
       })
-      .from(creditTransactions),
+      .from(balances),
   ]);
-  return { users: u?.n ?? 0, activeApiKeys: k?.n ?? 0, models: m?.n ?? 0, credits: { issued: c?.issued ?? 0, used: c?.used ?? 0 } };
+  return { users: u?.n ?? 0, activeApiKeys: k?.n ?? 0, models: m?.n ?? 0, credits: { issued: (c?.balance ?? 0) + (c?.spent ?? 0), used: c?.spent ?? 0 } };
 }

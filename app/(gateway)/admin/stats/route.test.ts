@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { getDb } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { getDb, rawRows } from "@/db/client";
 import { models } from "@/db/schema";
 import { adminStatsSchema } from "@/lib/api/contracts/admin-money";
 import { clawbackCredits, refundGeneration, reserveCredits } from "@/lib/billing/ledger";
@@ -41,6 +42,14 @@ describe("GET /admin/stats", () => {
     await refundGeneration(db, { userId: a.id, apiKeyId: null, generationId: g2, credits: 1_000 });
 
     const after = await call(GET, "/admin/stats", { session });
+    // The figures agree with the ledger's own rows, over the whole database.
+    const [ledger] = await rawRows<{ issued: string; used: string }>(
+      db,
+      sql`select coalesce(sum(amount) filter (where type in ('topup', 'grant', 'clawback')), 0) as issued,
+                 coalesce(-sum(amount) filter (where type like 'generation%'), 0) as used
+            from credit_transactions`,
+    );
+    expect(after.body.credits).toEqual({ issued: Number(ledger!.issued), used: Number(ledger!.used) });
     expect(after.body).toEqual({
       users: before.body.users + 2,
       activeApiKeys: before.body.activeApiKeys + 3,
