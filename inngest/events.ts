@@ -13,3 +13,18 @@ export const jobHistoryPruneRequested = eventType("jobs/history.prune.requested"
     asOf: z.number().int().positive().optional(),
   }),
 });
+
+/** Run a generation job through the provider (queue mode, a timed-out sync run, a re-drive). Event id `generation:<id>`. */
+export const generationRequested = eventType("generation/requested", {
+  schema: z.object({ generationId: z.string().min(1) }),
+});
+
+/** A provider finished a job (its webhook arrived): wakes the run waiting for it. */
+export const generationProviderCompleted = eventType("generation/provider.completed", {
+  schema: z.object({ generationId: z.string().min(1) }),
+});
+
+/** Deliver a completion callback (a webhook_deliveries row). Event id `callback:<deliveryId>`. */
+export const generationCallbackRequested = eventType("generation/callback.requested", {
+  schema: z.object({ deliveryId: z.string().min(1) }),
+});

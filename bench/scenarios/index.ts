@@ -1,5 +1,6 @@
 import { catalogScenario } from "./catalog";
 import { filesScenario } from "./files";
+import { gatewayScenario } from "./gateway";
 import { identityScenario } from "./identity";
 import type { Scenario } from "./types";
 
@@ -8,4 +9,5 @@ export const scenarios: Scenario[] = [
   identityScenario,
   catalogScenario,
   filesScenario,
+  gatewayScenario,
 ];

@@ -20,6 +20,10 @@ export const generationRequests = pgTable(
     /** `gateway` (/run, /queue) or `skill` (/api/v1/generate): decides the result shape. */
     surface: text("surface", { enum: ["gateway", "skill"] }).notNull(),
     mode: text("mode", { enum: ["sync", "queue"] }).notNull(),
+    /** What made it, as activity records it: run | queue | generate | integration. */
+    operation: text("operation").notNull().default("run"),
+    /** `/run?passthrough=1`: answer with the provider's links and copy nothing. */
+    passthrough: boolean("passthrough").notNull().default(false),
     /** Made with a `_test_` key: runs on the simulator and never touches the real balance. */
     sandbox: boolean("sandbox").notNull().default(false),
     status: text("status", { enum: generationStatuses }).notNull().default("queued"),

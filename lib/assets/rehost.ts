@@ -32,6 +32,11 @@ export type RehostOptions = {
   concurrency?: number;
   /** Outbound policy (default ALLOW_PRIVATE_URLS) and, for tests, a resolver. */
   net?: { policy?: NetPolicy; resolver?: Resolver };
+  /**
+   * Reads a URL's bytes in-process when it can (the simulator's media links, which live on a
+   * loopback address the outbound rules refuse); null falls back to the network.
+   */
+  readMedia?: (url: string) => Promise<{ bytes: Uint8Array; contentType: string } | null>;
   /** Defaults to the configured storage; null means storage is disabled. */
   storage?: ObjectStorage | null;
 };
@@ -182,6 +187,11 @@ async function copyInto(db: Db, storage: ObjectStorage, row: AssetRow, url: stri
 }
 
 async function open(url: string, maxBytes: number, o: RehostOptions): Promise<{ body: Readable; declaredType: string | null }> {
+  const local = o.readMedia && !url.startsWith("data:") ? await o.readMedia(url) : null;
+  if (local) {
+    if (local.bytes.byteLength > maxBytes) throw new OutboundError("too_large", `The file is larger than ${maxBytes} bytes`);
+    return { body: Readable.from([Buffer.from(local.bytes)]), declaredType: local.contentType };
+  }
   if (url.startsWith("data:")) {
     const m = /^data:([^,]*?),(.*)$/is.exec(url);
     if (!m) throw new OutboundError("invalid_url", "Malformed data URL");

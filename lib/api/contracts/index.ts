@@ -3,6 +3,7 @@ import { adminModelOperations } from "./admin-models";
 import { adminMoneyOperations } from "./admin-money";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
+import { generationOperations } from "./generation";
 import { inngestOperations } from "./inngest";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
@@ -28,4 +29,5 @@ export const operations: Operation[] = [
   ...inngestOperations,
   ...moneyOperations,
   ...adminMoneyOperations,
+  ...generationOperations,
 ];

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { resetEnv } from "@/lib/env";
+import { ManualClock } from "@/lib/jobs/clock";
+import { startTestExecutor } from "@/lib/jobs/testing";
+import { createActor } from "@/test/factories";
+import { activityOf, balanceOf, eventsOf, fundedActor, jobRow, ledgerOf, pathOf, readSse, simulatorRequestsFor } from "@/test/generation";
+import { call } from "@/test/http";
+import { POST as RUN } from "../../run/[...path]/route";
+import { GET, POST, PUT } from "./route";
+
+const FLUX = "fal-ai/flux/dev";
+const FLUX_SQUARE_HD = 23_593;
+const clock = new ManualClock();
+let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
+
+beforeAll(async () => {
+  jobs = await startTestExecutor({ clock });
+});
+afterAll(() => jobs.uninstall());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const submit = (body: unknown, key: string, query = "") => call(POST, `/queue/${FLUX}${query}`, { params: pathOf(FLUX), body, key });
+const read = (id: string, tail: string, key: string, modelId = FLUX) =>
+  call(GET, `/queue/${modelId}/requests/${id}${tail}`, { params: pathOf(modelId, "requests", id, ...(tail ? tail.slice(1).split("?")[0]!.split("/") : [])), key });
+const cancel = (id: string, key: string) => call(PUT, `/queue/${FLUX}/requests/${id}/cancel`, { method: "PUT", params: pathOf(FLUX, "requests", id, "cancel"), key });
+
+describe("success", () => {
+  test("queued: 200 {requestId, status}, 202 while unfinished, then the job runs and the result is served", async () => {
+    const { user, key } = await fundedActor(100);
+    const res = await submit({ prompt: "queued lighthouse", seed: 3 }, key);
+    expect(res.status).toBe(200);
+    const id = res.body.requestId;
+    expect(res.body).toEqual({
+      requestId: id,
+      request_id: id,
+      status: "queued",
+      response_url: `http://localhost:3000/queue/${FLUX}/requests/${id}`,
+      status_url: `http://localhost:3000/queue/${FLUX}/requests/${id}/status`,
+      cancel_url: `http://localhost:3000/queue/${FLUX}/requests/${id}/cancel`,
+    });
+    expect(await balanceOf(user.id)).toBe(1_000_000 - FLUX_SQUARE_HD);
+    const pending = await read(id, "", key);
+    expect(pending.status).toBe(202);
+    expect(pending.body).toMatchObject({ status: "queued", request_id: id });
+
+    await jobs.drain();
+    // fal's clients drop the model's subpath on result calls: `fal-ai/flux` finds it too.
+    const done = await read(id, "", key, "fal-ai/flux");
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ request_id: id, seed: 3, images: [{ url: expect.stringContaining("/files/r/"), width: 1024, height: 1024 }] });
+    const passthrough = await call(GET, `/queue/${FLUX}/requests/${id}?passthrough=1`, { params: pathOf(FLUX, "requests", id), key });
+    expect(passthrough.body.images[0].url).toMatch(/\/sim\/image\//);
+    expect(await ledgerOf(user.id)).toEqual([{ type: "generation_reserve", amount: -FLUX_SQUARE_HD, generationId: id }]);
+    expect((await activityOf(id))[0]).toMatchObject({ operation: "queue", status: "completed", credits: FLUX_SQUARE_HD });
+    const status = await read(id, "/status", key);
+    expect(status.body).toMatchObject({ status: "completed", request_id: id });
+  });
+
+  test("status with logs=1 carries the runner's logs; status/stream and progress/stream replay and close after the end", async () => {
+    const { key } = await fundedActor(100);
+    const id = (await submit({ prompt: "with logs [latency:300]", num_inference_steps: 4 }, key)).body.requestId;
+    await jobs.drain();
+    await sleep(350);
+    await jobs.advance("1s");
+    expect((await jobRow(id)).status).toBe("completed");
+    const status = await call(GET, `/queue/${FLUX}/requests/${id}/status?logs=1`, { params: pathOf(FLUX, "requests", id, "status"), key });
+    expect(status.body.logs.map((l: { message: string }) => l.message)).toEqual(
+      expect.arrayContaining([`Runner acquired; loading ${FLUX}`, "Step 4/4", "Generation finished; uploading outputs"]),
+    );
+    const stream = await read(id, "/status/stream", key);
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    const events = await readSse(stream.response);
+    expect(events.map((e) => `${e.event}:${e.data.status}`)).toEqual(["status:queued", "status:in_progress", "status:completed"]);
+    const progress = await readSse((await read(id, "/progress/stream", key)).response);
+    expect(progress.map((e) => e.data.stage)).toEqual(["queued", "submitted", "running", "storing", "completed"]);
+  });
+
+  test("a stream opened while the job runs follows it to the final event", async () => {
+    const { key } = await fundedActor(100);
+    const id = (await submit({ prompt: "followed [latency:200]" }, key)).body.requestId;
+    const stream = read(id, "/status/stream", key);
+    await jobs.drain();
+    await sleep(250);
+    await jobs.advance("1s");
+    const events = await readSse((await stream).response);
+    expect(events.at(-1)).toMatchObject({ event: "status", data: { status: "completed", request_id: id } });
+  });
+});
+
+describe("cancel", () => {
+  test("before it runs: {ok: true}, status cancelled, refunded exactly once; the result says cancelled", async () => {
+    const { user, key } = await fundedActor(100);
+    const id = (await submit({ prompt: "never mind [latency:60000]" }, key)).body.requestId;
+    await jobs.drain();
+    const res = await cancel(id, key);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, status: "cancelled" });
+    expect(await cancel(id, key).then((r) => r.body)).toEqual({ ok: false, status: "cancelled" });
+    await jobs.advance("2s");
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
+    expect((await activityOf(id))[0]).toMatchObject({ status: "cancelled", credits: 0 });
+    expect((await eventsOf(id)).filter((e) => e.kind === "status").map((e) => e.status)).toEqual(["queued", "cancelled"]);
+  });
+
+  test("after it started running: {ok: false, status: in_progress}, and the job completes", async () => {
+    const { key } = await fundedActor(100);
+    const id = (await submit({ prompt: "too late [latency:500]" }, key)).body.requestId;
+    await jobs.drain();
+    await sleep(150);
+    await jobs.advance("1s");
+    expect((await jobRow(id)).status).toBe("in_progress");
+    expect((await cancel(id, key)).body).toEqual({ ok: false, status: "in_progress" });
+    await sleep(400);
+    await jobs.advance("2s");
+    expect((await jobRow(id)).status).toBe("completed");
+  });
+});
+
+describe("failures", () => {
+  test("a failed job: the result answers generation_failed with status failed; refunded once", async () => {
+    const { user, key } = await fundedActor(100);
+    const id = (await submit({ prompt: "no [fail:generation:content_policy_violation]" }, key)).body.requestId;
+    await jobs.drain();
+    const res = await read(id, "", key);
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ success: false, error: "generation_failed", requestId: id, status: "failed" });
+    expect((await read(id, "/status", key)).body).toMatchObject({ status: "failed", error: "generation_failed" });
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
+  });
+
+  test("provider 5xx on fetching the result is retried inside the job, then it completes", async () => {
+    const { key } = await fundedActor(100);
+    const id = (await submit({ prompt: "flaky result [fail:result:2]" }, key)).body.requestId;
+    await jobs.runUntilIdle({ withinMs: 60 * 60_000 });
+    expect((await jobRow(id)).status).toBe("completed");
+  });
+
+  test("sync /run past RUN_SYNC_TIMEOUT_MS answers 504 timeout with requestId; the job goes on, fails, and is refunded exactly once", async () => {
+    process.env.RUN_SYNC_TIMEOUT_MS = "100";
+    resetEnv();
+    try {
+      const { user, key } = await fundedActor(100);
+      const res = await call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "slow then broken [latency:400] [fail:generation]" }, key });
+      expect(res.status).toBe(504);
+      const id = res.body.requestId;
+      expect(res.body).toMatchObject({ success: false, error: "timeout", requestId: id });
+      await jobs.drain();
+      await sleep(400);
+      await jobs.advance("2s");
+      expect(await jobRow(id)).toMatchObject({ status: "failed", errorCode: "generation_failed" });
+      // The job took over the request the sync run had submitted: one provider run only.
+      expect(await simulatorRequestsFor(id)).toHaveLength(1);
+      expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
+      expect(await balanceOf(user.id)).toBe(1_000_000);
+      expect((await read(id, "", key)).body).toMatchObject({ error: "generation_failed" });
+    } finally {
+      delete process.env.RUN_SYNC_TIMEOUT_MS;
+      resetEnv();
+    }
+  });
+});
+
+describe("crash", () => {
+  test("the executor driving the job stops mid-generation; a new one finishes it, charged once, submitted once", async () => {
+    const { user, key } = await fundedActor(100);
+    const id = (await submit({ prompt: "survive a restart [latency:300]" }, key)).body.requestId;
+    await jobs.drain();
+    expect((await jobRow(id)).providerRequestId).toEqual(expect.any(String));
+    jobs.kill();
+    jobs.uninstall();
+    await sleep(350);
+    jobs = await startTestExecutor({ clock });
+    await jobs.advance("31s");
+    await jobs.runUntilIdle({ withinMs: 10 * 60_000 });
+    expect(await jobRow(id)).toMatchObject({ status: "completed" });
+    expect(await simulatorRequestsFor(id)).toHaveLength(1);
+    expect(await ledgerOf(user.id)).toEqual([{ type: "generation_reserve", amount: -FLUX_SQUARE_HD, generationId: id }]);
+    expect(await activityOf(id)).toHaveLength(1);
+  });
+});
+
+describe("auth", () => {
+  test("another user's request is 404 on every read and on cancel, exactly like a missing one", async () => {
+    const { key } = await fundedActor(100);
+    const id = (await submit({ prompt: "mine" }, key)).body.requestId;
+    const other = await createActor();
+    const missing = "00000000-0000-4000-8000-000000000000";
+    for (const tail of ["", "/status", "/status/stream", "/progress/stream"]) {
+      const foreign = await read(id, tail, other.key);
+      const absent = await read(missing, tail, other.key);
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual({ success: false, error: "not_found", message: "Request not found" });
+      expect(absent.body).toEqual(foreign.body);
+    }
+    expect((await cancel(id, other.key)).status).toBe(404);
+    await jobs.drain();
+  });
+
+  test("a callback URL on a private address is refused with 400 before any charge", async () => {
+    const { user, key } = await fundedActor(100);
+    const res = await submit({ prompt: "x" }, key, "?webhook=" + encodeURIComponent("http://127.0.0.1:9/hook"));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_query", issues: [{ path: ["webhook"] }] });
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+  });
+});

@@ -1,0 +1,37 @@
+import { modelInputBody, queueSubmitQuery, resultQuery, statusQuery } from "@/lib/api/contracts/generation";
+import { checkCallbackUrl } from "@/lib/generation/callbacks";
+import { queuedAnswer, readQueuedRequest } from "@/lib/generation/queue-requests";
+import { startGeneration } from "@/lib/generation/start-generation";
+import { ApiError, notFound } from "@/lib/http/errors";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { parseQueuePath } from "@/lib/http/model-path";
+import { userGenerationLimit } from "@/lib/rate-limit/rules";
+
+const readQuery = resultQuery.extend(statusQuery.shape);
+
+// POST /queue/{modelId} – queue a model run (optional `webhook` completion callback)
+export const POST = withGateway(
+  { auth: "key", body: modelInputBody, query: queueSubmitQuery, rateLimit: [userGenerationLimit] },
+  async ({ ctx, params, body, query }) => {
+    const path = parseQueuePath(params.path);
+    if (path.kind !== "submit") throw new ApiError("method_not_allowed", "POST is accepted only on /queue/{modelId}", {}, { Allow: "GET, PUT" });
+    const webhookUrl = await checkCallbackUrl(query.webhook, ["webhook"]);
+    const row = await startGeneration(ctx, { modelId: path.modelId, input: body, surface: "gateway", mode: "queue", operation: "queue", webhookUrl });
+    return json(queuedAnswer(row));
+  },
+);
+
+// GET /queue/{modelId}/requests/{requestId}[/status[/stream]|/progress/stream] – result, status, streams
+export const GET = withGateway({ auth: "key", query: readQuery }, async ({ req, ctx, params, query }) => {
+  const path = parseQueuePath(params.path);
+  if (path.kind === "submit" || path.kind === "cancel") throw notFound("Request");
+  return readQueuedRequest(ctx, path, query, req.signal);
+});
+
+// PUT /queue/{modelId}/requests/{requestId}/cancel – cancel a job that has not started running
+export const PUT = withGateway({ auth: "key" }, async ({ ctx, params }) => {
+  const path = parseQueuePath(params.path);
+  if (path.kind !== "cancel") throw notFound("Request");
+  return readQueuedRequest(ctx, path, {});
+});

@@ -1,0 +1,172 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { assets, models } from "@/db/schema";
+import { createActor } from "@/test/factories";
+import { activityOf, balanceOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestCount, simulatorRequestsFor } from "@/test/generation";
+import { call } from "@/test/http";
+import { POST } from "./route";
+
+const FLUX = "fal-ai/flux/dev";
+// 2.25 ₽ per megapixel × 1024×1024 (square_hd) = 2.359296 ₽ → 2.3593 ₽.
+const FLUX_SQUARE_HD = 23_593;
+
+const run = (modelId: string, body: unknown, key: string, query = "") => call(POST, `/run/${modelId}${query}`, { params: pathOf(modelId), body, key });
+
+describe("success", () => {
+  test("a sync run answers the re-hosted result, charges the quote once and records activity", async () => {
+    const { user, key, apiKey } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "a lighthouse at dusk", seed: 7 }, key);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      request_id: expect.any(String),
+      seed: 7,
+      images: [{ url: expect.stringMatching(/^http:\/\/localhost:3000\/files\/r\//), width: 1024, height: 1024, content_type: "image/jpeg" }],
+    });
+    const id = res.body.request_id;
+    expect(await balanceOf(user.id)).toBe(1_000_000 - FLUX_SQUARE_HD);
+    expect(await ledgerOf(user.id)).toEqual([{ type: "generation_reserve", amount: -FLUX_SQUARE_HD, generationId: id }]);
+    expect(await jobRow(id)).toMatchObject({ status: "completed", mode: "sync", surface: "gateway", operation: "run", costReservedCredits: FLUX_SQUARE_HD, costSettledCredits: FLUX_SQUARE_HD });
+    const [record] = await activityOf(id);
+    expect(record).toMatchObject({ userId: user.id, apiKeyId: apiKey.id, modelId: FLUX, operation: "run", credits: FLUX_SQUARE_HD, status: "completed", errorCode: null });
+    const db = await getDb();
+    const stored = await db.select().from(assets).where(eq(assets.generationId, id));
+    expect(stored).toMatchObject([{ status: "stored", kind: "result", contentType: "image/jpeg", userId: user.id }]);
+  });
+
+  test("passthrough=1 answers the provider's own links and copies nothing", async () => {
+    const { key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "passthrough please" }, key, "?passthrough=1");
+    expect(res.status).toBe(200);
+    expect(res.body.images[0].url).toMatch(/\/sim\/image\//);
+    const db = await getDb();
+    expect(await db.select().from(assets).where(eq(assets.generationId, res.body.request_id))).toEqual([]);
+  });
+
+  test("a sandbox (_test_) key runs on the simulator and never touches the balance", async () => {
+    const { user, key } = await fundedActor(0, { sandbox: true });
+    const res = await run(FLUX, { prompt: "sandboxed" }, key);
+    expect(res.status).toBe(200);
+    expect(await balanceOf(user.id)).toBe(0);
+    expect(await ledgerOf(user.id)).toEqual([]);
+    expect(await jobRow(res.body.request_id)).toMatchObject({ sandbox: true, status: "completed", costReservedCredits: 0, costSettledCredits: 0 });
+  });
+
+  test("a dynamic price settles from the actual output: longer speech than quoted is charged the difference", async () => {
+    const db = await getDb();
+    const tts = "fal-ai/minimax/speech-02-hd";
+    await db.update(models).set({ priceRub: "1", priceUnit: "second" }).where(eq(models.modelId, tts));
+    const { user, key } = await fundedActor(100);
+    // Quoted at the default 5 s; the simulator reads 150 characters in 10 s.
+    const res = await run(tts, { text: "x".repeat(150) }, key);
+    expect(res.status).toBe(200);
+    expect(res.body.audio).toMatchObject({ duration: 10 });
+    const id = res.body.request_id;
+    expect(await ledgerOf(user.id)).toEqual([
+      { type: "generation_reserve", amount: -50_000, generationId: id },
+      { type: "generation_settle_charge", amount: -50_000, generationId: id },
+    ]);
+    expect(await jobRow(id)).toMatchObject({ costReservedCredits: 50_000, costSettledCredits: 100_000 });
+    expect((await activityOf(id))[0]).toMatchObject({ credits: 100_000 });
+
+    // Shorter than quoted (15 characters → 1 s): the excess comes back.
+    const short = await run(tts, { text: "y".repeat(15) }, key);
+    expect(await ledgerOf(user.id)).toEqual(
+      expect.arrayContaining([
+        { type: "generation_reserve", amount: -50_000, generationId: short.body.request_id },
+        { type: "generation_settle_refund", amount: 40_000, generationId: short.body.request_id },
+      ]),
+    );
+    expect(await balanceOf(user.id)).toBe(1_000_000 - 100_000 - 10_000);
+    await db.update(models).set({ priceRub: "9", priceUnit: "1k_chars" }).where(eq(models.modelId, tts));
+  });
+});
+
+describe("failures", () => {
+  test("a model failure is 500 generation_failed with the request id, refunded exactly once", async () => {
+    const { user, key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "break it [fail:generation]" }, key);
+    expect(res.status).toBe(500);
+    const id = res.body.requestId;
+    expect(res.body).toEqual({
+      success: false,
+      error: "generation_failed",
+      message: expect.stringMatching(/^Generation failed: .*refunded$/),
+      requestId: id,
+      request_id: id,
+      status: "failed",
+    });
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    expect(await ledgerOf(user.id)).toEqual([
+      { type: "generation_reserve", amount: -FLUX_SQUARE_HD, generationId: id },
+      { type: "generation_refund", amount: FLUX_SQUARE_HD, generationId: id },
+    ]);
+    expect(await jobRow(id)).toMatchObject({ status: "failed", errorCode: "generation_failed", costSettledCredits: 0 });
+    expect((await activityOf(id))[0]).toMatchObject({ status: "failed", errorCode: "generation_failed", credits: 0 });
+  });
+
+  test("a provider that keeps failing on submit is 502 provider_error, refunded", async () => {
+    const { user, key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "down [fail:provider]" }, key);
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ error: "provider_error", status: "failed" });
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+    expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
+  });
+
+  test("a provider 503 on the first submit is retried and the run succeeds", async () => {
+    const { key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "flaky [fail:provider:1]" }, key);
+    expect(res.status).toBe(200);
+    expect(await simulatorRequestsFor(res.body.request_id)).toHaveLength(1);
+  });
+});
+
+describe("validation", () => {
+  test("input failing the model's schema is 400 invalid_body with issues, before any charge", async () => {
+    const { user, key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "ok", num_images: 9 }, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_body", issues: [{ path: ["num_images"], message: expect.any(String) }] });
+    expect(await jobsOf(user.id)).toEqual([]);
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+  });
+
+  test("402 insufficient_balance before anything runs: no job, no ledger row, the simulator saw nothing", async () => {
+    const before = await simulatorRequestCount();
+    const { user, key } = await fundedActor(1);
+    const res = await run(FLUX, { prompt: "too expensive" }, key);
+    expect(res.status).toBe(402);
+    expect(res.body).toEqual({
+      success: false,
+      error: "insufficient_balance",
+      message: expect.any(String),
+      required: 2.3593,
+      available: 1,
+      recovery: { action: "topup", url: "/billing/topup", minAmountRub: 100 },
+    });
+    expect(await jobsOf(user.id)).toEqual([]);
+    expect(await ledgerOf(user.id)).toEqual([]);
+    expect(await simulatorRequestCount()).toBe(before);
+  });
+
+  test("an unknown model is 404 unknown_model", async () => {
+    const { key } = await fundedActor(100);
+    const res = await run("fal-ai/nope", { prompt: "x" }, key);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: "unknown_model" });
+  });
+});
+
+describe("auth", () => {
+  test("no key is 401", async () => {
+    const res = await call(POST, `/run/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "x" } });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: "unauthorized" });
+  });
+
+  test("a user without credits gets 402, never a free run", async () => {
+    const { key } = await createActor();
+    expect((await run(FLUX, { prompt: "free?" }, key)).status).toBe(402);
+  });
+});

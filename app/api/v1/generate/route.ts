@@ -1,0 +1,15 @@
+import { skillGenerateBody } from "@/lib/api/contracts/generation";
+import { checkCallbackUrl } from "@/lib/generation/callbacks";
+import { skillQueued, skillResult } from "@/lib/generation/present";
+import { startGeneration } from "@/lib/generation/start-generation";
+import { withSkill } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { skillTierLimit } from "@/lib/rate-limit/tiers";
+
+// POST /api/v1/generate – generate: sync → 200 GenerationResult, else 202 GenerationQueued
+export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit: [skillTierLimit] }, async ({ ctx, body }) => {
+  const webhookUrl = await checkCallbackUrl(body.webhook_url, ["webhook_url"]);
+  const mode = body.sync ? "sync" : "queue";
+  const row = await startGeneration(ctx, { modelId: body.model, input: body.input, surface: "skill", mode, operation: "generate", webhookUrl });
+  return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
+});

@@ -1,0 +1,297 @@
+import { z } from "zod";
+import { generationStatuses } from "@/db/schema/generations";
+import { activityRecordSchema } from "./assets";
+import { booleanQuery, limitQuery, modelPathParams, offsetQuery } from "./models";
+import { defineOperations } from "./operation";
+
+// ---- requests --------------------------------------------------------------------------------
+export const modelInputBody = z
+  .record(z.string(), z.unknown())
+  .meta({ id: "GenerationInput", description: "The model input; validated against the model card's schema.input" });
+
+export const runQuery = z.object({
+  passthrough: booleanQuery.default(false).meta({ description: "Return the provider's own links (expire in about 24 h) and copy nothing" }),
+});
+export const queueSubmitQuery = z.object({
+  webhook: z.url().max(2048).optional().meta({ description: "Completion callback URL (public http(s)), signed per Standard Webhooks" }),
+});
+export const resultQuery = z.object({ passthrough: booleanQuery.default(false) });
+export const statusQuery = z.object({ logs: booleanQuery.default(false).meta({ description: "Include the runner's logs" }) });
+
+export const requestPathParams = modelPathParams.extend({ requestId: z.uuid() });
+export const skillRequestParams = z.object({ requestId: z.string().min(1).max(64) });
+
+export const skillGenerateBody = z
+  .object({
+    model: z.string().min(1).max(256),
+    input: z.record(z.string(), z.unknown()),
+    sync: z.boolean().default(false),
+    webhook_url: z.url().max(2048).optional(),
+  })
+  .meta({ id: "SkillGenerateRequest" });
+
+export const activityQuery = z.object({
+  limit: limitQuery,
+  offset: offsetQuery,
+  modelId: z.string().max(256).optional(),
+  apiKeyId: z.string().max(128).optional(),
+  operation: z.enum(["run", "queue", "generate", "integration", "upload"]).optional(),
+  status: z.enum(["completed", "failed", "cancelled"]).optional(),
+});
+
+// ---- responses -------------------------------------------------------------------------------
+const status = z.enum(generationStatuses);
+const fileObject = z.looseObject({ url: z.string(), content_type: z.string().optional(), width: z.int().optional(), height: z.int().optional(), file_size: z.int().optional() });
+
+export const gatewayResult = z
+  .looseObject({
+    request_id: z.string(),
+    images: z.array(fileObject).optional(),
+    video: fileObject.optional(),
+    audio: fileObject.extend({ duration: z.number().optional() }).optional(),
+    seed: z.int().optional(),
+  })
+  .meta({ id: "GenerationGatewayResult", description: "The model's output (images, video, audio, text…) with `request_id`" });
+
+const queueLinks = {
+  response_url: z.string().meta({ description: "GET the result here" }),
+  status_url: z.string(),
+  cancel_url: z.string(),
+};
+
+export const queueSubmitted = z
+  .object({
+    requestId: z.string(),
+    request_id: z.string().meta({ description: "The same id, as fal's clients read it" }),
+    status,
+    queuePosition: z.int().optional(),
+    ...queueLinks,
+  })
+  .meta({ id: "QueueSubmitted" });
+
+export const statusResponse = z
+  .object({
+    status,
+    request_id: z.string(),
+    queue_position: z.int().optional(),
+    error: z.string().optional().meta({ description: "The error code of a failed job" }),
+    logs: z.array(z.object({ message: z.string(), timestamp: z.string() })).optional(),
+    ...queueLinks,
+  })
+  .meta({ id: "GenerationStatus" });
+
+export const cancelResponse = z.object({ ok: z.boolean(), status }).meta({ id: "CancelResult" });
+
+export const skillGenerationResult = z
+  .object({
+    id: z.string(),
+    status: z.enum(["queued", "in_progress", "completed", "failed"]),
+    model: z.string(),
+    output: z.record(z.string(), z.unknown()).optional(),
+    processing_time_ms: z.int().optional(),
+    cost_rub: z.number(),
+    error: z.string().optional(),
+  })
+  .meta({ id: "GenerationResult" });
+
+export const skillGenerationQueued = z
+  .object({ id: z.string(), status: z.literal("queued"), model: z.string(), poll_url: z.string(), stream_url: z.string() })
+  .meta({ id: "GenerationQueued" });
+
+export const providerWebhookAnswer = z
+  .object({
+    ok: z.boolean(),
+    status: z.string(),
+    deduped: z.boolean(),
+    unmapped: z.boolean(),
+    assets: z.object({ found: z.int(), uploaded: z.int(), failed: z.int() }),
+  })
+  .meta({ id: "ProviderWebhookResult" });
+
+export const providerWebhookBody = z
+  .object({
+    request_id: z.string(),
+    gateway_request_id: z.string().optional(),
+    status: z.enum(["OK", "ERROR"]),
+    error: z.string().optional(),
+    payload: z.unknown().optional(),
+    payload_error: z.string().optional(),
+  })
+  .meta({ id: "ProviderWebhook" });
+
+export const activityList = z
+  .object({ items: z.array(activityRecordSchema), total: z.int(), limit: z.int(), offset: z.int() })
+  .meta({ id: "ActivityList" });
+
+const sse = (description: string) => ({ description, contentType: "text/event-stream" });
+const runErrors = ["invalid_body", "unknown_model", "insufficient_balance", "key_limit_exceeded", "rate_limited", "generation_failed", "provider_error"] as const;
+
+export const generationOperations = defineOperations([
+  {
+    method: "post",
+    path: "/run/{modelId}",
+    operationId: "runModel",
+    summary: "Run a model and wait for the result",
+    description:
+      "Validates the input (400 before any charge), reserves the quote (402 insufficient_balance), runs the model and settles the real cost. " +
+      "Failures are refunded. After RUN_SYNC_TIMEOUT_MS (5 min) the answer is 504 `timeout` carrying `requestId`; the job goes on and is fetched through /queue. " +
+      "503 provider_error with Retry-After while the provider's circuit is open (nothing charged).",
+    tags: ["Generation"],
+    surface: "gateway",
+    auth: "key",
+    params: modelPathParams,
+    query: runQuery,
+    body: modelInputBody,
+    responses: { 200: { description: "The result", schema: gatewayResult } },
+    errors: [...runErrors, "timeout"],
+  },
+  {
+    method: "post",
+    path: "/queue/{modelId}",
+    operationId: "queueModel",
+    summary: "Queue a model run",
+    description: "Reserves the quote and queues the job. `webhook` gets a signed completion callback (Standard Webhooks, your webhook secret).",
+    tags: ["Generation"],
+    surface: "gateway",
+    auth: "key",
+    params: modelPathParams,
+    query: queueSubmitQuery,
+    body: modelInputBody,
+    responses: { 200: { description: "Queued", schema: queueSubmitted } },
+    errors: [...runErrors, "invalid_query"],
+  },
+  {
+    method: "get",
+    path: "/queue/{modelId}/requests/{requestId}",
+    operationId: "getQueuedResult",
+    summary: "The result of a queued job",
+    description: "202 with the status body while unfinished. A failed job answers its error code (generation_failed, provider_error) with `status: failed`.",
+    tags: ["Generation"],
+    surface: "gateway",
+    auth: "key",
+    params: requestPathParams,
+    query: resultQuery,
+    responses: { 200: { description: "The result", schema: gatewayResult }, 202: { description: "Not finished yet", schema: statusResponse } },
+    errors: ["not_found", "generation_failed", "provider_error"],
+  },
+  {
+    method: "get",
+    path: "/queue/{modelId}/requests/{requestId}/status",
+    operationId: "getQueuedStatus",
+    summary: "The status of a job",
+    description: "Statuses: queued → in_progress → completed | failed; queued → cancelled.",
+    tags: ["Generation"],
+    surface: "gateway",
+    auth: "key",
+    params: requestPathParams,
+    query: statusQuery,
+    responses: { 200: { description: "Status", schema: statusResponse } },
+    errors: ["not_found"],
+  },
+  {
+    method: "get",
+    path: "/queue/{modelId}/requests/{requestId}/status/stream",
+    operationId: "streamQueuedStatus",
+    summary: "Status as server-sent events",
+    description: "Event `status` with the status body at every change; the stream closes after a final status. Comment heartbeats every 15 s.",
+    tags: ["Generation"],
+    surface: "gateway",
+    auth: "key",
+    params: requestPathParams,
+    query: statusQuery,
+    responses: { 200: sse("`event: status`, `data: <status body>`") },
+    errors: ["not_found"],
+  },
+  {
+    method: "get",
+    path: "/queue/{modelId}/requests/{requestId}/progress/stream",
+    operationId: "streamQueuedProgress",
+    summary: "Gateway progress as server-sent events",
+    description: "Event `progress` `{stage, percent?, message?}`; stages queued, submitted, running, storing, then completed | failed | cancelled.",
+    tags: ["Generation"],
+    surface: "gateway",
+    auth: "key",
+    params: requestPathParams,
+    responses: { 200: sse("`event: progress`") },
+    errors: ["not_found"],
+  },
+  {
+    method: "put",
+    path: "/queue/{modelId}/requests/{requestId}/cancel",
+    operationId: "cancelQueued",
+    summary: "Cancel a job that has not started running",
+    description: "Before it runs: `{ok: true, status: cancelled}` and a full refund. After: `{ok: false, status}`.",
+    tags: ["Generation"],
+    surface: "gateway",
+    auth: "key",
+    params: requestPathParams,
+    responses: { 200: { description: "Cancel outcome", schema: cancelResponse } },
+    errors: ["not_found"],
+  },
+  {
+    method: "post",
+    path: "/api/v1/generate",
+    operationId: "skillGenerate",
+    summary: "Generate (sync or queued)",
+    tags: ["Skill"],
+    surface: "skill",
+    auth: "key",
+    body: skillGenerateBody,
+    responses: {
+      200: { description: "sync: the GenerationResult", schema: skillGenerationResult },
+      202: { description: "queued", schema: skillGenerationQueued },
+    },
+    errors: [...runErrors, "timeout"],
+  },
+  {
+    method: "get",
+    path: "/api/v1/requests/{requestId}",
+    operationId: "skillGetRequest",
+    summary: "A generation's state and result",
+    tags: ["Skill"],
+    surface: "skill",
+    auth: "key",
+    params: skillRequestParams,
+    responses: { 200: { description: "GenerationResult", schema: skillGenerationResult } },
+    errors: ["not_found"],
+  },
+  {
+    method: "get",
+    path: "/api/v1/requests/{requestId}/stream",
+    operationId: "skillStreamRequest",
+    summary: "A generation's events",
+    description: "Events `status` `{id,status,queue_position?}`, `log` `{message,timestamp}`, then exactly one of `completed` / `failed` with the GenerationResult; then the stream closes.",
+    tags: ["Skill"],
+    surface: "skill",
+    auth: "key",
+    params: skillRequestParams,
+    responses: { 200: sse("text/event-stream") },
+    errors: ["not_found"],
+  },
+  {
+    method: "post",
+    path: "/webhooks/provider",
+    operationId: "providerWebhook",
+    summary: "Provider job completion (signature-verified)",
+    description:
+      "fal: X-Fal-Webhook-* headers, Ed25519 over request id, user id, timestamp and the body's SHA-256, keys from FAL_JWKS_URL. " +
+      "The local simulator: Standard Webhooks headers with its own secret. A redelivery answers `deduped: true`; a request no job knows, `unmapped: true`.",
+    tags: ["Webhooks"],
+    surface: "gateway",
+    auth: "none",
+    body: providerWebhookBody,
+    responses: { 200: { description: "Handled", schema: providerWebhookAnswer } },
+    errors: ["invalid_signature", "invalid_body", "invalid_json"],
+  },
+  {
+    method: "get",
+    path: "/me/activity",
+    operationId: "listActivity",
+    summary: "Your generation activity",
+    tags: ["Activity"],
+    surface: "gateway",
+    auth: "key",
+    query: activityQuery,
+    responses: { 200: { description: "Records, newest first", schema: activityList } },
+  },
+]);

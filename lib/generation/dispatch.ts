@@ -1,0 +1,10 @@
+import { inngest } from "@/inngest/client";
+import { generationRequested } from "@/inngest/events";
+
+/**
+ * Hands a job to the `run-generation` function. The event id `generation:<id>` makes every
+ * hand-off of one job (queue submit, a sync timeout, the re-drive sweep) start one run only.
+ */
+export async function dispatchGeneration(generationId: string): Promise<void> {
+  await inngest.send({ id: `generation:${generationId}`, name: generationRequested.name, data: { generationId } });
+}

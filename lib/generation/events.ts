@@ -1,0 +1,65 @@
+import { EventEmitter } from "node:events";
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { generationEvents } from "@/db/schema";
+
+/**
+ * generation_events is the source of every stream (SSE) about a job: status changes, provider
+ * logs and gateway progress, in order. Writers insert rows (inside the transaction that changes
+ * the job, where there is one) and then `notifyGeneration` wakes this process's streams; streams
+ * on other instances find the rows on their next poll.
+ */
+export type GenerationEventKind = "status" | "log" | "progress";
+export type ProgressStage = "queued" | "submitted" | "running" | "storing" | "completed" | "failed" | "cancelled";
+export type NewGenerationEvent = { kind: GenerationEventKind; data: Record<string, unknown> };
+export type StoredGenerationEvent = typeof generationEvents.$inferSelect;
+
+export const statusEvent = (status: string, extra: Record<string, unknown> = {}): NewGenerationEvent => ({ kind: "status", data: { status, ...extra } });
+export const progressEvent = (stage: ProgressStage, extra: { percent?: number; message?: string } = {}): NewGenerationEvent => ({
+  kind: "progress",
+  data: { stage, ...extra },
+});
+export const logEvent = (message: string, timestamp: string): NewGenerationEvent => ({ kind: "log", data: { message, timestamp } });
+
+export async function appendEvents(db: Executor, generationId: string, events: NewGenerationEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.insert(generationEvents).values(events.map((e) => ({ generationId, kind: e.kind, data: e.data })));
+}
+
+export async function eventsAfter(db: Executor, generationId: string, afterSeq: number): Promise<StoredGenerationEvent[]> {
+  return db
+    .select()
+    .from(generationEvents)
+    .where(and(eq(generationEvents.generationId, generationId), gt(generationEvents.seq, afterSeq)))
+    .orderBy(asc(generationEvents.seq))
+    .limit(500);
+}
+
+const globalBus = globalThis as unknown as { __gwGenerationBus?: EventEmitter };
+const bus = () => {
+  if (!globalBus.__gwGenerationBus) {
+    globalBus.__gwGenerationBus = new EventEmitter();
+    globalBus.__gwGenerationBus.setMaxListeners(0);
+  }
+  return globalBus.__gwGenerationBus;
+};
+
+/** Wakes streams and sync waiters of this job in this process (call after the rows are committed). */
+export function notifyGeneration(generationId: string): void {
+  bus().emit(generationId);
+}
+
+/** Resolves at the next notification for the job, after `ms`, or when `signal` aborts. */
+export function waitForGenerationNotice(generationId: string, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      bus().off(generationId, done);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    bus().once(generationId, done);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,105 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, notInArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { activity, generationRequests, webhookDeliveries } from "@/db/schema";
+import { refundGeneration, settleGeneration } from "@/lib/billing/ledger";
+import { log } from "@/lib/logger";
+import { quoteForOutput } from "@/lib/money/pricing";
+import { callbackPayload, requestCallbackDelivery } from "./callbacks";
+import { appendEvents, notifyGeneration, progressEvent, statusEvent } from "./events";
+import { modelForJob } from "./model-lookup";
+import { bumpPopularity } from "./popularity";
+import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
+
+export type Finalized = { applied: boolean; row: GenerationRow };
+
+/**
+ * The ONE way a job ends, whoever ends it (the sync request, the queue function, a provider
+ * webhook, a cancel, the failure handler). In one transaction: a conditional status update that
+ * only a job not yet final passes, then the money (settle from the actual output, or a full
+ * refund), the activity record, the final events and the callback delivery row. A second ending
+ * (a duplicate webhook, a job retry, a cancel racing a completion) fails the conditional update
+ * and changes nothing.
+ */
+export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: GenerationOutcome, now = new Date()): Promise<Finalized> {
+  const model = outcome.kind === "completed" && !job.sandbox ? await modelForJob(db, job.modelId) : null;
+  const result = await db.transaction(async (tx) => {
+    const base = {
+      status: outcome.kind,
+      completedAt: now,
+      costSettledCredits: outcome.kind === "completed" && !job.sandbox ? job.costReservedCredits : 0,
+      ...(outcome.kind === "completed" ? { output: outcome.output, providerOutput: outcome.providerOutput } : {}),
+      ...(outcome.kind === "failed" ? { errorCode: outcome.errorCode, errorMessage: outcome.message.slice(0, 1000) } : {}),
+      ...(outcome.kind === "cancelled" ? { errorCode: "cancelled", errorMessage: "Cancelled by the user" } : {}),
+    };
+    const [claimed] = await tx
+      .update(generationRequests)
+      .set(base)
+      .where(and(eq(generationRequests.id, job.id), notInArray(generationRequests.status, [...FINAL_STATUSES])))
+      .returning();
+    if (!claimed) return null;
+    let row = claimed;
+    if (!row.sandbox && row.costReservedCredits > 0) {
+      const money = { userId: row.userId, apiKeyId: row.apiKeyId, generationId: row.id, reservedAt: row.createdAt };
+      if (outcome.kind === "completed") {
+        const actual = model ? quoteForOutput(model, outcome.providerOutput, row.input).credits : row.costReservedCredits;
+        const settled = await settleGeneration(tx, { ...money, reservedCredits: row.costReservedCredits, actualCredits: actual });
+        if (settled.settledCredits !== row.costSettledCredits) {
+          const [updated] = await tx
+            .update(generationRequests)
+            .set({ costSettledCredits: settled.settledCredits })
+            .where(eq(generationRequests.id, row.id))
+            .returning();
+          row = updated!;
+        }
+      } else {
+        await refundGeneration(tx, { ...money, credits: row.costReservedCredits, description: `${row.modelId}: ${outcome.kind}` });
+      }
+    }
+    await tx
+      .insert(activity)
+      .values({
+        id: randomUUID(),
+        userId: row.userId,
+        apiKeyId: row.apiKeyId,
+        modelId: row.modelId,
+        operation: row.operation,
+        credits: row.costSettledCredits ?? 0,
+        status: row.status,
+        errorCode: row.errorCode,
+        requestId: row.id,
+        providerRequestId: row.providerRequestId,
+        durationMs: now.getTime() - row.createdAt.getTime(),
+        sandbox: row.sandbox,
+      })
+      .onConflictDoNothing();
+    await appendEvents(tx, row.id, [
+      statusEvent(row.status, outcome.kind === "failed" ? { error: outcome.errorCode } : {}),
+      progressEvent(outcome.kind, outcome.kind === "failed" ? { message: outcome.message } : {}),
+    ]);
+    let deliveryId: string | null = null;
+    if (row.webhookUrl) {
+      deliveryId = randomUUID();
+      const inserted = await tx
+        .insert(webhookDeliveries)
+        .values({ id: deliveryId, userId: row.userId, generationId: row.id, url: row.webhookUrl, payload: callbackPayload(row!) })
+        .onConflictDoNothing()
+        .returning({ id: webhookDeliveries.id });
+      if (inserted.length === 0) deliveryId = null;
+    }
+    return { row, deliveryId };
+  });
+  if (!result) {
+    const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, job.id));
+    return { applied: false, row: current ?? job };
+  }
+  notifyGeneration(job.id);
+  if (result.row.status === "completed") bumpPopularity(result.row.modelId);
+  if (result.deliveryId) {
+    await requestCallbackDelivery(result.deliveryId).catch((error) =>
+      // The delivery row exists: the re-drive sweep sends it if this hand-off was lost.
+      log.warn("completion callback could not be queued", { generationId: job.id, error }),
+    );
+  }
+  return { applied: true, row: result.row };
+}

@@ -1,0 +1,29 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { generationRequests } from "@/db/schema";
+import type { Principal } from "@/lib/auth/principal";
+import { notFound } from "@/lib/http/errors";
+import type { GenerationRow } from "./types";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The caller's job, or 404 exactly like a missing one (the owner is in the WHERE). Under /queue the
+ * path's model id must be the job's model or its `{owner}/{app}` prefix: fal's clients drop the
+ * subpath on status, result and cancel calls.
+ */
+export async function getGenerationOrThrow(
+  ctx: { db: Executor; principal: Principal },
+  id: string,
+  pathModelId?: string,
+): Promise<GenerationRow> {
+  if (!UUID.test(id)) throw notFound("Request");
+  const [row] = await ctx.db
+    .select()
+    .from(generationRequests)
+    .where(and(eq(generationRequests.id, id.toLowerCase()), eq(generationRequests.userId, ctx.principal.userId)))
+    .limit(1);
+  if (!row) throw notFound("Request");
+  if (pathModelId !== undefined && pathModelId !== row.modelId && !row.modelId.startsWith(`${pathModelId}/`)) throw notFound("Request");
+  return row;
+}

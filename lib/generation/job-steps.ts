@@ -1,0 +1,111 @@
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, type Db } from "@/db/client";
+import { generationRequests } from "@/db/schema";
+import { ProviderRejectedError, ProviderUnavailableError } from "@/lib/provider";
+import { appendEvents, logEvent, notifyGeneration, progressEvent, statusEvent } from "./events";
+import { finalizeGeneration } from "./finalize";
+import { modelForJob } from "./model-lookup";
+import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, refOf } from "./provider-calls";
+import { isFinal, type GenerationRow } from "./types";
+
+/**
+ * The steps of the `run-generation` function, each idempotent against the job row, so a retried
+ * or re-driven step never submits twice or ends a job twice. Provider 429/5xx are thrown: the
+ * function retries the step with backoff. A final provider answer ends the job here.
+ */
+async function load(db: Db, id: string) {
+  const [row] = await db.select().from(generationRequests).where(eq(generationRequests.id, id));
+  if (!row) return null;
+  const model = await modelForJob(db, row.modelId);
+  return { row, model };
+}
+
+type StepState = { state: "final" | "pending" | "done"; logsSeen: number };
+
+async function endWith(db: Db, row: GenerationRow, err: unknown): Promise<StepState> {
+  await finalizeGeneration(db, row, failureOutcome(err));
+  return { state: "final", logsSeen: 0 };
+}
+
+export async function submitJobStep(id: string): Promise<StepState> {
+  const db = await getDb();
+  const job = await load(db, id);
+  if (!job || isFinal(job.row.status)) return { state: "final", logsSeen: 0 };
+  if (!job.model) return endWith(db, job.row, new ProviderRejectedError(job.row.provider as "local", "submit", `Model ${job.row.modelId} is no longer in the catalog`));
+  try {
+    const row = await ensureSubmitted(db, job.row, job.model, { webhook: true });
+    return { state: isFinal(row.status) ? "final" : "pending", logsSeen: 0 };
+  } catch (err) {
+    if (err instanceof ProviderUnavailableError) throw err;
+    return endWith(db, job.row, err);
+  }
+}
+
+/** Reads the provider's status: records new logs and the move to running; `done` once it completed. */
+export async function checkJobStep(id: string, logsSeen: number): Promise<StepState> {
+  const db = await getDb();
+  const job = await load(db, id);
+  if (!job || isFinal(job.row.status) || !job.model) return { state: "final", logsSeen };
+  const { row, model } = job;
+  let status;
+  try {
+    status = await providerOf(row).status(refOf(row, model), { logs: true });
+  } catch (err) {
+    if (err instanceof ProviderUnavailableError) throw err;
+    return endWith(db, row, err);
+  }
+  const fresh = status.logs.slice(logsSeen).map((l) => logEvent(l.message, l.timestamp));
+  const events = [...fresh];
+  if (status.status !== "IN_QUEUE" && row.status === "queued") {
+    const [moved] = await db
+      .update(generationRequests)
+      .set({ status: "in_progress", startedAt: new Date(), queuePosition: null })
+      .where(and(eq(generationRequests.id, id), eq(generationRequests.status, "queued")))
+      .returning({ id: generationRequests.id });
+    if (moved) events.unshift(statusEvent("in_progress"), progressEvent("running"));
+  } else if (status.status === "IN_QUEUE" && status.queuePosition !== row.queuePosition) {
+    await db
+      .update(generationRequests)
+      .set({ queuePosition: status.queuePosition })
+      .where(and(eq(generationRequests.id, id), sql`${generationRequests.status} = 'queued'`));
+    events.push(statusEvent("queued", status.queuePosition == null ? {} : { queue_position: status.queuePosition }));
+  }
+  await appendEvents(db, id, events);
+  if (events.length) notifyGeneration(id);
+  return { state: status.status === "COMPLETED" ? "done" : "pending", logsSeen: status.logs.length };
+}
+
+/** Fetches the result, re-hosts it and ends the job (a webhook may have ended it already). */
+export async function collectJobStep(id: string): Promise<{ status: string }> {
+  const db = await getDb();
+  const job = await load(db, id);
+  if (!job || isFinal(job.row.status) || !job.model) return { status: job?.row.status ?? "missing" };
+  let result;
+  try {
+    result = await providerOf(job.row).result(refOf(job.row, job.model));
+  } catch (err) {
+    if (err instanceof ProviderUnavailableError) throw err;
+    await endWith(db, job.row, err);
+    return { status: "failed" };
+  }
+  const { row } = await finalizeGeneration(db, job.row, await outcomeOf(db, job.row, result));
+  return { status: row.status };
+}
+
+/** The provider never finished in the time the function waits: refund and say so. */
+export async function giveUpJobStep(id: string): Promise<{ status: string }> {
+  const db = await getDb();
+  const job = await load(db, id);
+  if (!job || isFinal(job.row.status)) return { status: job?.row.status ?? "missing" };
+  if (job.model && job.row.providerRequestId) await providerOf(job.row).cancel(refOf(job.row, job.model)).catch(() => undefined);
+  const { row } = await finalizeGeneration(db, job.row, { kind: "failed", errorCode: "provider_error", message: "The provider did not finish the job in time" });
+  return { status: row.status };
+}
+
+/** The function's failure handler: retries are exhausted, so the job fails and is refunded once. */
+export async function failJob(id: string, message: string): Promise<void> {
+  const db = await getDb();
+  const job = await load(db, id);
+  if (!job || isFinal(job.row.status)) return;
+  await finalizeGeneration(db, job.row, { kind: "failed", errorCode: "provider_error", message });
+}

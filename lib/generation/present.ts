@@ -1,0 +1,68 @@
+import { env } from "@/lib/env";
+import { ApiError, gatewayErrors, type ErrorCode } from "@/lib/http/errors";
+import { creditsToRub } from "@/lib/money/credits";
+import type { GenerationRow } from "./types";
+
+/**
+ * The shapes a job is shown in. Gateway: the model's result plus `request_id` (fal's shape); a
+ * status body `{status, request_id, queue_position?, logs?}`. Skill: GenerationResult.
+ */
+const origin = () => env().APP_URL.replace(/\/$/, "");
+
+/** fal's status/result/cancel URLs drop the model's subpath; ours keep the full model id. */
+export function queueUrls(row: Pick<GenerationRow, "id" | "modelId">) {
+  const base = `${origin()}/queue/${row.modelId}/requests/${row.id}`;
+  return { response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` };
+}
+
+export function skillUrls(id: string) {
+  const base = `${origin()}/api/v1/requests/${id}`;
+  return { poll_url: base, stream_url: `${base}/stream` };
+}
+
+/** The result as `/run` and `GET /queue/…/requests/{id}` answer it (provider links with passthrough). */
+export function gatewayResult(row: GenerationRow, passthrough = false): Record<string, unknown> {
+  const output = (passthrough || row.passthrough ? row.providerOutput : row.output) ?? row.output ?? {};
+  return { ...output, request_id: row.id };
+}
+
+export function statusBody(row: GenerationRow, logs?: { message: string; timestamp: string }[]) {
+  return {
+    status: row.status,
+    request_id: row.id,
+    ...(row.status === "queued" && row.queuePosition != null ? { queue_position: row.queuePosition } : {}),
+    ...(row.errorCode && row.status !== "completed" ? { error: row.errorCode } : {}),
+    ...(logs ? { logs } : {}),
+    ...queueUrls(row),
+  };
+}
+
+/** The error a failed job answers with, carrying its ids so a client can look it up. */
+export function failureError(row: GenerationRow): ApiError {
+  const code: ErrorCode = row.errorCode && row.errorCode in gatewayErrors ? (row.errorCode as ErrorCode) : "generation_failed";
+  const message =
+    code === "provider_error"
+      ? `The generation provider failed: ${row.errorMessage ?? "unavailable"}; the charge was refunded`
+      : `Generation failed: ${row.errorMessage ?? "the model failed"}; the charge was refunded`;
+  return new ApiError(code, message, { requestId: row.id, request_id: row.id, status: "failed" });
+}
+
+const skillStatus = (row: GenerationRow) => (row.status === "cancelled" ? "failed" : row.status);
+
+/** Skill GenerationResult. */
+export function skillResult(row: GenerationRow) {
+  const done = row.status === "completed";
+  return {
+    id: row.id,
+    status: skillStatus(row),
+    model: row.modelId,
+    ...(done ? { output: row.output ?? {} } : {}),
+    ...(row.completedAt ? { processing_time_ms: row.completedAt.getTime() - row.createdAt.getTime() } : {}),
+    cost_rub: creditsToRub(row.costSettledCredits ?? row.costReservedCredits),
+    ...(row.status === "failed" || row.status === "cancelled" ? { error: row.errorMessage ?? row.errorCode ?? "failed" } : {}),
+  };
+}
+
+export function skillQueued(row: GenerationRow) {
+  return { id: row.id, status: "queued" as const, model: row.modelId, ...skillUrls(row.id) };
+}

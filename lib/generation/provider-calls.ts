@@ -1,0 +1,137 @@
+import { and, eq, isNull, notInArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { generationRequests } from "@/db/schema";
+import { rehostResult } from "@/lib/assets/rehost";
+import type { ModelRow } from "@/lib/catalog/columns";
+import { env } from "@/lib/env";
+import { log } from "@/lib/logger";
+import {
+  CircuitOpenError,
+  fetchProviderMedia,
+  ModelFailedError,
+  ProviderError,
+  ProviderUnavailableError,
+  providerByName,
+  type GenerationProvider,
+  type ProviderName,
+  type ProviderRequestRef,
+  type ProviderResult,
+} from "@/lib/provider";
+import { appendEvents, notifyGeneration, progressEvent } from "./events";
+import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
+
+/** The engine's side of the provider: submit once, read the result, turn it into an outcome. */
+export const providerOf = (row: Pick<GenerationRow, "provider">): GenerationProvider => providerByName(row.provider as ProviderName);
+
+export const refOf = (row: GenerationRow, model: Pick<ModelRow, "alias">): ProviderRequestRef => ({
+  endpointId: model.alias,
+  providerRequestId: row.providerRequestId!,
+});
+
+export const providerWebhookUrl = () => `${env().APP_URL.replace(/\/$/, "")}/webhooks/provider`;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+/**
+ * Submits the job unless it already was (a retried step or a job taking over a timed-out sync
+ * run reuses the stored provider id: never two runs of one job). The id is stored with a
+ * conditional update; if the job ended (a cancel) or another worker stored its own id first, the
+ * extra provider request is cancelled and the stored state wins.
+ */
+export async function ensureSubmitted(
+  db: Db,
+  row: GenerationRow,
+  model: ModelRow,
+  options: { webhook: boolean; retries?: number; signal?: AbortSignal },
+): Promise<GenerationRow> {
+  if (row.providerRequestId || FINAL_STATUSES.includes(row.status)) return row;
+  const provider = providerOf(row);
+  const request = {
+    endpointId: model.alias,
+    input: row.input,
+    requestId: row.id,
+    category: model.category,
+    webhookUrl: options.webhook ? providerWebhookUrl() : undefined,
+    signal: options.signal,
+  };
+  let submitted;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      submitted = await provider.submit(request);
+      break;
+    } catch (err) {
+      const retry = err instanceof ProviderUnavailableError && !(err instanceof CircuitOpenError) && !err.maybeAccepted && attempt < (options.retries ?? 0);
+      if (!retry || options.signal?.aborted) throw err;
+      await sleep(Math.min(err.retryAfterMs ?? 100 * 2 ** attempt, 2_000), options.signal);
+    }
+  }
+  const [stored] = await db
+    .update(generationRequests)
+    .set({ providerRequestId: submitted.providerRequestId, submittedAt: new Date(), queuePosition: submitted.queuePosition })
+    .where(and(eq(generationRequests.id, row.id), isNull(generationRequests.providerRequestId), notInArray(generationRequests.status, [...FINAL_STATUSES])))
+    .returning();
+  if (!stored) {
+    await provider.cancel({ endpointId: model.alias, providerRequestId: submitted.providerRequestId }).catch(() => undefined);
+    const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));
+    return current!;
+  }
+  await appendEvents(db, row.id, [progressEvent("submitted")]);
+  notifyGeneration(row.id);
+  return stored;
+}
+
+/**
+ * Sync mode: asks for the result until the provider has it. A zero-latency provider answers the
+ * first call; otherwise the pause grows from 25 ms to 1 s (or the provider's hint), cut short by
+ * a notice about the job. Retryable provider failures are retried a few times.
+ */
+export async function awaitResult(row: GenerationRow, model: ModelRow, signal: AbortSignal): Promise<ProviderResult> {
+  const provider = providerOf(row);
+  const ref = refOf(row, model);
+  let delay = 25;
+  let failures = 0;
+  for (;;) {
+    try {
+      return await provider.result(ref, { signal });
+    } catch (err) {
+      if (!(err instanceof ProviderUnavailableError) || signal.aborted) throw err;
+      if (err.reason !== "not_ready") {
+        if (err instanceof CircuitOpenError || ++failures > 3) throw err;
+      }
+      await sleep(Math.max(5, Math.min(err.retryAfterMs ?? delay, delay)), signal);
+      delay = Math.min(delay * 2, 1_000);
+    }
+  }
+}
+
+/** The provider's result as an outcome; a completed one is re-hosted first (unless passthrough). */
+export async function outcomeOf(db: Db, row: GenerationRow, result: ProviderResult): Promise<GenerationOutcome> {
+  if (!result.ok) return { kind: "failed", errorCode: "generation_failed", message: result.error.message };
+  return { kind: "completed", providerOutput: result.output, output: await rehostOutput(db, row, result.output) };
+}
+
+export async function rehostOutput(db: Db, row: GenerationRow, output: Record<string, unknown>) {
+  if (row.passthrough) return output;
+  await appendEvents(db, row.id, [progressEvent("storing")]);
+  const hosted = await rehostResult(db, output, {
+    userId: row.userId,
+    generationId: row.id,
+    falRequestId: row.providerRequestId,
+    readMedia: fetchProviderMedia,
+  });
+  return hosted.output;
+}
+
+/** A provider failure as the outcome that ends the job (the charge is refunded). */
+export function failureOutcome(err: unknown): GenerationOutcome {
+  if (err instanceof ModelFailedError) return { kind: "failed", errorCode: "generation_failed", message: err.message };
+  if (err instanceof ProviderError) {
+    log.warn("generation failed at the provider", { provider: err.provider, operation: err.operation, error: err.message });
+    return { kind: "failed", errorCode: "provider_error", message: err.message };
+  }
+  throw err;
+}

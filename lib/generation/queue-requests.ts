@@ -1,0 +1,41 @@
+import type { Db } from "@/db/client";
+import type { Principal } from "@/lib/auth/principal";
+import { json } from "@/lib/http/json";
+import type { QueuePath } from "@/lib/http/model-path";
+import { cancelGeneration } from "./cancel-generation";
+import { getGenerationOrThrow } from "./get-generation";
+import { failureError, gatewayResult, queueUrls, statusBody } from "./present";
+import { logsOf } from "./logs";
+import { gatewayProgressStream, gatewayStatusStream } from "./streams";
+
+type Ctx = { db: Db; principal: Principal };
+type RequestPath = Exclude<QueuePath, { kind: "submit" }>;
+
+/** GET /queue/{modelId}/requests/{id}[/status[/stream]|/progress/stream]. */
+export async function readQueuedRequest(ctx: Ctx, path: RequestPath, query: { passthrough?: boolean; logs?: boolean }, signal?: AbortSignal): Promise<Response> {
+  const row = await getGenerationOrThrow(ctx, path.requestId, path.modelId);
+  switch (path.kind) {
+    case "result":
+      if (row.status === "completed") return json(gatewayResult(row, query.passthrough));
+      if (row.status === "failed") throw failureError(row);
+      return json(statusBody(row), { status: row.status === "cancelled" ? 200 : 202 });
+    case "status":
+      return json(statusBody(row, query.logs ? await logsOf(ctx.db, row.id) : undefined));
+    case "status-stream":
+      return gatewayStatusStream(ctx.db, row, query.logs ?? false, signal);
+    case "progress-stream":
+      return gatewayProgressStream(ctx.db, row, signal);
+    case "cancel":
+      return json(await cancelGeneration(ctx, row.id, path.modelId));
+  }
+}
+
+export function queuedAnswer(row: Parameters<typeof queueUrls>[0] & { status: string; queuePosition: number | null }) {
+  return {
+    requestId: row.id,
+    request_id: row.id,
+    status: row.status,
+    ...(row.queuePosition != null ? { queuePosition: row.queuePosition } : {}),
+    ...queueUrls(row),
+  };
+}

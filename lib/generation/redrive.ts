@@ -1,0 +1,40 @@
+import { and, eq, inArray, lt, or } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { generationRequests, webhookDeliveries } from "@/db/schema";
+import { env } from "@/lib/env";
+import { requestCallbackDelivery } from "./callbacks";
+import { dispatchGeneration } from "./dispatch";
+
+const QUEUE_GRACE_MS = 60_000;
+
+/**
+ * The safety net for hand-offs lost to a crash: unfinished jobs whose driver is gone (a sync
+ * request older than the sync wait, a queued job whose event was never sent) are handed to the
+ * queue function, and pending callbacks are queued again. Event ids dedupe, so a job or a
+ * callback that is in fact still being handled is not started twice.
+ */
+export async function redriveGenerations(db: Db, now = Date.now()): Promise<{ jobs: number; callbacks: number }> {
+  const syncCutoff = new Date(now - env().RUN_SYNC_TIMEOUT_MS - QUEUE_GRACE_MS);
+  const queueCutoff = new Date(now - QUEUE_GRACE_MS);
+  const stale = await db
+    .select({ id: generationRequests.id })
+    .from(generationRequests)
+    .where(
+      and(
+        inArray(generationRequests.status, ["queued", "in_progress"]),
+        or(
+          and(eq(generationRequests.mode, "sync"), lt(generationRequests.updatedAt, syncCutoff)),
+          and(eq(generationRequests.mode, "queue"), lt(generationRequests.updatedAt, queueCutoff)),
+        ),
+      ),
+    )
+    .limit(500);
+  for (const { id } of stale) await dispatchGeneration(id);
+  const owed = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, "pending"), lt(webhookDeliveries.createdAt, queueCutoff)))
+    .limit(500);
+  for (const { id } of owed) await requestCallbackDelivery(id);
+  return { jobs: stale.length, callbacks: owed.length };
+}

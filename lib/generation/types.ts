@@ -1,0 +1,21 @@
+import type { generationRequests, GenerationStatus } from "@/db/schema";
+import type { Principal } from "@/lib/auth/principal";
+import type { Db } from "@/db/client";
+
+export type GenerationRow = typeof generationRequests.$inferSelect;
+export type GenerationSurface = "gateway" | "skill";
+export type GenerationMode = "sync" | "queue";
+/** What activity records for the job (and /me/activity filters by). */
+export type GenerationOperation = "run" | "queue" | "generate" | "integration";
+
+/** What the engine needs of a request: its database, its caller and its X-Request-ID. */
+export type GenerationContext = { db: Db; principal: Principal; requestId?: string };
+
+export const FINAL_STATUSES: readonly GenerationStatus[] = ["completed", "failed", "cancelled"];
+export const isFinal = (status: GenerationStatus) => FINAL_STATUSES.includes(status);
+
+/** How a job ended, as finalize records it. */
+export type GenerationOutcome =
+  | { kind: "completed"; providerOutput: Record<string, unknown>; output: Record<string, unknown> }
+  | { kind: "failed"; errorCode: "generation_failed" | "provider_error" | "timeout"; message: string }
+  | { kind: "cancelled" };
