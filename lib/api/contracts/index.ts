@@ -3,12 +3,14 @@ import { adminModelOperations } from "./admin-models";
 import { adminMoneyOperations } from "./admin-money";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
+import { billingOperations } from "./billing";
 import { generationOperations } from "./generation";
 import { inngestOperations } from "./inngest";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
 import { moneyOperations } from "./money";
 import { modelOperations } from "./models";
+import { paymentMethodOperations } from "./payment-methods";
 import { simOperations } from "./sim";
 import { skillModelOperations } from "./skill-models";
 import { systemOperations } from "./system";
@@ -29,5 +31,7 @@ export const operations: Operation[] = [
   ...inngestOperations,
   ...moneyOperations,
   ...adminMoneyOperations,
+  ...billingOperations,
+  ...paymentMethodOperations,
   ...generationOperations,
 ];
