@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { pgliteDb, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { exposePglite, type PgliteExposure } from "@/db/pglite-exposure";
-import { apiKeys, users } from "@/db/schema";
+import { apiKeys, balances, creditTransactions, users } from "@/db/schema";
 import { hashApiKey } from "@/lib/auth/api-key";
 
 const run = promisify(execFile);
@@ -54,15 +54,31 @@ describe("npm run user:create", () => {
     expect(key).toMatchObject({ userId: out.userId, name: "cli", mode: "live" });
   }, 60_000);
 
-  test("finds an existing user (a second run adds a key, not a user); --credits explains it was not granted", async () => {
+  test("finds an existing user (a second run adds a key, not a user); --credits grants once per run through the ledger", async () => {
     const first = JSON.parse((await userCreate("--email", "dev@example.test")).stdout);
     const second = await userCreate("--email", "DEV@example.test", "--credits", "500");
+    expect(second.stderr).toBe("");
     const out = JSON.parse(second.stdout);
+    expect(Object.keys(out)).toEqual(["userId", "email", "role", "apiKey"]);
     expect(out.userId).toBe(first.userId);
     expect(out.role).toBe("user");
     expect(out.apiKey).not.toBe(first.apiKey);
-    expect(second.stderr).toContain("--credits 500 not granted");
     expect(await db.select().from(apiKeys).where(eq(apiKeys.userId, out.userId))).toHaveLength(2);
+    const rows = await db.select().from(creditTransactions).where(eq(creditTransactions.userId, out.userId));
+    expect(rows).toEqual([
+      expect.objectContaining({ type: "grant", amount: 5_000_000, balanceAfter: 5_000_000, idempotencyKey: expect.stringMatching(new RegExp(`^cli-grant:${out.userId}:[0-9a-f-]{36}$`)) }),
+    ]);
+    await userCreate("--email", "dev@example.test", "--credits", "0.0125");
+    const [balance] = await db.select().from(balances).where(eq(balances.userId, out.userId));
+    expect(balance?.credits).toBe(5_000_125);
+    expect(await db.select().from(creditTransactions).where(eq(creditTransactions.userId, out.userId))).toHaveLength(2);
+  }, 60_000);
+
+  test.each(["0", "-5", "abc", "1.00001"])("--credits=%s exits 2 and writes nothing", async (credits) => {
+    const failure = await userCreate("--email", "bad-credits@example.test", `--credits=${credits}`).catch((err) => err);
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain("--credits");
+    expect(await db.select().from(users).where(eq(users.email, "bad-credits@example.test"))).toEqual([]);
   }, 60_000);
 
   test("a missing or bad e-mail exits 2 with a message", async () => {

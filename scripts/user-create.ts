@@ -2,7 +2,8 @@
  * `npm run -s user:create -- --email E [--admin] [--credits RUB]`
  *
  * Creates (or finds) a user, optionally makes them an admin, creates a `_live_` API key named
- * "cli" and prints one JSON line: {"userId","email","role","apiKey"}. Works while the app runs on
+ * "cli" and prints one JSON line: {"userId","email","role","apiKey"}. `--credits RUB` grants that many
+ * rubles once per run through the ledger (a `grant` row keyed `cli-grant:<userId>:<run uuid>`). Works while the app runs on
  * the embedded database (it connects to the loopback port in DATA_DIR/pglite.lock), against
  * DATABASE_URL, or on the PGlite directory itself when nothing is running.
  */
@@ -17,7 +18,9 @@ import { migrateDatabase } from "@/db/migrate";
 import { cliDatabaseUrl } from "@/db/pglite-lock";
 import { apiKeys, users } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
+import { grantCredits } from "@/lib/billing/ledger";
 import { newKeyId } from "@/lib/keys/create-key";
+import { rubToCredits } from "@/lib/money/credits";
 
 function fail(message: string): never {
   process.stderr.write(`user:create: ${message}\n`);
@@ -31,9 +34,19 @@ function options() {
   });
   const email = z.email().safeParse(values.email?.trim().toLowerCase());
   if (!email.success) fail("--email <address> is required and must be an e-mail address");
-  const credits = values.credits === undefined ? undefined : Number(values.credits);
-  if (credits !== undefined && !(Number.isFinite(credits) && credits > 0)) fail("--credits must be a positive number of rubles");
-  return { email: email.data, admin: values.admin, credits };
+  return { email: email.data, admin: values.admin, credits: values.credits === undefined ? undefined : creditsOf(values.credits) };
+}
+
+/** Rubles as typed (up to 0.0001 ₽) → credits, exactly; anything else stops the run before it writes. */
+function creditsOf(rub: string): number {
+  let credits: number;
+  try {
+    credits = rubToCredits(rub);
+  } catch {
+    fail("--credits must be a positive number of rubles with at most 4 decimals");
+  }
+  if (credits <= 0) fail("--credits must be a positive number of rubles with at most 4 decimals");
+  return credits;
 }
 
 async function open(): Promise<DbHandle> {
@@ -63,11 +76,14 @@ async function main() {
     const key = generateApiKey("live");
     await db.insert(apiKeys).values({ id: newKeyId(), userId: user.id, name: "cli", hash: key.hash, prefix: key.prefix, start: key.start, mode: "live" });
     if (opts.credits !== undefined) {
-      // Balances are written only by the ledger (money issue), which this build does not have yet.
-      process.stderr.write(
-        `user:create: --credits ${opts.credits} not granted: this build has no credit ledger yet. ` +
-          `Grant later with POST /admin/users/${user.id}/credits/grant.\n`,
-      );
+      // One key per run: a retried statement cannot grant twice, a second run is a second grant.
+      await grantCredits(db, {
+        userId: user.id,
+        credits: opts.credits,
+        type: "grant",
+        idempotencyKey: `cli-grant:${user.id}:${crypto.randomUUID()}`,
+        description: "Granted with user:create --credits",
+      });
     }
     process.stdout.write(JSON.stringify({ userId: user.id, email: user.email, role: user.role, apiKey: key.key }) + "\n");
   } finally {

@@ -107,6 +107,8 @@ export const activity = pgTable(
     // GET /me/activity and /me/usage*: a user's records in a time range.
     index("activity_user_created_idx").on(t.userId, t.createdAt.desc()),
     index("activity_key_created_idx").on(t.apiKeyId, t.createdAt.desc()),
+    // GET /admin/usage/top-users: every user's records in a time range.
+    index("activity_created_idx").on(t.createdAt.desc()),
     index("activity_provider_request_idx").on(t.providerRequestId),
   ],
 );

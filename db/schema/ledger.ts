@@ -64,9 +64,14 @@ export const creditTransactions = pgTable(
   (t) => [
     uniqueIndex("credit_transactions_idempotency_uq").on(t.idempotencyKey),
     // GET /me/transactions and /admin/users/{id}/transactions: newest first, optional type.
-    index("credit_transactions_user_created_idx").on(t.userId, t.createdAt.desc()),
-    // GET /admin/transactions: newest first across users.
-    index("credit_transactions_created_idx").on(t.createdAt.desc()),
+    index("credit_transactions_user_created_idx").on(t.userId, t.createdAt, t.id),
+    // GET /me/transactions?type=… and /admin/users/{id}/transactions?type=…: one type, newest first.
+    index("credit_transactions_user_type_created_idx").on(t.userId, t.type, t.createdAt, t.id),
+    // GET /admin/transactions: newest first across users. Rows of one database transaction share
+    // created_at, so every listing orders by (created_at, id) DESC and these indexes end in id. They
+    // are ascending on purpose: read backwards they give DESC NULLS FIRST, which is what ORDER BY …
+    // DESC means (a `DESC NULLS LAST` index does not match it and the planner sorts instead).
+    index("credit_transactions_created_idx").on(t.createdAt, t.id),
     index("credit_transactions_generation_idx").on(t.generationId),
   ],
 );

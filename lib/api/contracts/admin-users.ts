@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { userRoles } from "@/db/schema";
+import { usageWindowNames } from "@/lib/usage/windows";
 import { apiKeyListSchema } from "./keys";
 import { sessionListSchema } from "./me";
 import { defineOperations } from "./operation";
@@ -48,7 +49,7 @@ export const adminUserSchema = z
 
 export const windowUsageSchema = z
   .object({
-    window: z.string().meta({ description: "24h, 7d or 30d, ending now" }),
+    window: z.enum(usageWindowNames).meta({ description: "The window, ending now" }),
     credits: credits("Credits charged in the window"),
     count: z.int(),
     byModel: z.array(z.object({ modelId: z.string(), credits: z.int(), count: z.int() })),

@@ -1,5 +1,6 @@
 import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
+import { adminMoneyOperations } from "./admin-money";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
 import { billingOperations } from "./billing";
@@ -8,6 +9,7 @@ import { inngestOperations } from "./inngest";
 import { integrationOperations } from "./integrations";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
+import { moneyOperations } from "./money";
 import { modelOperations } from "./models";
 import { paymentMethodOperations } from "./payment-methods";
 import { simOperations } from "./sim";
@@ -29,6 +31,8 @@ export const operations: Operation[] = [
   ...simOperations,
   ...inngestOperations,
   ...integrationOperations,
+  ...moneyOperations,
+  ...adminMoneyOperations,
   ...billingOperations,
   ...paymentMethodOperations,
   ...generationOperations,

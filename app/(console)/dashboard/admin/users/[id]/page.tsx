@@ -1,12 +1,16 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Badge, cellClass, formatRub, formatTime, Table } from "@/components/dashboard/ui";
+import { Badge, cellClass, formatTime, Table } from "@/components/dashboard/ui";
+import { TransactionsTable } from "@/components/money/transactions-table";
 import { Card, PageHeader } from "@/components/ui/card";
 import { getUserDetail } from "@/lib/admin/users/get-user";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { ApiError } from "@/lib/http/errors";
 import { listUserKeysWithTuning } from "@/lib/admin/users/user-keys";
 import { listSessions } from "@/lib/me/sessions";
+import { formatCredits } from "@/lib/money/credits";
+import { listTransactions } from "@/lib/transactions/list-transactions";
+import { CreditsCard } from "./credits-card";
 import { UserAdmin } from "./user-admin";
 
 export const metadata = { title: "User" };
@@ -19,7 +23,11 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
     if (err instanceof ApiError && err.code === "not_found") notFound();
     throw err;
   });
-  const [sessions, keys] = await Promise.all([listSessions(db, userId), listUserKeysWithTuning(db, userId)]);
+  const [sessions, keys, ledger] = await Promise.all([
+    listSessions(db, userId),
+    listUserKeysWithTuning(db, userId),
+    listTransactions(db, { userId, limit: 10, offset: 0 }),
+  ]);
   const { user } = detail;
   return (
     <>
@@ -42,7 +50,9 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
       />
       <div className="mb-6 grid gap-6 md:grid-cols-2">
         <Card title="Balance">
-          <p className="text-2xl font-semibold tabular-nums text-slate-900">{formatRub(detail.balance)}</p>
+          <p className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="admin-user-balance">
+            {formatCredits(detail.balance)}
+          </p>
           <p className="text-xs text-slate-500">{detail.balance.toLocaleString("en-US")} credits</p>
         </Card>
         <Card title="Usage">
@@ -51,10 +61,23 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
               <tr key={w.window}>
                 <td className={cellClass}>{w.window}</td>
                 <td className={`${cellClass} tabular-nums`}>{w.count.toLocaleString("en-US")}</td>
-                <td className={`${cellClass} tabular-nums`}>{formatRub(w.credits)}</td>
+                <td className={`${cellClass} tabular-nums`}>{formatCredits(w.credits)}</td>
               </tr>
             ))}
           </Table>
+        </Card>
+      </div>
+      <div className="mb-6 grid gap-6 md:grid-cols-[20rem_1fr]">
+        <CreditsCard userId={user.id} />
+        <Card
+          title={`Transactions (${ledger.total.toLocaleString("en-US")})`}
+          actions={
+            <Link href={`/dashboard/admin/transactions?userId=${encodeURIComponent(user.id)}`} className="text-sm text-brand-600 hover:underline">
+              All
+            </Link>
+          }
+        >
+          <TransactionsTable items={ledger.items} />
         </Card>
       </div>
       <UserAdmin user={user} sessions={sessions} keys={keys} isSelf={principal.userId === user.id} />

@@ -1,0 +1,81 @@
+import { Field, Input, Select } from "@/components/dashboard/ui";
+import { TransactionsTable, transactionTypeLabels } from "@/components/money/transactions-table";
+import { ButtonLink } from "@/components/ui/button";
+import { Card, PageHeader } from "@/components/ui/card";
+import { transactionTypes } from "@/db/schema";
+import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
+import { requireAdmin } from "@/lib/auth/viewer";
+import { listTransactions } from "@/lib/transactions/list-transactions";
+
+export const metadata = { title: "Admin · Transactions" };
+
+const PAGE_SIZE = 50;
+
+type Search = Record<string, string | string[] | undefined>;
+
+/** The URL holds the filters and the page, so a view can be shared (e.g. from a user's page). */
+function parse(search: Search) {
+  const one = (k: string) => (typeof search[k] === "string" && search[k] !== "" ? (search[k] as string) : undefined);
+  const page = Math.max(1, Number.parseInt(one("page") ?? "1", 10) || 1);
+  const parsed = adminTransactionsQuery.safeParse({ userId: one("userId"), type: one("type"), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  return { page, query: parsed.success ? parsed.data : adminTransactionsQuery.parse({ limit: PAGE_SIZE }) };
+}
+
+function href(filters: { userId?: string; type?: string }, page: number) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
+  if (page > 1) params.set("page", String(page));
+  const qs = params.toString();
+  return `/dashboard/admin/transactions${qs ? `?${qs}` : ""}`;
+}
+
+export default async function AdminTransactionsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const { db } = await requireAdmin();
+  const { page, query } = parse(await searchParams);
+  const result = await listTransactions(db, query);
+  const filters = { userId: query.userId, type: query.type };
+  const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+  return (
+    <>
+      <PageHeader title="Transactions" description={`${result.total.toLocaleString("en-US")} ledger rows, newest first`} />
+      <Card>
+        <form method="get" className="mb-4 grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
+          <Field label="User id">
+            <Input name="userId" defaultValue={query.userId ?? ""} maxLength={64} placeholder="Any user" />
+          </Field>
+          <Field label="Type">
+            <Select name="type" defaultValue={query.type ?? ""}>
+              <option value="">Any</option>
+              {transactionTypes.map((t) => (
+                <option key={t} value={t}>
+                  {transactionTypeLabels[t]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+            Filter
+          </button>
+        </form>
+        <TransactionsTable items={result.items} showUser />
+        <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
+          <span>
+            Page {page} of {pages}
+          </span>
+          <div className="flex gap-2">
+            {page > 1 && (
+              <ButtonLink variant="secondary" href={href(filters, page - 1)}>
+                Previous
+              </ButtonLink>
+            )}
+            {page < pages && (
+              <ButtonLink variant="secondary" href={href(filters, page + 1)}>
+                Next
+              </ButtonLink>
+            )}
+          </div>
+        </div>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,7 @@
+import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { listTransactions } from "@/lib/transactions/list-transactions";
+
+// GET /admin/transactions – the ledger across users, newest first
+export const GET = withGateway({ auth: "admin", query: adminTransactionsQuery }, async ({ ctx, query }) => json(await listTransactions(ctx.db, query)));

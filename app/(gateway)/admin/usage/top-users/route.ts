@@ -1,0 +1,7 @@
+import { topUsersQuery } from "@/lib/api/contracts/admin-money";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { topUsers } from "@/lib/usage/top-users";
+
+// GET /admin/usage/top-users – the biggest spenders over a window
+export const GET = withGateway({ auth: "admin", query: topUsersQuery }, async ({ ctx, query }) => json(await topUsers(ctx.db, query.window, query.limit)));

@@ -1,0 +1,10 @@
+import { adminClawbackCredits } from "@/lib/admin/money/adjust-credits";
+import { adminCreditsBody } from "@/lib/api/contracts/admin-money";
+import { userIdParams } from "@/lib/api/contracts/admin-users";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+
+// POST /admin/users/{id}/credits/clawback – take credits back, never below zero
+export const POST = withGateway({ auth: "admin", params: userIdParams, body: adminCreditsBody }, async ({ ctx, params, body }) =>
+  json(await adminClawbackCredits(ctx.db, { adminId: ctx.principal.userId, userId: params.id, ...body }), { status: 201 }),
+);

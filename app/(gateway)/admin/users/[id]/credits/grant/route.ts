@@ -1,0 +1,10 @@
+import { adminGrantCredits } from "@/lib/admin/money/adjust-credits";
+import { adminCreditsBody } from "@/lib/api/contracts/admin-money";
+import { userIdParams } from "@/lib/api/contracts/admin-users";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+
+// POST /admin/users/{id}/credits/grant – add credits to a user's balance
+export const POST = withGateway({ auth: "admin", params: userIdParams, body: adminCreditsBody }, async ({ ctx, params, body }) =>
+  json(await adminGrantCredits(ctx.db, { adminId: ctx.principal.userId, userId: params.id, ...body }), { status: 201 }),
+);

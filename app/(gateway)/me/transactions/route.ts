@@ -1,0 +1,9 @@
+import { transactionsQuery } from "@/lib/api/contracts/money";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { listTransactions } from "@/lib/transactions/list-transactions";
+
+// GET /me/transactions – your ledger, newest first
+export const GET = withGateway({ query: transactionsQuery }, async ({ ctx, query }) =>
+  json(await listTransactions(ctx.db, { ...query, userId: ctx.principal.userId })),
+);

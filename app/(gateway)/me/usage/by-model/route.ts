@@ -1,0 +1,7 @@
+import { usageByQuery } from "@/lib/api/contracts/money";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { usageByModel } from "@/lib/usage/by-model";
+
+// GET /me/usage/by-model – spend per model over a window
+export const GET = withGateway({ query: usageByQuery }, async ({ ctx, query }) => json(await usageByModel(ctx.db, ctx.principal.userId, query.window)));

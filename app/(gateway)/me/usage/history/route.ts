@@ -1,0 +1,10 @@
+import { historyQuery } from "@/lib/api/contracts/money";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { usageHistory } from "@/lib/usage/history";
+import { resolveHistoryRange } from "@/lib/usage/history-range";
+
+// GET /me/usage/history – spend over time in UTC buckets
+export const GET = withGateway({ query: historyQuery }, async ({ ctx, query }) =>
+  json(await usageHistory(ctx.db, ctx.principal.userId, resolveHistoryRange(query))),
+);

@@ -1,0 +1,52 @@
+import { formatCredits } from "@/lib/money/credits";
+import type { HistoryGranularity } from "@/lib/usage/windows";
+
+type Point = { bucket: string; credits: number; count: number };
+
+const W = 720;
+const H = 200;
+const PAD = { top: 12, right: 8, bottom: 24, left: 8 };
+
+/** A bucket's label: the hour for hourly series, the day otherwise (UTC, like the buckets). */
+const label = (bucket: string, granularity: HistoryGranularity) => (granularity === "hour" ? `${bucket.slice(11, 16)}` : bucket.slice(5, 10));
+
+/**
+ * Spend over time as an SVG bar chart, rendered on the server: one bar per bucket, heights in
+ * proportion to credits (integers, so the scale is exact), a tooltip per bar, a few axis labels.
+ */
+export function SpendChart({ series, granularity }: { series: Point[]; granularity: HistoryGranularity }) {
+  const max = Math.max(0, ...series.map((p) => p.credits));
+  const innerW = W - PAD.left - PAD.right;
+  const innerH = H - PAD.top - PAD.bottom;
+  const slot = innerW / Math.max(1, series.length);
+  const barW = Math.max(1, slot * 0.75);
+  const every = Math.max(1, Math.ceil(series.length / 8));
+  return (
+    <figure data-testid="spend-chart">
+      <div className="mb-2 flex justify-between text-xs text-slate-500">
+        <span>Peak {formatCredits(max)}</span>
+        <span>{granularity === "hour" ? "per hour" : granularity === "day" ? "per day" : "per week"} · UTC</span>
+      </div>
+      <svg viewBox={`0 0 ${W} ${H}`} className="h-52 w-full" role="img" aria-label="Spend over time">
+        <line x1={PAD.left} x2={W - PAD.right} y1={H - PAD.bottom} y2={H - PAD.bottom} className="stroke-slate-300" />
+        {series.map((p, i) => {
+          const h = max === 0 ? 0 : (p.credits / max) * innerH;
+          const x = PAD.left + i * slot + (slot - barW) / 2;
+          return (
+            <g key={p.bucket}>
+              <rect x={x} y={H - PAD.bottom - h} width={barW} height={Math.max(h, p.credits > 0 ? 1 : 0)} rx={1} className="fill-brand-500">
+                <title>{`${p.bucket.slice(0, 16).replace("T", " ")} UTC: ${formatCredits(p.credits)}, ${p.count} operations`}</title>
+              </rect>
+              {i % every === 0 && (
+                <text x={PAD.left + i * slot + slot / 2} y={H - 6} textAnchor="middle" className="fill-slate-500 text-[10px]">
+                  {label(p.bucket, granularity)}
+                </text>
+              )}
+            </g>
+          );
+        })}
+      </svg>
+      {max === 0 && <figcaption className="mt-2 text-center text-sm text-slate-500">No spend in this period.</figcaption>}
+    </figure>
+  );
+}

@@ -1,0 +1,19 @@
+import Link from "next/link";
+
+/** The window switcher: links, so the choice lives in the URL and survives a reload. */
+export function WindowTabs<W extends string>({ windows, current, href }: { windows: readonly W[]; current: W; href: (w: W) => string }) {
+  return (
+    <nav className="inline-flex rounded-md border border-slate-200 bg-white p-0.5 text-sm" aria-label="Window">
+      {windows.map((w) => (
+        <Link
+          key={w}
+          href={href(w)}
+          aria-current={w === current ? "page" : undefined}
+          className={`rounded px-3 py-1 ${w === current ? "bg-brand-600 text-white" : "text-slate-600 hover:text-slate-900"}`}
+        >
+          {w}
+        </Link>
+      ))}
+    </nav>
+  );
+}

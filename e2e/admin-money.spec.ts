@@ -1,0 +1,65 @@
+import { execFileSync } from "node:child_process";
+import { expect, test, type Page } from "@playwright/test";
+
+/** `npm run user:create` against the running server's embedded database (its DATA_DIR). */
+function userCreate(...args: string[]): { userId: string; email: string; role: string; apiKey: string } {
+  const out = execFileSync("node_modules/.bin/tsx", ["scripts/user-create.ts", ...args], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" },
+  });
+  return JSON.parse(out.toString());
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto("/signin");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await page.goto("/dev/mailbox");
+  await page.getByTestId("dev-mail").filter({ hasText: email }).first().getByRole("link", { name: "Open sign-in link" }).click();
+  await expect(page.getByTestId("viewer-email")).toHaveText(email);
+}
+
+test("an admin grants credits on the user page and sees the grant on the Transactions page", async ({ page }) => {
+  const stamp = Date.now();
+  const admin = userCreate("--email", `money-admin-${stamp}@example.test`, "--admin");
+  const target = userCreate("--email", `money-target-${stamp}@example.test`, "--credits", "100");
+
+  await signIn(page, admin.email);
+  await page.goto(`/dashboard/admin/users/${target.userId}`);
+  await expect(page.getByRole("heading", { name: target.email })).toBeVisible();
+  await expect(page.getByTestId("admin-user-balance")).toHaveText("100,00 ₽");
+
+  await page.getByLabel("Amount, ₽").fill("500");
+  await expect(page.getByText("5,000,000 credits")).toBeVisible();
+  await page.getByLabel("Description").fill(`e2e goodwill ${stamp}`);
+  await page.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(page.getByText("Granted 500,00 ₽; balance now 600,00 ₽.")).toBeVisible();
+  await expect(page.getByTestId("admin-user-balance")).toHaveText("600,00 ₽");
+
+  await page.getByRole("link", { name: "Transactions", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/admin\/transactions$/);
+  const newest = page.getByTestId("transaction-row").first();
+  await expect(newest).toContainText("Grant");
+  await expect(newest).toContainText("+500,00 ₽");
+  await expect(newest).toContainText("600,00 ₽");
+  await expect(newest).toContainText(`e2e goodwill ${stamp}`);
+
+  await page.goto(`/dashboard/admin/transactions?userId=${target.userId}`);
+  await expect(page.getByTestId("transaction-row")).toHaveCount(2);
+  await expect(page.getByTestId("transaction-row").nth(1)).toContainText("Granted with user:create --credits");
+
+  await page.getByRole("link", { name: "Stats" }).click();
+  await expect(page.getByTestId("stat-issued")).not.toHaveText("0,00 ₽");
+});
+
+test("a user's Usage page shows the chart and switches windows", async ({ page }) => {
+  const user = userCreate("--email", `usage-${Date.now()}@example.test`);
+  await signIn(page, user.email);
+  await page.getByRole("link", { name: "Usage", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Usage", exact: true })).toBeVisible();
+  await expect(page.getByTestId("spend-chart")).toBeVisible();
+  await expect(page.getByText("No spend in this period.")).toBeVisible();
+  await page.getByRole("link", { name: "24h" }).click();
+  await expect(page).toHaveURL(/window=24h/);
+  await expect(page.getByText("per hour · UTC")).toBeVisible();
+});

@@ -1,0 +1,10 @@
+import type { Executor } from "@/db/client";
+import { readBalance } from "@/lib/balance/read-balance";
+import { windowUsage } from "./window-usage";
+import type { UsageWindow } from "./windows";
+
+/** GET /me/usage: the balance beside spend per window. */
+export async function meUsage(db: Executor, userId: string, windows: UsageWindow[]) {
+  const [{ credits }, usage] = await Promise.all([readBalance(db, userId), windowUsage(db, userId, windows)]);
+  return { balance: credits, windows: usage };
+}
