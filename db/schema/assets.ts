@@ -35,7 +35,7 @@ export const assets = pgTable(
     // Re-hosting the same provider result twice finds the existing row instead of a duplicate.
     uniqueIndex("assets_generation_source_uq").on(t.generationId, t.sourceUrl),
     uniqueIndex("assets_s3_key_uq").on(t.s3Bucket, t.s3Key),
-    index("assets_user_created_idx").on(t.userId, t.createdAt.desc()),
+    index("assets_user_created_idx").on(t.userId, t.createdAt, t.id),
     index("assets_fal_request_idx").on(t.falRequestId),
   ],
 );
@@ -58,5 +58,5 @@ export const uploads = pgTable(
     expiresAt: tstz("expires_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("uploads_user_created_idx").on(t.userId, t.createdAt.desc())],
+  (t) => [index("uploads_user_created_idx").on(t.userId, t.createdAt, t.id)],
 );

@@ -53,7 +53,7 @@ export const generationRequests = pgTable(
   (t) => [
     // Provider webhooks find their job by the provider's id.
     uniqueIndex("generation_requests_provider_uq").on(t.provider, t.providerRequestId),
-    index("generation_requests_user_created_idx").on(t.userId, t.createdAt.desc()),
+    index("generation_requests_user_created_idx").on(t.userId, t.createdAt, t.id),
     // Recovery sweeps look for unfinished jobs.
     index("generation_requests_status_idx").on(t.status, t.updatedAt),
   ],
@@ -105,10 +105,10 @@ export const activity = pgTable(
   (t) => [
     uniqueIndex("activity_request_uq").on(t.requestId),
     // GET /me/activity and /me/usage*: a user's records in a time range.
-    index("activity_user_created_idx").on(t.userId, t.createdAt.desc()),
-    index("activity_key_created_idx").on(t.apiKeyId, t.createdAt.desc()),
+    index("activity_user_created_idx").on(t.userId, t.createdAt, t.id),
+    index("activity_key_created_idx").on(t.apiKeyId, t.createdAt, t.id),
     // GET /admin/usage/top-users: every user's records in a time range.
-    index("activity_created_idx").on(t.createdAt.desc()),
+    index("activity_created_idx").on(t.createdAt, t.id),
     index("activity_provider_request_idx").on(t.providerRequestId),
   ],
 );

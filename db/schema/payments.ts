@@ -44,7 +44,7 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex("payments_provider_id_uq").on(t.provider, t.paymentProviderId),
     uniqueIndex("payments_idempotence_uq").on(t.idempotenceKey),
-    index("payments_user_created_idx").on(t.userId, t.createdAt.desc()),
+    index("payments_user_created_idx").on(t.userId, t.createdAt, t.id),
     // The reconcile job looks for payments still pending.
     index("payments_status_idx").on(t.status, t.createdAt),
     // At most one automatic top-up in flight per user.

@@ -103,5 +103,5 @@ export const devMail = pgTable(
     url: text("url"),
     createdAt: tstz("created_at").notNull().defaultNow(),
   },
-  (t) => [index("dev_mail_to_created_idx").on(t.to, t.createdAt.desc())],
+  (t) => [index("dev_mail_to_created_idx").on(t.to, t.createdAt, t.id)],
 );

@@ -54,6 +54,6 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex("webhook_deliveries_generation_uq").on(t.generationId),
-    index("webhook_deliveries_user_idx").on(t.userId, t.createdAt.desc()),
+    index("webhook_deliveries_user_idx").on(t.userId, t.createdAt, t.id),
   ],
 );
