@@ -14,6 +14,21 @@ export const jobHistoryPruneRequested = eventType("jobs/history.prune.requested"
   }),
 });
 
+/** A debit left the balance below the user's auto top-up threshold (one event per crossing). */
+export const autoTopupRequested = eventType("billing/auto-topup.requested", {
+  schema: z.object({ userId: z.string().min(1), crossingAt: z.number().int() }),
+});
+
+/** A debit left the balance below the user's low-balance threshold (one e-mail per crossing). */
+export const lowBalanceCrossed = eventType("billing/low-balance.crossed", {
+  schema: z.object({ userId: z.string().min(1), crossingAt: z.number().int(), balanceCredits: z.number().int(), thresholdRub: z.number().int() }),
+});
+
+/** Re-read payments stuck pending now (the sweep does it every 10 minutes anyway). */
+export const paymentsReconcileRequested = eventType("billing/payments.reconcile.requested", {
+  schema: z.object({ olderThanMs: z.number().int().nonnegative().optional() }),
+});
+
 /** Run a generation job through the provider (queue mode, a timed-out sync run, a re-drive). Event id `generation:<id>`. */
 export const generationRequested = eventType("generation/requested", {
   schema: z.object({ generationId: z.string().min(1) }),

@@ -91,6 +91,13 @@ export const envSchema = z.object({
     ),
   /** Shared secret the local payment provider puts on its notifications. */
   LOCAL_PAYMENT_SECRET: z.string().optional(),
+  /** Per-attempt timeout of calls to YooKassa; 5xx, 429 and network errors are retried this many times. */
+  YOOKASSA_TIMEOUT_MS: int(15_000),
+  YOOKASSA_MAX_RETRIES: int(2),
+  /** Send 54-FZ receipt data («Чеки от ЮKassa») with every payment; the shop must have receipts enabled. */
+  YOOKASSA_RECEIPTS: bool.default(false),
+  /** Without auto top-up, a low-balance e-mail goes out once when the balance drops below this many rubles. */
+  LOW_BALANCE_EMAIL_THRESHOLD_RUB: int(100),
 
   // Storage.
   /** Unset: `s3` when S3_BUCKET is set, else `local`. `disabled` turns uploads off (503). */

@@ -8,6 +8,7 @@ export const userNav = [
   { href: "/dashboard/profile", label: "Profile" },
   { href: "/dashboard/sessions", label: "Sessions" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/integrations", label: "Integrations" },
 ];
 
 export const adminNav = [

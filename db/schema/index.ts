@@ -11,3 +11,4 @@ export * from "./changelog";
 export * from "./provider";
 export * from "./catalog";
 export * from "./jobs";
+export * from "./local-payments";

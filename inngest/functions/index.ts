@@ -1,6 +1,9 @@
+import { autoTopupFn } from "./auto-topup";
 import { deliverCallbackFn } from "./deliver-callback";
+import { lowBalanceEmailFn } from "./low-balance-email";
 import { pruneJobHistoryFn } from "./prune-job-history";
 import { pruneRateLimitWindowsFn } from "./prune-rate-limit-windows";
+import { reconcilePaymentsFn } from "./reconcile-payments";
 import { redriveGenerationsFn } from "./redrive-generations";
 import { runGenerationFn } from "./run-generation";
 
@@ -11,4 +14,7 @@ export const functions = [
   runGenerationFn,
   deliverCallbackFn,
   redriveGenerationsFn,
+  autoTopupFn,
+  lowBalanceEmailFn,
+  reconcilePaymentsFn,
 ];

@@ -5,6 +5,7 @@ import { balances, type TransactionType } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { env } from "@/lib/env";
 import { CREDITS_PER_RUB, creditsToRub } from "@/lib/money/credits";
+import { afterDebit } from "@/lib/payments/after-debit"; // payments: auto top-up / low-balance hook on debits
 import { monthOf } from "./month";
 
 /**
@@ -205,6 +206,7 @@ function reserveStatement(input: ReserveInput, key: string, month: string): SQL 
 }
 
 async function finishReserve(db: Executor, input: ReserveInput, key: string, move: Move | null): Promise<Move> {
+  if (move?.applied) afterDebit(db, input.userId, move.balance); // payments hook
   if (move) return move;
   // Nothing moved: either the balance is short, or (rarely) a concurrent duplicate won the key.
   const replay = await existingMove(db, key);
@@ -328,6 +330,7 @@ export async function settleGeneration(db: Executor, input: SettleInput): Promis
         from debited
       ${RETURNING}`,
   );
+  if (move?.applied) afterDebit(db, input.userId, move.balance); // payments hook
   return { settledCredits: input.reservedCredits + Math.abs(move?.transaction?.amount ?? 0), move };
 }
 
@@ -397,5 +400,6 @@ export async function clawbackCredits(db: Executor, input: ClawbackInput): Promi
       ${RETURNING}`,
   );
   if (!move) throw new Error("clawback wrote no ledger row");
+  if (move.applied) afterDebit(db, input.userId, move.balance); // payments hook
   return move;
 }

@@ -15,7 +15,15 @@ const base = { steps: { step: { id: "step", name: "step", runtime: { type: "http
 describe("registration", () => {
   test("the app's own functions are all runnable by the embedded executor", async () => {
     const jobs = await startTestExecutor({ functions: appFunctions });
-    expect([...jobs.registry.functions.keys()]).toEqual(expect.arrayContaining(["generation-gateway-prune-job-history", "generation-gateway-run-generation"]));
+    expect([...jobs.registry.functions.keys()]).toEqual(
+      expect.arrayContaining([
+        "generation-gateway-prune-job-history",
+        "generation-gateway-run-generation",
+        "generation-gateway-auto-topup",
+        "generation-gateway-low-balance-email",
+        "generation-gateway-reconcile-payments",
+      ]),
+    );
     jobs.uninstall();
   });
 

@@ -76,6 +76,10 @@ describe("success", () => {
           id: "generation-gateway-prune-job-history",
           triggers: [{ cron: "TZ=UTC 17 * * * *" }, { event: "jobs/history.prune.requested" }],
         }),
+        expect.objectContaining({
+          id: "generation-gateway-reconcile-payments",
+          triggers: [{ cron: "TZ=UTC */10 * * * *" }, { event: "billing/payments.reconcile.requested" }],
+        }),
         expect.objectContaining({ id: "generation-gateway-run-generation", triggers: [{ event: "generation/requested" }] }),
       ]),
     });

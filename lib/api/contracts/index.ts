@@ -2,11 +2,14 @@ import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
 import { adminUserOperations } from "./admin-users";
 import { assetOperations } from "./assets";
+import { billingOperations } from "./billing";
 import { generationOperations } from "./generation";
 import { inngestOperations } from "./inngest";
+import { integrationOperations } from "./integrations";
 import { keyOperations } from "./keys";
 import { meOperations } from "./me";
 import { modelOperations } from "./models";
+import { paymentMethodOperations } from "./payment-methods";
 import { simOperations } from "./sim";
 import { skillModelOperations } from "./skill-models";
 import { systemOperations } from "./system";
@@ -25,5 +28,8 @@ export const operations: Operation[] = [
   ...assetOperations,
   ...simOperations,
   ...inngestOperations,
+  ...integrationOperations,
+  ...billingOperations,
+  ...paymentMethodOperations,
   ...generationOperations,
 ];

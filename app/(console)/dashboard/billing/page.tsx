@@ -1,0 +1,46 @@
+import { PageHeader } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { requireViewer } from "@/lib/auth/viewer";
+import { getBalanceCredits } from "@/lib/billing/ledger";
+import { env } from "@/lib/env";
+import { getAutoTopupSettings } from "@/lib/payments/auto-topup/settings";
+import { listPayments } from "@/lib/payments/list-payments";
+import { listPaymentMethods } from "@/lib/payments/methods/list-methods";
+import { reconcileUserPending } from "@/lib/payments/reconcile-user";
+import { AutoTopupForm } from "./auto-topup-form";
+import { BalanceCard } from "./balance-card";
+import { PaymentHistory } from "./payment-history";
+import { PaymentMethodsCard } from "./payment-methods-card";
+import { TopupForm } from "./topup-form";
+
+export const metadata = { title: "Billing" };
+export const dynamic = "force-dynamic";
+
+export default async function BillingPage() {
+  const { db, principal } = await requireViewer();
+  const userId = principal.userId;
+  await reconcileUserPending(await getDb(), userId);
+  const [balance, history, methods, autoTopup] = await Promise.all([
+    getBalanceCredits(db, userId),
+    listPayments(db, userId, { limit: 50, offset: 0 }),
+    listPaymentMethods(db, userId),
+    getAutoTopupSettings(db, userId),
+  ]);
+  const minTopupRub = env().MIN_TOPUP_RUB;
+  return (
+    <>
+      <PageHeader title="Billing" description="Your balance, card top-ups, saved cards and automatic top-up. Generations are paid from the balance." />
+      <div className="space-y-6">
+        <div className="grid gap-6 lg:grid-cols-2">
+          <BalanceCard balanceCredits={balance} />
+          <TopupForm minTopupRub={minTopupRub} />
+        </div>
+        <PaymentHistory payments={history.items} total={history.total} />
+        <div className="grid gap-6 lg:grid-cols-2">
+          <PaymentMethodsCard methods={methods.items} />
+          <AutoTopupForm settings={autoTopup} minTopupRub={minTopupRub} hasCard={methods.items.length > 0} />
+        </div>
+      </div>
+    </>
+  );
+}

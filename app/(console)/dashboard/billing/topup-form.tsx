@@ -1,0 +1,43 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import type { FormEvent } from "react";
+import { Alert, Field, Input } from "@/components/dashboard/ui";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { apiFetch } from "@/lib/me/api-fetch";
+
+type Topup = { payment: { id: string }; confirmationUrl: string | null };
+
+/** Starts a top-up and sends the browser to the provider's confirmation page; it comes back here. */
+export function TopupForm({ minTopupRub }: { minTopupRub: number }) {
+  const start = useMutation({
+    mutationFn: (body: { amountRub: number; savePaymentMethod: boolean }) =>
+      apiFetch<Topup>("/billing/topup", { body: { ...body, returnUrl: `${window.location.origin}/dashboard/billing` } }),
+    onSuccess: (res) => {
+      if (res.confirmationUrl) window.location.assign(res.confirmationUrl);
+    },
+  });
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    start.mutate({ amountRub: Number(form.get("amountRub")), savePaymentMethod: form.get("save") === "on" });
+  }
+  return (
+    <Card title="Top up">
+      <form onSubmit={submit} className="space-y-4">
+        <Field label="Amount, ₽" hint={`At least ${minTopupRub} ₽. Credits arrive as soon as the payment succeeds.`}>
+          <Input name="amountRub" type="number" min={minTopupRub} step={1} required defaultValue={500} />
+        </Field>
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input type="checkbox" name="save" defaultChecked className="h-4 w-4 rounded border-slate-300" />
+          Save the card for automatic top-ups
+        </label>
+        <Button type="submit" disabled={start.isPending}>
+          {start.isPending ? "Redirecting…" : "Top up"}
+        </Button>
+        {start.error && <Alert>{start.error.message}</Alert>}
+      </form>
+    </Card>
+  );
+}

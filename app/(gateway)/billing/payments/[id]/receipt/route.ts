@@ -1,0 +1,8 @@
+import { paymentParams } from "@/lib/api/contracts/billing";
+import { withGateway } from "@/lib/http/handler";
+import { receiptUrl } from "@/lib/payments/receipt-url";
+
+// GET /billing/payments/{id}/receipt – redirect to the payment's receipt
+export const GET = withGateway({ auth: "key", params: paymentParams }, async ({ ctx, params }) =>
+  Response.redirect(await receiptUrl(ctx.db, ctx.principal.userId, params.id), 302),
+);

@@ -1,0 +1,10 @@
+import { paymentParams } from "@/lib/api/contracts/billing";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { getPaymentFresh } from "@/lib/payments/get-payment";
+import { toPaymentView } from "@/lib/payments/payment-view";
+
+// GET /billing/payments/{id} – one payment (by the provider's id); a pending one is re-read first
+export const GET = withGateway({ auth: "key", params: paymentParams }, async ({ ctx, params }) =>
+  json({ payment: toPaymentView(await getPaymentFresh(ctx.db, ctx.principal.userId, params.id)) }),
+);

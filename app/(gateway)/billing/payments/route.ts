@@ -1,0 +1,9 @@
+import { paymentListQuery } from "@/lib/api/contracts/billing";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { listPayments } from "@/lib/payments/list-payments";
+
+// GET /billing/payments – your payments, newest first
+export const GET = withGateway({ auth: "key", query: paymentListQuery }, async ({ ctx, query }) =>
+  json(await listPayments(ctx.db, ctx.principal.userId, query)),
+);

@@ -1,0 +1,9 @@
+import { topupBody } from "@/lib/api/contracts/billing";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { createTopup } from "@/lib/payments/create-topup";
+
+// POST /billing/topup – start a card top-up; the user confirms at confirmationUrl
+export const POST = withGateway({ auth: "key", body: topupBody }, async ({ ctx, body }) =>
+  json(await createTopup(ctx, body), { status: 201 }),
+);

@@ -1,0 +1,9 @@
+import { paymentMethodParams } from "@/lib/api/contracts/payment-methods";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { setDefaultPaymentMethod } from "@/lib/payments/methods/set-default-method";
+
+// POST /me/payment-methods/{id}/default – make a saved card the default (dashboard session only)
+export const POST = withGateway({ auth: "session", params: paymentMethodParams }, async ({ ctx, params }) =>
+  json(await setDefaultPaymentMethod(ctx.db, ctx.principal.userId, params.id)),
+);

@@ -1,0 +1,10 @@
+import { notificationBody } from "@/lib/api/contracts/billing";
+import { withGateway } from "@/lib/http/handler";
+import { json } from "@/lib/http/json";
+import { handlePaymentNotification } from "@/lib/payments/handle-notification";
+import { webhookIpLimit } from "@/lib/rate-limit/rules";
+
+// POST /webhooks/yookassa/notify – payment provider notifications (authenticated, exactly-once grant)
+export const POST = withGateway({ auth: "none", body: notificationBody, rateLimit: [webhookIpLimit] }, async ({ req, ctx, body }) =>
+  json(await handlePaymentNotification(ctx.db, req, body)),
+);

@@ -1,0 +1,69 @@
+import { notFound } from "next/navigation";
+import { Badge } from "@/components/dashboard/ui";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { formatCredits } from "@/lib/money/credits";
+import { getLocalPayment } from "@/lib/payments/local/get-local-payment";
+import { decideLocalPayment } from "./actions";
+
+export const metadata = { title: "Local payment provider" };
+export const dynamic = "force-dynamic";
+
+/**
+ * The `local` payment provider's hosted confirmation page (PAYMENT_PROVIDER=local, the embedded
+ * default): where YooKassa would show its card form, a developer pays or declines. Either way the
+ * provider notifies the app as YooKassa would and sends the browser back to the shop.
+ */
+export default async function LocalPaymentPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const payment = await getLocalPayment(id);
+  if (!payment || payment.returnUrl === null) notFound();
+  const pay = decideLocalPayment.bind(null, id, "pay");
+  const decline = decideLocalPayment.bind(null, id, "decline");
+  return (
+    <div className="mx-auto max-w-md px-4 py-16">
+      <Card title="Local payment provider (test mode)">
+        <dl className="space-y-2 text-sm">
+          <div className="flex justify-between">
+            <dt className="text-slate-500">Amount</dt>
+            <dd className="font-semibold text-slate-900" data-testid="local-payment-amount">
+              {formatCredits(payment.amountKopecks * 100)}
+            </dd>
+          </div>
+          <div className="flex justify-between">
+            <dt className="text-slate-500">Description</dt>
+            <dd>{payment.description}</dd>
+          </div>
+          <div className="flex justify-between">
+            <dt className="text-slate-500">Status</dt>
+            <dd>
+              <Badge tone={payment.status === "succeeded" ? "green" : payment.status === "canceled" ? "red" : "amber"}>{payment.status}</Badge>
+            </dd>
+          </div>
+        </dl>
+        {payment.status === "pending" ? (
+          <>
+            <p className="mt-4 text-sm text-slate-600">
+              No card is charged: this simulator stands in for the payment provider. Paying uses the test card Visa •••• 4242
+              {payment.savePaymentMethod ? " and saves it for automatic top-ups" : ""}.
+            </p>
+            <div className="mt-6 flex gap-3">
+              <form action={pay}>
+                <Button type="submit">Pay</Button>
+              </form>
+              <form action={decline}>
+                <Button type="submit" variant="secondary">
+                  Decline
+                </Button>
+              </form>
+            </div>
+          </>
+        ) : (
+          <p className="mt-4 text-sm">
+            This payment is final. <a className="text-brand-700 hover:underline" href={payment.returnUrl}>Back to the shop</a>
+          </p>
+        )}
+      </Card>
+    </div>
+  );
+}

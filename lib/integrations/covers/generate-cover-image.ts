@@ -1,0 +1,33 @@
+import { env } from "@/lib/env";
+import { runGeneration } from "@/lib/generation/run-generation";
+import { ApiError } from "@/lib/http/errors";
+import type { IntegrationContext } from "../context";
+
+/** Square, cover-sized: 1024×1024 on fal's image models (and on the simulator). */
+export const COVER_IMAGE_INPUT = { image_size: "square_hd", num_images: 1 } as const;
+
+export type GeneratedCover = { url: string; requestId: string; costCredits: number };
+
+/**
+ * One cover from the prompt on INTEGRATION_MODEL_ID, through the generation engine: billed to the
+ * caller like any sync generation (reserve, settle, full refund when it fails; activity operation
+ * `integration`), its result re-hosted on the service's storage.
+ */
+export async function generateCoverImage(ctx: IntegrationContext, prompt: string): Promise<GeneratedCover> {
+  const result = await runGeneration(ctx, {
+    modelId: env().INTEGRATION_MODEL_ID,
+    input: { prompt, ...COVER_IMAGE_INPUT },
+    operation: "integration",
+  });
+  const url = firstImageUrl(result.output);
+  if (!url) throw new ApiError("generation_failed", "The model answered without an image", { requestId: result.requestId });
+  return { url, requestId: result.requestId, costCredits: result.costCredits };
+}
+
+/** `images[0].url` (fal's text-to-image shape) or `image.url` (single-image models). */
+export function firstImageUrl(output: Record<string, unknown>): string | null {
+  const images = output.images;
+  const first = Array.isArray(images) ? images[0] : output.image;
+  const url = first && typeof first === "object" ? (first as { url?: unknown }).url : undefined;
+  return typeof url === "string" && url ? url : null;
+}

@@ -1,0 +1,20 @@
+import type { CoverAnswer, CoverGenerateBody } from "@/lib/api/contracts/integrations";
+import type { IntegrationContext } from "../context";
+import { generateCoverImage } from "./generate-cover-image";
+import { buildCoverPrompt } from "./prompt";
+
+/** `POST /integrations/{slug}`: a cover generated from the release (see buildCoverPrompt). */
+export async function generateCover(ctx: IntegrationContext, body: CoverGenerateBody): Promise<CoverAnswer> {
+  const prompt = buildCoverPrompt(body);
+  const cover = await generateCoverImage(ctx, prompt);
+  return {
+    success: true,
+    message: "Cover generated",
+    artist: body.artist,
+    release_name: body.release_name,
+    genre: body.genre,
+    text_length: [...body.text].length,
+    cover_image_url: cover.url,
+    cover_image_prompt: prompt,
+  };
+}

@@ -1,0 +1,14 @@
+import { env } from "@/lib/env";
+import { parseWith, readJson } from "@/lib/http/request";
+import type { IntegrationContext } from "./context";
+import { resolveIntegration } from "./registry";
+
+/**
+ * Runs `POST /integrations/{segment}`: the adapter is resolved first (an unknown slug is 404
+ * whatever the body), then the body is validated against that action's schema.
+ */
+export async function runIntegration(ctx: IntegrationContext, req: Request, segment: string): Promise<unknown> {
+  const { action } = resolveIntegration(segment);
+  const body = parseWith(action.body, await readJson(req, env().MAX_BODY_BYTES), "invalid_body");
+  return action.run(ctx, body);
+}

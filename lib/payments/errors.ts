@@ -1,0 +1,21 @@
+import { ApiError } from "@/lib/http/errors";
+
+/**
+ * The provider failed or refused a call. `retryable` says whether the same request (same
+ * Idempotence-Key) may be repeated: network errors, 429 and 5xx are, other 4xx are not.
+ */
+export class PaymentProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly retryable: boolean,
+    readonly providerCode: string | null = null,
+  ) {
+    super(message);
+    this.name = "PaymentProviderError";
+  }
+}
+
+/** The HTTP answer to a provider failure: 502 payment_provider (spec "Errors"). */
+export const paymentProviderApiError = (err: PaymentProviderError) =>
+  new ApiError("payment_provider", `The payment provider failed: ${err.message}. Nothing was charged; try again.`);

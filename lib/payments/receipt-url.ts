@@ -1,0 +1,17 @@
+import type { Db } from "@/db/client";
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { getPaymentFresh } from "./get-payment";
+
+export const receiptPagePath = (paymentId: string) => `/dashboard/billing/receipts/${paymentId}`;
+
+/**
+ * GET /billing/payments/{id}/receipt: the provider's receipt page when it has one, otherwise our
+ * own printable receipt (YooKassa mails 54-FZ receipts and offers no URL). Only a payment that
+ * succeeded has a receipt.
+ */
+export async function receiptUrl(db: Db, userId: string, id: string): Promise<string> {
+  const payment = await getPaymentFresh(db, userId, id);
+  if (payment.status !== "succeeded") throw new ApiError("not_found", "This payment has no receipt: it has not succeeded");
+  return payment.receiptUrl ?? new URL(receiptPagePath(payment.id), env().APP_URL).toString();
+}
