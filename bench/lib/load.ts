@@ -36,8 +36,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const instance = autocannon({
     url: options.url,
     connections: options.connections,
-    duration: options.amount ? undefined : (options.duration ?? 10),
-    amount: options.amount,
+    // autocannon refuses an explicit `duration: undefined`: name only the one that applies.
+    ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
     method: options.method ?? "GET",
     headers: options.headers,
     body: options.body,

@@ -10,7 +10,6 @@ import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
 import { failureError } from "./present";
 import { awaitResult, ensureSubmitted, failureOutcome, outcomeOf } from "./provider-calls";
-import type { Stage } from "./stage-timing";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
@@ -20,7 +19,7 @@ import { isFinal, type GenerationRow } from "./types";
  * `timeout` with the request id. If this process dies mid-run, the re-drive sweep hands it over.
  * Returns the final row when completed; throws the job's error when it failed.
  */
-export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: (stage: Stage) => void = () => {}): Promise<GenerationRow> {
+export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: (stage: string) => void = () => {}): Promise<GenerationRow> {
   const abort = new AbortController();
   const work = executeInline(db, row, model, abort.signal, lap);
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -46,17 +45,18 @@ function answerOf(row: GenerationRow): GenerationRow {
   throw failureError(row);
 }
 
-async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal, lap: (stage: Stage) => void): Promise<GenerationRow> {
+async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal, lap: (stage: string) => void): Promise<GenerationRow> {
   let current = row;
   try {
     current = await ensureSubmitted(db, row, model, { webhook: false, retries: 2, signal });
-    lap("dispatch");
+    lap("submit");
     if (isFinal(current.status)) return current;
     const result = await awaitResult(current, model, signal);
-    lap("provider");
+    lap("result");
     const outcome = await outcomeOf(db, current, result);
+    lap("rehost");
     const final = (await finalizeGeneration(db, current, outcome)).row;
-    lap("settle");
+    lap("finalize");
     return final;
   } catch (err) {
     if (signal.aborted) return reload(db, row.id);

@@ -5,10 +5,10 @@ import { quoteForInput } from "@/lib/money/pricing";
 import { breakerFor, providerFor } from "@/lib/provider";
 import { createGeneration } from "./create-generation";
 import { dispatchGeneration } from "./dispatch";
+import { lapper } from "@/lib/http/server-timing";
 import { log } from "@/lib/logger";
 import { rememberModel } from "./model-lookup";
 import { runSync } from "./run-sync";
-import { stageClock } from "./stage-timing";
 import type { GenerationContext, GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
 export type StartGeneration = {
@@ -17,7 +17,7 @@ export type StartGeneration = {
   surface: GenerationSurface;
   mode: GenerationMode;
   operation: GenerationOperation;
-  /** Where per-stage times are recorded (lib/generation/stage-timing), when the caller wants them. */
+  /** Where per-stage times are recorded (lib/http/server-timing: the request), when the caller wants them. */
   timing?: object;
   /** Completion callback, already checked against the outbound rules (checkCallbackUrl). */
   webhookUrl?: string | null;
@@ -31,14 +31,15 @@ export type StartGeneration = {
  * final row (sync) or the queued row (queue).
  */
 export async function startGeneration(ctx: GenerationContext, o: StartGeneration): Promise<GenerationRow> {
-  const lap = o.timing ? stageClock(o.timing) : () => {};
+  const lap = lapper(o.timing);
   const model = await getModelForUse(ctx.db, o.modelId);
   rememberModel(model);
+  lap("model");
   const input = validateModelInput(model, o.input);
   const quote = quoteForInput(model, input);
   const provider = providerFor({ sandbox: isSandbox(ctx.principal), modelProvider: model.provider });
   breakerFor(provider.name).assertAvailable();
-  lap("model");
+  lap("validate");
   const row = await createGeneration(ctx, {
     model,
     input,

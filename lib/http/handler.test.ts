@@ -1,8 +1,9 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { z } from "zod";
 import { ApiError } from "@/lib/http/errors";
 import { withGateway, withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { lap } from "@/lib/http/server-timing";
 import { call } from "@/test/http";
 
 const body = z.object({
@@ -27,6 +28,22 @@ const typed = withGateway({ auth: "none" }, () => {
   });
 });
 const withParams = withGateway({ auth: "none", params: z.object({ id: z.uuid() }) }, ({ params }) => json(params));
+
+const timed = withGateway({ auth: "none", serverTiming: true }, async ({ req }) => {
+  lap(req, "domain");
+  return json({ ok: true });
+});
+
+/** A body whose stream fails the way Node's does when the client hangs up mid-request. */
+const failingBody = (error: Error) =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"prompt":'));
+    },
+    pull(controller) {
+      controller.error(error);
+    },
+  });
 
 const UUID = /^[0-9a-f-]{36}$/;
 
@@ -119,7 +136,43 @@ describe("validation", () => {
   });
 });
 
+describe("server timing", () => {
+  test("a route that opts in answers Server-Timing with every stage and the total", async () => {
+    const res = await call(timed, "/timed");
+    expect(res.status).toBe(200);
+    const stages = (res.headers.get("server-timing") ?? "").split(", ").map((part) => part.split(";")[0]);
+    expect(stages).toEqual(["auth", "ratelimit", "parse", "domain", "respond", "total"]);
+    expect(res.headers.get("server-timing")).toMatch(/^(\w+;dur=\d+\.\d{2}(, |$))+$/);
+  });
+
+  test("other routes answer no Server-Timing", async () => {
+    const res = await call(echo, "/echo", { body: { prompt: "a cat" } });
+    expect(res.headers.get("server-timing")).toBeNull();
+  });
+});
+
 describe("errors", () => {
+  test("a client that hangs up mid-body is not a server error: empty 499, nothing logged as an error", async () => {
+    const stderr = vi.spyOn(process.stderr, "write");
+    try {
+      const aborted = Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+      const res = await call(echo, "/echo", { body: failingBody(aborted), headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(499);
+      expect(res.text).toBe("");
+      expect(res.headers.get("x-request-id")).toMatch(UUID);
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  test("a connection reset that is not the client's (a database, a provider) stays a 500", async () => {
+    const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
+    const res = await call(echo, "/echo", { body: failingBody(reset), headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ success: false, error: "internal_error" });
+  });
+
   test("an unexpected error → 500 internal_error with nothing of its internals", async () => {
     const res = await call(boom, "/boom");
     expect(res.status).toBe(500);

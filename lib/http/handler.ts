@@ -3,6 +3,7 @@ import { getDb, type Db } from "@/db/client";
 import { authorize, resolvePrincipal, type AuthMode } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
+import { log } from "@/lib/logger";
 import { enforceRateLimits } from "@/lib/rate-limit/enforce";
 import { rateLimitHeaders } from "@/lib/rate-limit/headers";
 import type { RateLimitRule } from "@/lib/rate-limit/rules";
@@ -10,6 +11,8 @@ import { corsHeaders } from "./cors";
 import { normalizeError, renderError, type Surface } from "./render";
 import { parseWith, queryObject, readJson } from "./request";
 import { requestIdOf } from "./request-id";
+import { isClientAbort } from "./client-abort";
+import { lap, serverTimingOf, startTiming } from "./server-timing";
 
 type Schema = z.ZodType | undefined;
 type Out<S extends Schema, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
@@ -30,6 +33,11 @@ export type RouteOptions<A extends AuthMode, B extends Schema, Q extends Schema,
    * `[userGenerationLimit]`, `[webhookIpLimit]`, `[skillTierLimit]` from lib/rate-limit).
    */
   rateLimit?: readonly RateLimitRule[];
+  /**
+   * Answer with a `Server-Timing` header of the request's stages (lib/http/server-timing): auth,
+   * ratelimit, parse, whatever the domain code laps on `req`, and respond.
+   */
+  serverTiming?: boolean;
 };
 
 export type RequestContext<A extends AuthMode> = {
@@ -66,26 +74,35 @@ function wrap(surface: Surface) {
       const requestId = requestIdOf(req);
       let response: Response;
       let limitHeaders: Record<string, string> | undefined;
+      if (options.serverTiming) startTiming(req);
       try {
         const url = new URL(req.url);
         const db = await getDb();
         const mode = options.auth ?? "key";
         const principal = mode === "none" ? null : await resolvePrincipal(db, req);
         authorize(mode, principal);
+        lap(req, "auth");
         const limit = await enforceRateLimits({ db, req, principal }, options.rateLimit);
         if (limit) limitHeaders = rateLimitHeaders(limit);
+        lap(req, "ratelimit");
         const rawParams = (await context?.params) ?? {};
         const params = options.params ? parseWith(options.params, rawParams, "invalid_params") : rawParams;
         const query = options.query ? parseWith(options.query, queryObject(url), "invalid_query") : queryObject(url);
         const body = options.body
           ? parseWith(options.body, await readJson(req, options.maxBodyBytes ?? env().MAX_BODY_BYTES), "invalid_body")
           : undefined;
+        lap(req, "parse");
         const ctx = { requestId, db, principal } as RequestContext<A>;
         response = await handler({ req, url, ctx, body, query, params } as HandlerArgs<A, B, Q, P>);
+        lap(req, "respond");
       } catch (err) {
+        // A client that hung up (the body stream ended with "aborted") is not a server error;
+        // nobody reads this answer, so it is an empty 499 and a debug line.
+        if (isClientAbort(err, req)) return clientClosed(requestId, err);
         response = renderError(surface, normalizeError(err, requestId), requestId);
       }
-      return finalize(response, requestId, req.headers.get("origin"), limitHeaders);
+      const timing = options.serverTiming ? serverTimingOf(req) : null;
+      return finalize(response, requestId, req.headers.get("origin"), timing ? { ...limitHeaders, "Server-Timing": timing } : limitHeaders);
     };
   };
 }
@@ -94,6 +111,11 @@ function wrap(surface: Surface) {
 export const withGateway = wrap("gateway");
 /** Skill surface (`/api/v1`): errors in the `{error, code, details}` envelope. */
 export const withSkill = wrap("skill");
+
+function clientClosed(requestId: string, err: unknown): Response {
+  log.debug("client closed the connection before the answer", { requestId, error: err });
+  return new Response(null, { status: 499, headers: { "X-Request-ID": requestId } });
+}
 
 function finalize(response: Response, requestId: string, origin: string | null, limitHeaders?: Record<string, string>): Response {
   const extra = { "X-Request-ID": requestId, ...corsHeaders(origin), ...limitHeaders };

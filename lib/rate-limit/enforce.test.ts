@@ -94,6 +94,14 @@ describe("per-key limit", () => {
     const [row] = await (await getDb()).select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row!.requestCount).toBe(4);
   });
+  test("with its limit off, a key's requests are counted beside the route's rules, refused ones too, exactly", async () => {
+    const { apiKey, key } = await createActor();
+    await tuneKey(apiKey.id, { rateLimitEnabled: false });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call(generate, "/run/x", { key, method: "POST" })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    const [row] = await (await getDb()).select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
+    expect(row!.requestCount).toBe(6);
+  });
 });
 
 describe("route rules", () => {

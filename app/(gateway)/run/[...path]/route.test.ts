@@ -34,6 +34,27 @@ describe("success", () => {
     expect(stored).toMatchObject([{ status: "stored", kind: "result", contentType: "image/jpeg", userId: user.id }]);
   });
 
+  test("the answer's Server-Timing times every stage of the sync path (the gateway bench reads it)", async () => {
+    const { key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "timed", image_size: { width: 256, height: 256 } }, key);
+    expect(res.status).toBe(200);
+    const timing = res.headers.get("server-timing") ?? "";
+    expect(timing.split(", ").map((part) => part.split(";")[0])).toEqual([
+      "auth",
+      "ratelimit",
+      "parse",
+      "model",
+      "validate",
+      "reserve",
+      "submit",
+      "result",
+      "rehost",
+      "finalize",
+      "respond",
+      "total",
+    ]);
+  });
+
   test("passthrough=1 answers the provider's own links and copies nothing", async () => {
     const { key } = await fundedActor(100);
     const res = await run(FLUX, { prompt: "passthrough please" }, key, "?passthrough=1");

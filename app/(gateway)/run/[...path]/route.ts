@@ -1,6 +1,5 @@
 import { modelInputBody, runQuery } from "@/lib/api/contracts/generation";
 import { gatewayResult } from "@/lib/generation/present";
-import { serverTiming } from "@/lib/generation/stage-timing";
 import { startGeneration } from "@/lib/generation/start-generation";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
@@ -9,11 +8,10 @@ import { userGenerationLimit } from "@/lib/rate-limit/rules";
 
 // POST /run/{modelId} – run a model and wait for the result
 export const POST = withGateway(
-  { auth: "key", body: modelInputBody, query: runQuery, rateLimit: [userGenerationLimit] },
-  async ({ ctx, params, body, query }) => {
+  { auth: "key", body: modelInputBody, query: runQuery, rateLimit: [userGenerationLimit], serverTiming: true },
+  async ({ req, ctx, params, body, query }) => {
     const { modelId } = parseModelPath(params.path, []);
-    const timing = {};
-    const row = await startGeneration(ctx, { modelId, input: body, surface: "gateway", mode: "sync", operation: "run", passthrough: query.passthrough, timing });
-    return json(gatewayResult(row, query.passthrough), { headers: { "Server-Timing": serverTiming(timing) } });
+    const row = await startGeneration(ctx, { modelId, input: body, surface: "gateway", mode: "sync", operation: "run", passthrough: query.passthrough, timing: req });
+    return json(gatewayResult(row, query.passthrough));
   },
 );
