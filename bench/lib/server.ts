@@ -12,9 +12,10 @@ function withDatabase(url: string, db: string) {
   return u.toString();
 }
 
-/** Builds when no production build exists (or BENCH_BUILD=1). */
+/** Builds first, unless BENCH_SKIP_BUILD=1 and a build exists. */
 export function ensureBuild() {
-  if (existsSync(".next/BUILD_ID") && process.env.BENCH_BUILD !== "1") return;
+  // A build left over from older sources would measure old code: rebuild unless told the build is current.
+  if (existsSync(".next/BUILD_ID") && process.env.BENCH_SKIP_BUILD === "1") return;
   console.log("building (next build)…");
   const r = spawnSync("npx", ["next", "build"], { stdio: "inherit" });
   if (r.status !== 0) throw new Error("next build failed");
