@@ -150,6 +150,22 @@ describe("key monthly cap", () => {
     expect((await caught(reserve("g", new Date("2026-12-15T00:00:00Z")))).code).toBe("key_limit_exceeded");
   });
 
+  test("inside a caller's transaction the cap holds too, and a refusal rolls the caller back", async () => {
+    const db = await getDb();
+    const { user, key } = await cappedKey(1);
+    await db.transaction((tx) => reserveCredits(tx, { userId: user.id, apiKeyId: key.id, generationId: `${key.id}-tx1`, credits: RUB }));
+    const refused = await caught(
+      db.transaction(async (tx) => {
+        await tx.update(apiKeys).set({ name: "renamed in the refused transaction" }).where(eq(apiKeys.id, key.id));
+        await reserveCredits(tx, { userId: user.id, apiKeyId: key.id, generationId: `${key.id}-tx2`, credits: 1 });
+      }),
+    );
+    expect(refused.code).toBe("key_limit_exceeded");
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(row!.name).not.toBe("renamed in the refused transaction");
+    expect(await expectLedgerExplainsBalance(user.id)).toBe(99 * RUB);
+  });
+
   test("a replayed reserve is not refused by the cap it filled", async () => {
     const db = await getDb();
     const { user, key } = await cappedKey(1);
