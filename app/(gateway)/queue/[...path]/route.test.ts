@@ -105,14 +105,21 @@ describe("cancel", () => {
 
   test("after it started running: {ok: false, status: in_progress}, and the job completes", async () => {
     const { key } = await fundedActor(100);
-    const id = (await submit({ prompt: "too late [latency:500]" }, key)).body.requestId;
+    // The simulator's latency is wall-clock time: long enough that a loaded machine still cancels
+    // while the job runs, then the test waits for the completion instead of guessing its moment.
+    const id = (await submit({ prompt: "too late [latency:3000]" }, key)).body.requestId;
     await jobs.drain();
-    await sleep(150);
-    await jobs.advance("1s");
+    // The first fifth of the latency is the simulator's queue; wait until the job is running.
+    for (let i = 0; i < 20 && (await jobRow(id)).status !== "in_progress"; i++) {
+      await sleep(100);
+      await jobs.advance("1s");
+    }
     expect((await jobRow(id)).status).toBe("in_progress");
     expect((await cancel(id, key)).body).toEqual({ ok: false, status: "in_progress" });
-    await sleep(400);
-    await jobs.advance("2s");
+    for (let i = 0; i < 100 && (await jobRow(id)).status !== "completed"; i++) {
+      await sleep(200);
+      await jobs.advance("2s");
+    }
     expect((await jobRow(id)).status).toBe("completed");
   });
 });
