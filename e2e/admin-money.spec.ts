@@ -1,23 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { expect, test, type Page } from "@playwright/test";
-
-/** `npm run user:create` against the running server's embedded database (its DATA_DIR). */
-function userCreate(...args: string[]): { userId: string; email: string; role: string; apiKey: string } {
-  const out = execFileSync("node_modules/.bin/tsx", ["scripts/user-create.ts", ...args], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "" },
-  });
-  return JSON.parse(out.toString());
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/signin");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
-  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
-  await page.goto("/dev/mailbox");
-  await page.getByTestId("dev-mail").filter({ hasText: email }).first().getByRole("link", { name: "Open sign-in link" }).click();
-  await expect(page.getByTestId("viewer-email")).toHaveText(email);
-}
+import { expect, test } from "@playwright/test";
+import { signIn, userCreate } from "./sign-in";
 
 test("an admin grants credits on the user page and sees the grant on the Transactions page", async ({ page }) => {
   const stamp = Date.now();

@@ -106,3 +106,22 @@ export function multipart(
   );
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
+
+/** Mean absolute difference per channel (0–255) inside a box of two equally sized square RGB rasters. */
+export function meanDiff(
+  a: Buffer,
+  b: Buffer,
+  side: number,
+  box: { left: number; top: number; width: number; height: number },
+): number {
+  let sum = 0;
+  let n = 0;
+  for (let y = box.top; y < box.top + box.height; y++) {
+    for (let x = box.left; x < box.left + box.width; x++) {
+      const i = (y * side + x) * 3;
+      for (let c = 0; c < 3; c++) sum += Math.abs(a[i + c]! - b[i + c]!);
+      n += 3;
+    }
+  }
+  return sum / n;
+}

@@ -70,15 +70,3 @@ export function Table({ head, children }: { head: ReactNode[]; children: ReactNo
 }
 
 export const cellClass = "px-3 py-2 align-middle text-slate-700";
-
-/**
- * Credits (1 credit = 0.0001 ₽) as rubles, exact: integer division, never a float multiply.
- * Kept here until lib/money (catalog issue) ships the shared formatter.
- */
-export function formatRub(credits: number): string {
-  const sign = credits < 0 ? "-" : "";
-  const abs = Math.abs(credits);
-  const rub = Math.floor(abs / 10_000);
-  const frac = String(abs % 10_000).padStart(4, "0").replace(/0{1,2}$/, "");
-  return `${sign}${rub.toLocaleString("en-US")}.${frac} ₽`;
-}

@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { env } from "@/lib/env";
-
-const CREDITS_PER_RUB = 10_000;
+import { CREDITS_PER_RUB } from "@/lib/money/credits";
 
 /**
  * Columns every key view selects. `windowCount` is read from the key's rate-limit window

@@ -3,8 +3,7 @@ import type { Executor } from "@/db/client";
 import { balances } from "@/db/schema";
 import { env } from "@/lib/env";
 import { MINUTE_MS, type RateLimitRule } from "./rules";
-
-const CREDITS_PER_RUB = 10_000;
+import { CREDITS_PER_RUB } from "@/lib/money/credits";
 
 export type Tier = { tier: number; rpm: number };
 

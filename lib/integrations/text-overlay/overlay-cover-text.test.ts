@@ -4,8 +4,9 @@ import { describe, expect, test } from "vitest";
 import { contrastRatio, chooseInk, TARGET_CONTRAST } from "./contrast";
 import { fitText } from "./fit-text";
 import { inkWidth } from "./measure-text";
-import { overlayCoverText, type Box } from "./overlay-cover-text";
+import { overlayCoverText } from "./overlay-cover-text";
 import { squareCover } from "./square-cover";
+import { meanDiff } from "@/test/media";
 
 const plain = (width: number, height: number, colour: string) =>
   sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
@@ -23,19 +24,6 @@ async function rgbOf(bytes: Uint8Array): Promise<{ data: Buffer; side: number }>
   return { data, side: info.width };
 }
 
-/** Mean absolute difference per channel (0–255) inside a box of two equally sized RGB rasters. */
-function meanDiff(a: Buffer, b: Buffer, side: number, box: Box): number {
-  let sum = 0;
-  let n = 0;
-  for (let y = box.top; y < box.top + box.height; y++) {
-    for (let x = box.left; x < box.left + box.width; x++) {
-      const i = (y * side + x) * 3;
-      for (let c = 0; c < 3; c++) sum += Math.abs(a[i + c]! - b[i + c]!);
-      n += 3;
-    }
-  }
-  return sum / n;
-}
 
 describe("the bundled font", () => {
   test("fontconfig is pointed at the bundled Inter only", async () => {

@@ -11,7 +11,7 @@ import { getBalanceCredits, grantCredits } from "@/lib/billing/ledger";
 import { estimateModel } from "@/lib/catalog/estimate";
 import { env, resetEnv } from "@/lib/env";
 import { COVER_IMAGE_INPUT } from "@/lib/integrations/covers/generate-cover-image";
-import { overlayCoverText, type Box } from "@/lib/integrations/text-overlay/overlay-cover-text";
+import { overlayCoverText } from "@/lib/integrations/text-overlay/overlay-cover-text";
 import { squareCover } from "@/lib/integrations/text-overlay/square-cover";
 import { createActor, createApiKey } from "@/test/factories";
 import { call } from "@/test/http";
@@ -77,18 +77,6 @@ async function rgb(bytes: Uint8Array) {
   return sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
 }
 
-function meanDiff(a: Buffer, b: Buffer, side: number, box: Box): number {
-  let sum = 0;
-  let n = 0;
-  for (let y = box.top; y < box.top + box.height; y++) {
-    for (let x = box.left; x < box.left + box.width; x++) {
-      const i = (y * side + x) * 3;
-      for (let c = 0; c < 3; c++) sum += Math.abs(a[i + c]! - b[i + c]!);
-      n += 3;
-    }
-  }
-  return sum / n;
-}
 
 async function ledgerOf(userId: string) {
   const db = await getDb();
@@ -149,10 +137,10 @@ describe("success", () => {
     // Where the text goes on this picture (the layout is deterministic), compared with the reference.
     const { textBox } = await overlayCoverText(reference, { title: release.release_name, artist: release.artist });
     const [edited, original] = [await rgb(out), await squareCover(reference)];
-    expect(meanDiff(edited.data, original.rgb, 768, textBox)).toBeGreaterThan(12);
+    expect(media.meanDiff(edited.data, original.rgb, 768, textBox)).toBeGreaterThan(12);
     // Away from the text the picture is the reference (JPEG noise aside).
     const middle = { left: 0, top: 300, width: 768, height: 100 };
-    expect(meanDiff(edited.data, original.rgb, 768, middle)).toBeLessThan(2);
+    expect(media.meanDiff(edited.data, original.rgb, 768, middle)).toBeLessThan(2);
 
     const db = await getDb();
     expect(await getBalanceCredits(db, actor.user.id)).toBe(START_CREDITS);

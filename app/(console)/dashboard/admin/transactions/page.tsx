@@ -1,6 +1,6 @@
 import { Field, Input, Select } from "@/components/dashboard/ui";
 import { TransactionsTable, transactionTypeLabels } from "@/components/money/transactions-table";
-import { ButtonLink } from "@/components/ui/button";
+import { Pager } from "@/components/dashboard/pager";
 import { Card, PageHeader } from "@/components/ui/card";
 import { transactionTypes } from "@/db/schema";
 import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
@@ -58,23 +58,7 @@ export default async function AdminTransactionsPage({ searchParams }: { searchPa
           </button>
         </form>
         <TransactionsTable items={result.items} showUser />
-        <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
-          <span>
-            Page {page} of {pages}
-          </span>
-          <div className="flex gap-2">
-            {page > 1 && (
-              <ButtonLink variant="secondary" href={href(filters, page - 1)}>
-                Previous
-              </ButtonLink>
-            )}
-            {page < pages && (
-              <ButtonLink variant="secondary" href={href(filters, page + 1)}>
-                Next
-              </ButtonLink>
-            )}
-          </div>
-        </div>
+        <Pager page={page} pages={pages} hrefFor={(p) => href(filters, p)} />
       </Card>
     </>
   );

@@ -1,8 +1,9 @@
 import Link from "next/link";
-import { Badge, cellClass, Field, formatRub, formatTime, Input, Select, Table } from "@/components/dashboard/ui";
-import { ButtonLink } from "@/components/ui/button";
+import { Badge, cellClass, Field, formatTime, Input, Select, Table } from "@/components/dashboard/ui";
+import { Pager } from "@/components/dashboard/pager";
 import { Card, PageHeader } from "@/components/ui/card";
 import { listUsers } from "@/lib/admin/users/list-users";
+import { formatCredits } from "@/lib/money/credits";
 import { listUsersQuery } from "@/lib/api/contracts/admin-users";
 import { requireAdmin } from "@/lib/auth/viewer";
 
@@ -71,29 +72,13 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
               </td>
               <td className={cellClass}>{u.role === "admin" ? <Badge tone="brand">admin</Badge> : "user"}</td>
               <td className={cellClass}>{u.banned ? <Badge tone="red">Banned</Badge> : <Badge tone="green">Active</Badge>}</td>
-              <td className={`${cellClass} tabular-nums`}>{formatRub(u.balance)}</td>
+              <td className={`${cellClass} tabular-nums`}>{formatCredits(u.balance)}</td>
               <td className={cellClass}>{formatTime(u.createdAt)}</td>
             </tr>
           ))}
         </Table>
         {result.items.length === 0 && <p className="py-6 text-center text-sm text-slate-500">No users match.</p>}
-        <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
-          <span>
-            Page {page} of {pages}
-          </span>
-          <div className="flex gap-2">
-            {page > 1 && (
-              <ButtonLink variant="secondary" href={href(filters, page - 1)}>
-                Previous
-              </ButtonLink>
-            )}
-            {page < pages && (
-              <ButtonLink variant="secondary" href={href(filters, page + 1)}>
-                Next
-              </ButtonLink>
-            )}
-          </div>
-        </div>
+        <Pager page={page} pages={pages} hrefFor={(p) => href(filters, p)} />
       </Card>
     </>
   );
