@@ -4,7 +4,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import type { SQL } from "drizzle-orm";
+import { getTableColumns, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
 import { migrateDatabase } from "./migrate";
@@ -113,4 +114,17 @@ async function openEmbedded(): Promise<DbHandle> {
 export async function rawRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
   return Array.isArray(result) ? result : result.rows;
+}
+
+/**
+ * A row of `table` as raw SQL returns it (`returning *`: column names, driver values), mapped the
+ * way the query builder maps its own results: for statements the builder cannot express.
+ */
+export function tableRow<T extends PgTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
 }

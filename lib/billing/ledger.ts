@@ -197,12 +197,17 @@ const capOf = (apiKeyId: string): SQL =>
   sql`coalesce((select monthly_limit_rub::bigint * ${CREDITS_PER_RUB} from api_keys where id = ${apiKeyId}), 9223372036854775807)`;
 
 function reserveStatement(input: ReserveInput, key: string, month: string, options: { onlyWithoutCap?: boolean } = {}): SQL {
+  return sql`with ${reserveDebitCtes(input, month, options)} ${reserveLedgerInsert(input, key)} ${RETURNING}`;
+}
+
+/** `debited` (the new balance, a row only when the debit happened) and the key's spend counters. */
+function reserveDebitCtes(input: ReserveInput, month: string, options: { onlyWithoutCap?: boolean } = {}): SQL {
   const amount = input.credits;
   const withoutCap = options.onlyWithoutCap
     ? sql`and not exists (select 1 from api_keys where id = ${input.apiKeyId} and monthly_limit_rub is not null)`
     : sql``;
   return sql`
-    with debited as (
+    debited as (
       update balances set credits = credits - ${amount}, spent_credits = spent_credits + ${amount}, updated_at = now()
        where user_id = ${input.userId} and credits >= ${amount} ${withoutCap}
       returning credits
@@ -213,12 +218,35 @@ function reserveStatement(input: ReserveInput, key: string, month: string, optio
       insert into api_key_monthly_spend as s (api_key_id, month, spent_credits)
       select ${input.apiKeyId}, ${month}, ${amount} where ${input.apiKeyId}::text is not null and exists (select 1 from debited)
       on conflict (api_key_id, month) do update set spent_credits = s.spent_credits + excluded.spent_credits
-    )
+    )`;
+}
+
+function reserveLedgerInsert(input: ReserveInput, key: string): SQL {
+  return sql`
     insert into credit_transactions (id, user_id, type, amount, balance_after, description, idempotency_key, generation_id, api_key_id)
-    select ${newId()}, ${input.userId}, 'generation_reserve', ${-amount}, debited.credits,
+    select ${newId()}, ${input.userId}, 'generation_reserve', ${-input.credits}, debited.credits,
            ${input.description ?? null}, ${key}, ${input.generationId}, ${input.apiKeyId}
-      from debited
-    ${RETURNING}`;
+      from debited`;
+}
+
+/**
+ * The reserve as CTEs for a caller that writes its own rows in the SAME statement (the engine's
+ * job row: one round trip and one commit for "job + reserve"). It applies only where no lock is
+ * needed — the balance covers the amount and the key has no monthly cap; otherwise `debited`
+ * and `reserved` are empty and the caller falls back to `reserveCredits` in a transaction, which
+ * tells a short balance (402) from a cap. `reserved` returns the ledger row's `balance_after`;
+ * pass it to `afterReserve`. The generation id must be new (a replay is the caller's to prevent).
+ */
+export function reserveCtes(input: ReserveInput): SQL {
+  assertAmount(input.credits, "reserve");
+  const key = `reserve:${input.generationId}`;
+  const month = monthOf(input.now ?? new Date());
+  return sql`${reserveDebitCtes(input, month, { onlyWithoutCap: true })}, reserved as (${reserveLedgerInsert(input, key)} returning balance_after)`;
+}
+
+/** What a reserve made through `reserveCtes` owes the payments hook. */
+export function afterReserve(db: Executor, userId: string, balanceAfter: number): void {
+  afterDebit(db, userId, balanceAfter); // payments hook
 }
 
 async function finishReserve(db: Executor, input: ReserveInput, key: string, move: Move | null): Promise<Move> {

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { generationEvents } from "@/db/schema";
 
@@ -24,6 +24,25 @@ export const logEvent = (message: string, timestamp: string): NewGenerationEvent
 export async function appendEvents(db: Executor, generationId: string, events: NewGenerationEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db.insert(generationEvents).values(events.map((e) => ({ generationId, kind: e.kind, data: e.data })));
+}
+
+/**
+ * The same insert as the body of a CTE, for the jobs a sibling CTE named `jobs` returns (its `id`
+ * column): the events commit in the very statement that changes the job, in the order given.
+ */
+export function insertEventsFor(jobs: string, events: NewGenerationEvent[]): SQL {
+  const rows = sql.join(
+    events.map((e, i) => sql`(${i}::int, ${e.kind}::text, ${JSON.stringify(e.data)}::jsonb)`),
+    sql`, `,
+  );
+  return sql`insert into ${generationEvents} (generation_id, kind, data)
+    select j.id, e.kind, e.data from ${sql.identifier(jobs)} j, (values ${rows}) as e(ord, kind, data) order by e.ord
+    returning 1 as n`;
+}
+
+/** `insertEventsFor` as a named CTE for `db.with(…)`. */
+export function eventsCte(db: Executor, name: string, jobs: string, events: NewGenerationEvent[]) {
+  return db.$with(name, { n: sql<number>`n` }).as(insertEventsFor(jobs, events));
 }
 
 export async function eventsAfter(db: Executor, generationId: string, afterSeq: number): Promise<StoredGenerationEvent[]> {

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, notInArray } from "drizzle-orm";
+import { and, eq, notInArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { activity, generationRequests, webhookDeliveries } from "@/db/schema";
-import { refundGeneration, settleGeneration } from "@/lib/billing/ledger";
+import { refundGeneration, settleGeneration, SETTLE_TOLERANCE_CREDITS } from "@/lib/billing/ledger";
 import { log } from "@/lib/logger";
 import { quoteForOutput } from "@/lib/money/pricing";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
-import { appendEvents, notifyGeneration, progressEvent, statusEvent } from "./events";
+import { appendEvents, eventsCte, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { modelForJob } from "./model-lookup";
 import { bumpPopularity } from "./popularity";
 import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
@@ -23,27 +23,55 @@ export type Finalized = { applied: boolean; row: GenerationRow };
  */
 export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: GenerationOutcome, now = new Date()): Promise<Finalized> {
   const model = outcome.kind === "completed" && !job.sandbox ? await modelForJob(db, job.modelId) : null;
+  const base = {
+    status: outcome.kind,
+    completedAt: now,
+    costSettledCredits: outcome.kind === "completed" && !job.sandbox ? job.costReservedCredits : 0,
+    ...(outcome.kind === "completed" ? { output: outcome.output, providerOutput: outcome.providerOutput } : {}),
+    ...(outcome.kind === "failed" ? { errorCode: outcome.errorCode, errorMessage: outcome.message.slice(0, 1000) } : {}),
+    ...(outcome.kind === "cancelled" ? { errorCode: "cancelled", errorMessage: "Cancelled by the user" } : {}),
+  };
+  const finalEvents = [
+    statusEvent(outcome.kind, outcome.kind === "failed" ? { error: outcome.errorCode } : {}),
+    progressEvent(outcome.kind, outcome.kind === "failed" ? { message: outcome.message } : {}),
+  ];
+  const notFinal = and(eq(generationRequests.id, job.id), notInArray(generationRequests.status, [...FINAL_STATUSES]));
+  const actualCredits = (row: GenerationRow) =>
+    outcome.kind === "completed" && model ? quoteForOutput(model, outcome.providerOutput, row.input).credits : row.costReservedCredits;
+  const movesMoney =
+    !job.sandbox &&
+    job.costReservedCredits > 0 &&
+    (outcome.kind !== "completed" || Math.abs(actualCredits(job) - job.costReservedCredits) > SETTLE_TOLERANCE_CREDITS);
+
+  if (!movesMoney && !job.webhookUrl) {
+    // The common ending (the reserve was the exact price, no callback): status, activity and
+    // final events in ONE statement, guarded by the same conditional status change.
+    const finished = db.$with("finished_job").as(db.update(generationRequests).set(base).where(notFinal).returning());
+    const record = db.$with("finished_activity", { n: sql<number>`n` }).as(
+      sql`insert into ${activity} (id, user_id, api_key_id, model_id, operation, credits, status, error_code, request_id,
+              provider_request_id, duration_ms, sandbox)
+          select ${randomUUID()}, user_id, api_key_id, model_id, operation, coalesce(cost_settled_credits, 0), status, error_code, id,
+              provider_request_id, ${now.getTime() - job.createdAt.getTime()}::bigint, sandbox
+            from finished_job
+          on conflict do nothing
+          returning 1 as n`,
+    );
+    const [row] = await db.with(finished, record, eventsCte(db, "finished_events", "finished_job", finalEvents)).select().from(finished);
+    return afterFinal(db, job, row ? { row, deliveryId: null } : null);
+  }
+
   const result = await db.transaction(async (tx) => {
-    const base = {
-      status: outcome.kind,
-      completedAt: now,
-      costSettledCredits: outcome.kind === "completed" && !job.sandbox ? job.costReservedCredits : 0,
-      ...(outcome.kind === "completed" ? { output: outcome.output, providerOutput: outcome.providerOutput } : {}),
-      ...(outcome.kind === "failed" ? { errorCode: outcome.errorCode, errorMessage: outcome.message.slice(0, 1000) } : {}),
-      ...(outcome.kind === "cancelled" ? { errorCode: "cancelled", errorMessage: "Cancelled by the user" } : {}),
-    };
     const [claimed] = await tx
       .update(generationRequests)
       .set(base)
-      .where(and(eq(generationRequests.id, job.id), notInArray(generationRequests.status, [...FINAL_STATUSES])))
+      .where(notFinal)
       .returning();
     if (!claimed) return null;
     let row = claimed;
     if (!row.sandbox && row.costReservedCredits > 0) {
       const money = { userId: row.userId, apiKeyId: row.apiKeyId, generationId: row.id, reservedAt: row.createdAt };
       if (outcome.kind === "completed") {
-        const actual = model ? quoteForOutput(model, outcome.providerOutput, row.input).credits : row.costReservedCredits;
-        const settled = await settleGeneration(tx, { ...money, reservedCredits: row.costReservedCredits, actualCredits: actual });
+        const settled = await settleGeneration(tx, { ...money, reservedCredits: row.costReservedCredits, actualCredits: actualCredits(row) });
         if (settled.settledCredits !== row.costSettledCredits) {
           const [updated] = await tx
             .update(generationRequests)
@@ -73,10 +101,7 @@ export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: Ge
         sandbox: row.sandbox,
       })
       .onConflictDoNothing();
-    await appendEvents(tx, row.id, [
-      statusEvent(row.status, outcome.kind === "failed" ? { error: outcome.errorCode } : {}),
-      progressEvent(outcome.kind, outcome.kind === "failed" ? { message: outcome.message } : {}),
-    ]);
+    await appendEvents(tx, row.id, finalEvents);
     let deliveryId: string | null = null;
     if (row.webhookUrl) {
       deliveryId = randomUUID();
@@ -89,6 +114,11 @@ export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: Ge
     }
     return { row, deliveryId };
   });
+  return afterFinal(db, job, result);
+}
+
+/** After the ending committed (or lost to another ending): wake waiters, count, queue the callback. */
+async function afterFinal(db: Db, job: GenerationRow, result: { row: GenerationRow; deliveryId: string | null } | null): Promise<Finalized> {
   if (!result) {
     const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, job.id));
     return { applied: false, row: current ?? job };

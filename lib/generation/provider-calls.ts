@@ -17,7 +17,7 @@ import {
   type ProviderRequestRef,
   type ProviderResult,
 } from "@/lib/provider";
-import { appendEvents, notifyGeneration, progressEvent } from "./events";
+import { appendEvents, eventsCte, notifyGeneration, progressEvent } from "./events";
 import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
 
 /** The engine's side of the provider: submit once, read the result, turn it into an outcome. */
@@ -69,17 +69,18 @@ export async function ensureSubmitted(
       await sleep(Math.min(err.retryAfterMs ?? 100 * 2 ** attempt, 2_000), options.signal);
     }
   }
-  // The provider's id and the `submitted` event commit together: one commit (one WAL flush)
-  // instead of two on the sync path.
-  const stored = await db.transaction(async (tx) => {
-    const [updated] = await tx
+  // The provider's id and the `submitted` event commit together, in one statement.
+  const submittedJob = db.$with("submitted_job").as(
+    db
       .update(generationRequests)
       .set({ providerRequestId: submitted.providerRequestId, submittedAt: new Date(), queuePosition: submitted.queuePosition })
       .where(and(eq(generationRequests.id, row.id), isNull(generationRequests.providerRequestId), notInArray(generationRequests.status, [...FINAL_STATUSES])))
-      .returning();
-    if (updated) await appendEvents(tx, row.id, [progressEvent("submitted")]);
-    return updated;
-  });
+      .returning(),
+  );
+  const [stored] = await db
+    .with(submittedJob, eventsCte(db, "submitted_events", "submitted_job", [progressEvent("submitted")]))
+    .select()
+    .from(submittedJob);
   if (!stored) {
     await provider.cancel({ endpointId: model.alias, providerRequestId: submitted.providerRequestId }).catch(() => undefined);
     const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));

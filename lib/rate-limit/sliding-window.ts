@@ -83,13 +83,26 @@ function complete(input: WindowInput): Required<WindowInput> {
   return { ...input, now: input.now ?? Date.now() };
 }
 
-/** Counts one request against a window; exact under concurrency (see hitCte). */
-export async function hitWindow(db: Executor, input: WindowInput): Promise<LimitResult> {
+/**
+ * Counts one request against a window; exact under concurrency (see hitCte). `countKey` also
+ * moves that key's usage counters in the same statement, whatever the window decides (for a key
+ * whose own limit is off: one round trip for both).
+ */
+export async function hitWindow(db: Executor, input: WindowInput & { countKey?: string | null }): Promise<LimitResult> {
   const full = complete(input);
-  if (full.max <= 0) return deniedResult(db, full);
-  const [row] = await rawRows<HitRow>(db, sql`with ${relaxedCommit}, ${hitCte(full)} select used, oldest from hit, relaxed`);
+  const counted = input.countKey
+    ? sql`, counted as (${countStatement(input.countKey, full.now)})`
+    : sql``;
+  if (full.max <= 0) {
+    if (input.countKey) await countKeyRequest(db, input.countKey, full.now);
+    return deniedResult(db, full);
+  }
+  const [row] = await rawRows<HitRow>(db, sql`with ${relaxedCommit}, ${hitCte(full)}${counted} select used, oldest from hit, relaxed`);
   return row ? allowedResult(row, full) : deniedResult(db, full);
 }
+
+const countStatement = (apiKeyId: string, now: number) =>
+  sql`update api_keys set request_count = request_count + 1, last_request = to_timestamp(${now}::float8 / 1000) where id = ${apiKeyId} returning 1`;
 
 export const keyWindowKey = (apiKeyId: string) => `key:${apiKeyId}`;
 
@@ -118,11 +131,7 @@ export async function hitKeyWindow(
 /** Usage counters for a key whose rate limit an admin switched off. */
 export async function countKeyRequest(db: Executor, apiKeyId: string, now = Date.now()): Promise<void> {
   await db.execute(
-    sql`with ${relaxedCommit}, counted as (
-          update api_keys set request_count = request_count + 1, last_request = to_timestamp(${now}::float8 / 1000)
-          where id = ${apiKeyId} returning 1
-        )
-        select 1 from counted, relaxed`,
+    sql`with ${relaxedCommit}, counted as (${countStatement(apiKeyId, now)}) select 1 from counted, relaxed`,
   );
 }
 
