@@ -39,6 +39,7 @@ export const envSchema = z.object({
   // Database: PGlite under DATA_DIR when DATABASE_URL is unset.
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: int(10),
+  DATABASE_PREPARE: bool.default(true),
   /** Loopback port where the embedded PGlite is exposed to other processes; 0 picks a free one. */
   PGLITE_PORT: int(0),
 
