@@ -57,7 +57,8 @@ export type RehostResult<T> = {
  * the service's URLs, which live until the owner deletes the asset.
  *
  * Idempotent per (generationId, source URL): the asset row is claimed with a unique index, a file
- * already stored is not fetched again, and a retry writes the same key, so running this twice
+ * already stored is not fetched (or written) again (bytes at hand in memory are only re-read and
+ * re-classified before the claim finds it), and a retry writes the same key, so running this twice
  * (a provider webhook and the polling fallback, or a job retry) leaves one object and one row per
  * file. A file that cannot be copied (refused address, too large, too slow, not media) is recorded
  * as `failed` with its error and keeps its provider URL in the output; a later run retries it.
@@ -156,8 +157,9 @@ async function reload(db: Db, id: string): Promise<AssetRow> {
  * Either way the row records the object's final key before the object is written: a crash in
  * between leaves a `pending` row that still finds (and can delete) its object, and a retry
  * writes the same key. (A single statement per file would have to write the object before any
- * row names it: a crash there orphans an object no row, owner or sweep can find, and a retry
- * after the owner deleted the asset would serve its URL again until the upsert notices.)
+ * row names it: a crash there orphans an object no row, owner or sweep can find; its key would
+ * have to be derived from (generationId, source) with a secret to stay unguessable; and a retry
+ * after the owner deleted the asset would serve its URL again until the upsert noticed.)
  */
 async function rehostOne(db: Db, storage: ObjectStorage, url: string, o: RehostOptions): Promise<AssetRow> {
   const sourceUrl = sourceIdentity(url);
