@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { eq } from "drizzle-orm";
@@ -8,7 +8,7 @@ import { getDb } from "@/db/client";
 import { assets } from "@/db/schema";
 import { env } from "@/lib/env";
 import { localStorage } from "@/lib/storage/local";
-import { setStorage, type ObjectStorage } from "@/lib/storage";
+import { setStorage, type ObjectSource, type ObjectStorage } from "@/lib/storage";
 import { createUser } from "@/test/factories";
 import * as media from "@/test/media";
 import { startMediaOrigin, type MediaOrigin } from "@/test/servers/media-origin";
@@ -211,6 +211,8 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     const db = await getDb();
     const [pending] = await db.select().from(assets).where(eq(assets.generationId, gen));
     expect(pending!.status).toBe("pending");
+    // Claimed under the key its name suggests, which the bytes confirm: no key update follows.
+    expect(pending!.s3Key).toBe(`r/${pending!.id.slice(0, 2)}/${pending!.id}.png`);
     setStorage(storage);
     try {
       await deleteAssetRows(db, [pending!]);
@@ -221,6 +223,157 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     const res = await running;
     expect(res.assets[0]).toMatchObject({ id: pending!.id, status: "deleted" });
     expect(await storage.head(`r/${pending!.id.slice(0, 2)}/${pending!.id}.png`)).toBeNull();
+  });
+
+  test("a network file named as one type is stored as the type its bytes say", async () => {
+    const gen = randomUUID();
+    cdn.file(`/${gen}/mislabelled.png`, media.wav(), "image/png");
+    const res = await rehostResult(await getDb(), { image: { url: cdn.url(`/${gen}/mislabelled.png`) } }, options(gen));
+    const row = res.assets[0]!;
+    expect(row).toMatchObject({ status: "stored", contentType: "audio/wav", s3Key: `r/${row.id.slice(0, 2)}/${row.id}.wav` });
+    expect((await objects("r/")).filter((k) => k.includes(row.id))).toEqual([row.s3Key]);
+  });
+
+  /** The storage under test, spooling into a directory of its own and noting what it is given. */
+  function watched(gen: string, before?: (key: string) => Promise<void>) {
+    const puts: { key: string; source: ObjectSource }[] = [];
+    const spoolDir = path.join(env().DATA_DIR, `spool-${gen}`);
+    const wrapped: ObjectStorage = {
+      ...storage,
+      spoolDir,
+      put: async (key, source, o) => {
+        puts.push({ key, source });
+        await before?.(key);
+        return storage.put(key, source, o);
+      },
+    };
+    return { storage: wrapped, puts, spoolDir };
+  }
+
+  /** The simulator's `readMedia`: its links are read in-process, anything else is not its own. */
+  const simulator = (gen: string) => {
+    const reads: string[] = [];
+    const readMedia = async (url: string) => {
+      const m = new RegExp(`^https://sim\\.test/${gen}/(\\d)\\.png$`).exec(url);
+      if (!m) return null;
+      reads.push(url);
+      return { bytes: new Uint8Array(pngs[Number(m[1])]!), contentType: "image/png" };
+    };
+    return { reads, readMedia, url: (i: number) => `https://sim.test/${gen}/${i}.png` };
+  };
+
+  test("bytes in memory (readMedia, data: URLs) are stored straight from memory, no spool file; a retry leaves one row and one object each", async () => {
+    const gen = randomUUID();
+    const sim = simulator(gen);
+    const w = watched(gen);
+    const wav = media.wav(400);
+    const provider = { images: [{ url: sim.url(0) }, { url: sim.url(1) }], audio_url: `data:audio/wav;base64,${wav.toString("base64")}` };
+    const run = async () => rehostResult(await getDb(), provider, options(gen, { storage: w.storage, readMedia: sim.readMedia }));
+
+    const first = await run();
+    expect(first.counts).toEqual({ found: 3, uploaded: 3, failed: 0 });
+    first.assets.forEach((row, i) => {
+      const ext = i < 2 ? "png" : "wav";
+      expect(row).toMatchObject({ status: "stored", error: null, s3Key: `r/${row.id.slice(0, 2)}/${row.id}.${ext}`, contentType: i < 2 ? "image/png" : "audio/wav" });
+    });
+    expect(first.output.images[0]).toEqual({ url: first.assets[0]!.publicUrl, content_type: "image/png", file_size: pngs[0]!.length });
+    // Each object was written once, from the bytes in memory, at the key its row was claimed with.
+    expect(w.puts.map((p) => p.key).sort()).toEqual(first.assets.map((a) => a.s3Key).sort());
+    expect(w.puts.every((p) => p.source instanceof Uint8Array)).toBe(true);
+    await expect(stat(w.spoolDir)).rejects.toMatchObject({ code: "ENOENT" });
+    expect((await read(storage, first.assets[1]!.s3Key)).equals(pngs[1]!)).toBe(true);
+    expect((await read(storage, first.assets[2]!.s3Key)).equals(wav)).toBe(true);
+
+    const second = await run();
+    expect(second.output).toEqual(first.output);
+    expect(second.counts).toEqual({ found: 3, uploaded: 3, failed: 0 });
+    expect(second.assets).toEqual(first.assets);
+    expect(w.puts).toHaveLength(3);
+    const db = await getDb();
+    expect(await db.select().from(assets).where(eq(assets.generationId, gen))).toHaveLength(3);
+    const ids = first.assets.map((a) => a.id);
+    expect((await objects("r/")).filter((k) => ids.some((id) => k.includes(id))).sort()).toEqual(first.assets.map((a) => a.s3Key).sort());
+  });
+
+  test("an in-memory file whose write failed is retried in the same row, under the key the row already had", async () => {
+    const gen = randomUUID();
+    const sim = simulator(gen);
+    let broken = true;
+    const w = watched(gen, async () => {
+      if (broken) throw new Error("disk full");
+    });
+    const run = async () => rehostResult(await getDb(), { image: { url: sim.url(2) } }, options(gen, { storage: w.storage, readMedia: sim.readMedia }));
+    const first = await run();
+    const row = first.assets[0]!;
+    expect(first.counts).toEqual({ found: 1, uploaded: 0, failed: 1 });
+    // The row knew its final key before the write was tried.
+    expect(row).toMatchObject({ status: "failed", error: "storage_error: disk full", publicUrl: null, s3Key: `r/${row.id.slice(0, 2)}/${row.id}.png` });
+    expect(first.output.image.url).toBe(sim.url(2));
+    broken = false;
+    const second = await run();
+    expect(second.assets[0]).toMatchObject({ id: row.id, status: "stored", error: null, s3Key: row.s3Key });
+    expect(second.counts).toEqual({ found: 1, uploaded: 1, failed: 0 });
+    expect(w.puts.map((p) => p.key)).toEqual([row.s3Key, row.s3Key]);
+    expect((await objects("r/")).filter((k) => k.includes(row.id))).toEqual([row.s3Key]);
+  });
+
+  test("in-memory bytes that are refused are recorded as failed, once, and a retry keeps the one row", async () => {
+    const gen = randomUUID();
+    const w = watched(gen);
+    const provider = {
+      images: [{ url: "data:image/png;base64," + Buffer.from("<!doctype html><script>alert(1)</script>").toString("base64") }],
+      audio_url: `data:audio/wav;base64,${media.wav(4000).toString("base64")}`,
+    };
+    const run = async () => rehostResult(await getDb(), provider, options(gen, { storage: w.storage, maxBytes: 2048 }));
+    const first = await run();
+    expect(first.counts).toEqual({ found: 2, uploaded: 0, failed: 2 });
+    expect(first.assets.map((a) => [a.status, a.error?.split(":")[0], a.publicUrl])).toEqual([
+      ["failed", "unsupported_media_type", null],
+      ["failed", "too_large", null],
+    ]);
+    expect(first.output).toEqual(provider);
+    const second = await run();
+    expect(second.assets.map((a) => a.id)).toEqual(first.assets.map((a) => a.id));
+    expect(second.counts).toEqual(first.counts);
+    const db = await getDb();
+    expect(await db.select().from(assets).where(eq(assets.generationId, gen))).toHaveLength(2);
+    expect(w.puts).toEqual([]);
+  });
+
+  test("an in-memory file deleted while it is written stays deleted and its object is removed; a retry writes nothing", async () => {
+    const gen = randomUUID();
+    const sim = simulator(gen);
+    let release!: () => void;
+    let writing!: () => void;
+    const started = new Promise<void>((resolve) => (writing = resolve));
+    const w = watched(gen, () => {
+      writing();
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    const run = async () => rehostResult(await getDb(), { image: { url: sim.url(0) } }, options(gen, { storage: w.storage, readMedia: sim.readMedia }));
+    const running = run();
+    await started;
+    const db = await getDb();
+    const [pending] = await db.select().from(assets).where(eq(assets.generationId, gen));
+    // Before the object is written, its row already names it.
+    expect(pending).toMatchObject({ status: "pending", s3Key: `r/${pending!.id.slice(0, 2)}/${pending!.id}.png` });
+    setStorage(storage);
+    try {
+      await deleteAssetRows(db, [pending!]);
+    } finally {
+      setStorage(undefined);
+    }
+    release();
+    const res = await running;
+    expect(res.assets[0]).toMatchObject({ id: pending!.id, status: "deleted" });
+    expect(res.counts).toEqual({ found: 1, uploaded: 0, failed: 0 });
+    expect(await storage.head(pending!.s3Key)).toBeNull();
+
+    const again = await run();
+    expect(again.assets[0]).toMatchObject({ id: pending!.id, status: "deleted" });
+    expect(w.puts).toHaveLength(1);
+    expect(await storage.head(pending!.s3Key)).toBeNull();
+    expect(await db.select().from(assets).where(eq(assets.generationId, gen))).toHaveLength(1);
   });
 
   test("a slow origin hits the per-file deadline", async () => {

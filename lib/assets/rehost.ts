@@ -1,14 +1,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { assets } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
 import { OutboundError, safeFetch, type NetPolicy, type Resolver } from "@/lib/net";
-import { currentStorage, type ObjectStorage } from "@/lib/storage";
-import { spoolToFile } from "@/lib/storage/spool";
+import { currentStorage, type ObjectSource, type ObjectStorage } from "@/lib/storage";
+import { contentTypeForKey, extensionFor, OCTET_STREAM } from "@/lib/storage/media-types";
+import { HEAD_BYTES, spoolToFile } from "@/lib/storage/spool";
 import { assetKey } from "./keys";
 import { findMediaUrls, rewriteMediaUrls, type Replacement } from "./media-refs";
 import { classifyResult, UnsupportedResult } from "./result-types";
@@ -56,7 +57,8 @@ export type RehostResult<T> = {
  * the service's URLs, which live until the owner deletes the asset.
  *
  * Idempotent per (generationId, source URL): the asset row is claimed with a unique index, a file
- * already stored is not fetched again, and a retry writes the same key, so running this twice
+ * already stored is not fetched (or written) again (bytes at hand in memory are only re-read and
+ * re-classified before the claim finds it), and a retry writes the same key, so running this twice
  * (a provider webhook and the polling fallback, or a job retry) leaves one object and one row per
  * file. A file that cannot be copied (refused address, too large, too slow, not media) is recorded
  * as `failed` with its error and keeps its provider URL in the output; a later run retries it.
@@ -98,7 +100,19 @@ export function sourceIdentity(url: string): string {
   return `${url.slice(0, 1900)}#sha256=${createHash("sha256").update(url).digest("hex")}`;
 }
 
-async function claimRow(db: Db, storage: ObjectStorage, o: RehostOptions, sourceUrl: string): Promise<AssetRow> {
+type Kind = { contentType: string; ext: string };
+
+/**
+ * Inserts the file's row, or finds the one an earlier or concurrent run inserted. A new row gets
+ * its key at once: the final one when the type is already known (`ext`), else a provisional one.
+ */
+async function claimRow(
+  db: Db,
+  storage: ObjectStorage,
+  o: RehostOptions,
+  sourceUrl: string,
+  init: { ext?: string; error?: string },
+): Promise<AssetRow> {
   const id = randomUUID();
   const [inserted] = await db
     .insert(assets)
@@ -109,9 +123,10 @@ async function claimRow(db: Db, storage: ObjectStorage, o: RehostOptions, source
       generationId: o.generationId,
       falRequestId: o.falRequestId ?? null,
       sourceUrl,
-      s3Key: assetKey("result", id),
+      s3Key: assetKey("result", id, init.ext),
       s3Bucket: storage.bucket,
-      status: "pending",
+      status: init.error === undefined ? "pending" : "failed",
+      error: init.error ?? null,
     })
     .onConflictDoNothing({ target: [assets.generationId, assets.sourceUrl] })
     .returning();
@@ -131,76 +146,143 @@ async function reload(db: Db, id: string): Promise<AssetRow> {
   return row!;
 }
 
+/**
+ * One file, in the fewest statements. Bytes already in memory (the simulator's media via
+ * `readMedia`, a data: URL) are classified before anything is written, so the row is inserted
+ * with its final key, the bytes are stored straight from memory (no spool file) and the row is
+ * marked stored: two statements. A network file is claimed first (so a stored file is not
+ * fetched again) under the key its URL's extension suggests, spooled to disk with constant
+ * memory, and its key is corrected only when the bytes turn out to be another type.
+ *
+ * Either way the row records the object's final key before the object is written: a crash in
+ * between leaves a `pending` row that still finds (and can delete) its object, and a retry
+ * writes the same key. (A single statement per file would have to write the object before any
+ * row names it: a crash there orphans an object no row, owner or sweep can find; its key would
+ * have to be derived from (generationId, source) with a secret to stay unguessable; and a retry
+ * after the owner deleted the asset would serve its URL again until the upsert noticed.)
+ */
 async function rehostOne(db: Db, storage: ObjectStorage, url: string, o: RehostOptions): Promise<AssetRow> {
-  const row = await claimRow(db, storage, o, sourceIdentity(url));
+  const sourceUrl = sourceIdentity(url);
+  const maxBytes = o.maxBytes ?? env().REHOST_MAX_BYTES;
+  let held: { bytes: Uint8Array; kind: Kind } | null;
+  try {
+    held = await holdInMemory(url, maxBytes, o);
+  } catch (err) {
+    // Nothing is written yet: the row is inserted as failed (a new row needs no second statement).
+    const error = describe(err);
+    const row = await claimRow(db, storage, o, sourceUrl, { error });
+    if (row.status !== "pending" && row.status !== "failed") return row;
+    log.warn("re-hosting a result file failed", { generationId: o.generationId, assetId: row.id, error });
+    if (row.status === "failed" && row.error === error) return row;
+    return markFailed(db, row.id, error);
+  }
+  const row = await claimRow(db, storage, o, sourceUrl, { ext: held ? held.kind.ext : extensionOfUrl(url) });
   if (row.status === "stored" || row.status === "deleted") return row;
   try {
-    return await copyInto(db, storage, row, url, o);
+    if (held) return await store(db, storage, row, held.kind, held.bytes, held.bytes.byteLength);
+    return await copyStream(db, storage, row, url, maxBytes, o);
   } catch (err) {
     const error = describe(err);
     log.warn("re-hosting a result file failed", { generationId: o.generationId, assetId: row.id, error });
-    const [failed] = await db.update(assets).set({ status: "failed", error }).where(live(row.id)).returning();
-    return failed ?? (await reload(db, row.id));
+    return markFailed(db, row.id, error);
   }
 }
 
-async function copyInto(db: Db, storage: ObjectStorage, row: AssetRow, url: string, o: RehostOptions): Promise<AssetRow> {
-  const maxBytes = o.maxBytes ?? env().REHOST_MAX_BYTES;
-  const { body, declaredType } = await open(url, maxBytes, o);
-  let kind: { contentType: string; ext: string } | undefined;
+async function markFailed(db: Db, id: string, error: string): Promise<AssetRow> {
+  const [failed] = await db.update(assets).set({ status: "failed", error }).where(live(id)).returning();
+  return failed ?? (await reload(db, id));
+}
+
+/** Writes the object under the row's final key and marks the row stored. */
+async function store(db: Db, storage: ObjectStorage, row: AssetRow, kind: Kind, source: ObjectSource, sizeBytes: number): Promise<AssetRow> {
+  const key = assetKey("result", row.id, kind.ext);
+  // Record the final key before writing (a row claimed with it already has it), so a crash
+  // between the two leaves a row that still finds (and can delete) its object.
+  if (key !== row.s3Key || row.s3Bucket !== storage.bucket) {
+    await db.update(assets).set({ s3Key: key, s3Bucket: storage.bucket }).where(live(row.id));
+  }
+  await storage.put(key, source, { contentType: kind.contentType });
+  const [stored] = await db
+    .update(assets)
+    .set({
+      status: "stored",
+      error: null,
+      s3Key: key,
+      s3Bucket: storage.bucket,
+      contentType: kind.contentType,
+      sizeBytes,
+      publicUrl: storage.publicUrl(key),
+    })
+    .where(live(row.id))
+    .returning();
+  if (stored) return stored;
+  // The owner deleted the asset while it was being copied: the copy must not outlive that.
+  await storage.delete(key);
+  return reload(db, row.id);
+}
+
+/** A network file: spooled to disk (constant memory, cut off past maxBytes), then stored. */
+async function copyStream(db: Db, storage: ObjectStorage, row: AssetRow, url: string, maxBytes: number, o: RehostOptions): Promise<AssetRow> {
+  const { body, declaredType } = await openStream(url, maxBytes, o);
+  let kind: Kind | undefined;
   const spooled = await spoolToFile(body, {
     dir: storage.spoolDir,
     maxBytes,
-    tooLarge: () => new OutboundError("too_large", `The file is larger than ${maxBytes} bytes`),
+    tooLarge: () => tooLarge(maxBytes),
     onHead: async (head) => {
       kind = await classifyResult(head, declaredType);
     },
   });
   try {
-    const key = assetKey("result", row.id, kind!.ext);
-    // Record the final key before writing, so a crash between the two leaves a row that still
-    // finds (and can delete) its object.
-    if (key !== row.s3Key || row.s3Bucket !== storage.bucket) {
-      await db.update(assets).set({ s3Key: key, s3Bucket: storage.bucket }).where(live(row.id));
-    }
-    await storage.put(key, { filePath: spooled.path }, { contentType: kind!.contentType });
-    const [stored] = await db
-      .update(assets)
-      .set({
-        status: "stored",
-        error: null,
-        s3Key: key,
-        s3Bucket: storage.bucket,
-        contentType: kind!.contentType,
-        sizeBytes: spooled.sizeBytes,
-        publicUrl: storage.publicUrl(key),
-      })
-      .where(live(row.id))
-      .returning();
-    if (stored) return stored;
-    // The owner deleted the asset while it was being copied: the copy must not outlive that.
-    await storage.delete(key);
-    return reload(db, row.id);
+    return await store(db, storage, row, kind!, { filePath: spooled.path }, spooled.sizeBytes);
   } finally {
     await rm(spooled.path, { force: true });
   }
 }
 
-async function open(url: string, maxBytes: number, o: RehostOptions): Promise<{ body: Readable; declaredType: string | null }> {
-  const local = o.readMedia && !url.startsWith("data:") ? await o.readMedia(url) : null;
-  if (local) {
-    if (local.bytes.byteLength > maxBytes) throw new OutboundError("too_large", `The file is larger than ${maxBytes} bytes`);
-    return { body: Readable.from([Buffer.from(local.bytes)]), declaredType: local.contentType };
-  }
+const tooLarge = (maxBytes: number) => new OutboundError("too_large", `The file is larger than ${maxBytes} bytes`);
+
+/**
+ * The file's bytes and type when they are at hand without a download (a data: URL, or media
+ * `readMedia` serves in-process); null for a network file. Classified on the same head a
+ * spooled download would be.
+ */
+async function holdInMemory(url: string, maxBytes: number, o: RehostOptions): Promise<{ bytes: Uint8Array; kind: Kind } | null> {
+  let bytes: Uint8Array;
+  let declaredType: string | null;
   if (url.startsWith("data:")) {
     const m = /^data:([^,]*?),(.*)$/is.exec(url);
     if (!m) throw new OutboundError("invalid_url", "Malformed data URL");
     const params = m[1]!.split(";");
     const isBase64 = params.at(-1)?.toLowerCase() === "base64";
-    const bytes = isBase64 ? Buffer.from(m[2]!, "base64") : Buffer.from(decodeURIComponent(m[2]!), "utf8");
-    if (bytes.byteLength > maxBytes) throw new OutboundError("too_large", `The file is larger than ${maxBytes} bytes`);
-    return { body: Readable.from([bytes]), declaredType: params[0] || null };
+    bytes = isBase64 ? Buffer.from(m[2]!, "base64") : Buffer.from(decodeURIComponent(m[2]!), "utf8");
+    declaredType = params[0] || null;
+  } else {
+    const local = o.readMedia ? await o.readMedia(url) : null;
+    if (!local) return null;
+    bytes = local.bytes;
+    declaredType = local.contentType;
   }
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  return { bytes, kind: await classifyResult(bytes.subarray(0, HEAD_BYTES), declaredType) };
+}
+
+/**
+ * The media extension a URL's path ends with (`…/image.png`), else undefined: the likely final
+ * key of a network file, so a file that is what its name says needs no key update.
+ */
+function extensionOfUrl(url: string): string | undefined {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname.replace(/\.jpeg$/i, ".jpg");
+  } catch {
+    return undefined;
+  }
+  const type = contentTypeForKey(pathname);
+  return type === OCTET_STREAM ? undefined : extensionFor(type);
+}
+
+async function openStream(url: string, maxBytes: number, o: RehostOptions): Promise<{ body: Readable; declaredType: string | null }> {
   const res = await safeFetch(url, {
     maxBytes,
     timeoutMs: o.timeoutMs ?? env().REHOST_TIMEOUT_MS,

@@ -41,20 +41,21 @@ export function localStorage(options: { root: string; baseUrl: string }): Object
     const target = fileOf(key);
     if (!target) throw new Error(`Unsafe object key: ${key}`);
     await ensureDirs();
-    await mkdir(path.dirname(target), { recursive: true });
     if (!(source instanceof Uint8Array) && !(source instanceof Readable)) {
-      await moveInto(source.filePath, target, spoolDir);
+      await intoPlace(target, () => moveInto(source.filePath, target, spoolDir));
     } else {
       const tmp = path.join(spoolDir, `${randomUUID()}.part`);
       try {
         if (source instanceof Uint8Array) await writeFile(tmp, source);
         else await pipeline(source, createWriteStream(tmp));
-        await rename(tmp, target);
+        await intoPlace(target, () => rename(tmp, target));
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
       }
     }
+    // Bytes in memory have a known length; a stream or a moved file is measured where it landed.
+    if (source instanceof Uint8Array) return { sizeBytes: source.byteLength };
     return { sizeBytes: (await stat(/*turbopackIgnore: true*/ target)).size };
   }
 
@@ -117,6 +118,20 @@ export function localStorage(options: { root: string; baseUrl: string }): Object
       return { url: `${base}/files/${key.split("/").map(encodeURIComponent).join("/")}`, expiresAt: null };
     },
   };
+}
+
+/**
+ * Moves a finished file into place. The key's directory is made only when the move finds it
+ * missing (its first object), not before every write: on the hot path that is one rename.
+ */
+async function intoPlace(target: string, move: () => Promise<void>): Promise<void> {
+  try {
+    await move();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    await mkdir(path.dirname(target), { recursive: true });
+    await move();
+  }
 }
 
 async function moveInto(from: string, to: string, spoolDir: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { writeFile } from "node:fs/promises";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -148,6 +147,23 @@ describe("local driver safety", () => {
       expect(await storage.get(bad)).toBeNull();
       await expect(storage.put(bad, Buffer.from("x"), { contentType: "text/plain" })).rejects.toThrow(/Unsafe/);
     }
+  });
+});
+
+describe("local driver directories", () => {
+  test("a key's directory is made on its first object, and again if it was removed; no temp file is left", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "gw-local-"));
+    const storage = localStorage({ root, baseUrl: "http://app.test" });
+    await storage.put("r/ab/one.png", Buffer.from("one"), { contentType: "image/png" });
+    await storage.put("r/ab/two.png", Buffer.from("two"), { contentType: "image/png" });
+    await rm(path.join(root, "r"), { recursive: true });
+    expect(await storage.put("r/ab/three.png", Buffer.from("three"), { contentType: "image/png" })).toEqual({ sizeBytes: 5 });
+    const spooled = path.join(await mkdtemp(path.join(tmpdir(), "gw-spool-")), "x.part");
+    await writeFile(spooled, "spooled");
+    expect(await storage.put("r/cd/four.mp4", { filePath: spooled }, { contentType: "video/mp4" })).toEqual({ sizeBytes: 7 });
+    expect((await read((await storage.get("r/ab/three.png"))!.body)).toString()).toBe("three");
+    expect((await read((await storage.get("r/cd/four.mp4"))!.body)).toString()).toBe("spooled");
+    expect(await readdir(path.join(root, ".tmp"))).toEqual([]);
   });
 });
 
