@@ -1,5 +1,6 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
+import { preparedQuery } from "@/db/prepared";
 import { apiKeys, sessions, users } from "@/db/schema";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
@@ -59,11 +60,8 @@ function assertSameOrigin(req: Request): void {
   if (!sameOrigin) throw new ApiError("forbidden", "Cross-site request refused: use an API key, or the dashboard");
 }
 
-async function resolveKey(db: Executor, authorization: string, now: Date): Promise<Principal> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  const token = match?.[1];
-  if (!token || !parseApiKey(token)) throw unauthorized("Malformed API key; expected `Authorization: Bearer <key>`");
-  const [row] = await db
+const keyByHash = preparedQuery((db) =>
+  db
     .select({
       user: userColumns,
       key: {
@@ -78,8 +76,16 @@ async function resolveKey(db: Executor, authorization: string, now: Date): Promi
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.hash, hashApiKey(token)))
-    .limit(1);
+    .where(eq(apiKeys.hash, sql.placeholder("hash")))
+    .limit(1)
+    .prepare("api_key_by_hash"),
+);
+
+async function resolveKey(db: Executor, authorization: string, now: Date): Promise<Principal> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  const token = match?.[1];
+  if (!token || !parseApiKey(token)) throw unauthorized("Malformed API key; expected `Authorization: Bearer <key>`");
+  const [row] = await keyByHash(db).execute({ hash: hashApiKey(token) });
   if (!row) throw unauthorized("Unknown API key");
   if (!row.key.enabled) throw unauthorized("API key is disabled");
   if (row.key.expiresAt && row.key.expiresAt <= now) throw unauthorized("API key has expired");

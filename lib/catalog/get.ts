@@ -1,5 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
+import { preparedQuery } from "@/db/prepared";
 import { models } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
@@ -8,13 +9,18 @@ import { catalogSource } from "./source";
 
 export const unknownModel = (modelId: string) => new ApiError("unknown_model", `Unknown model: ${modelId}`);
 
-/** A visible model, or 404 unknown_model (a hidden model is exactly as unknown as a missing one). */
-export async function getVisibleModelOrThrow(db: Executor, modelId: string): Promise<ModelRow> {
-  const [row] = await db
+const visibleModel = preparedQuery((db) =>
+  db
     .select()
     .from(models)
-    .where(and(eq(models.modelId, modelId), eq(models.visible, true)))
-    .limit(1);
+    .where(and(eq(models.modelId, sql.placeholder("modelId")), eq(models.visible, true)))
+    .limit(1)
+    .prepare("visible_model"),
+);
+
+/** A visible model, or 404 unknown_model (a hidden model is exactly as unknown as a missing one). */
+export async function getVisibleModelOrThrow(db: Executor, modelId: string): Promise<ModelRow> {
+  const [row] = await visibleModel(db).execute({ modelId });
   if (!row) throw unknownModel(modelId);
   return row;
 }

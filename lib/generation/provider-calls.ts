@@ -75,12 +75,23 @@ export async function ensureSubmitted(
       .update(generationRequests)
       .set({ providerRequestId: submitted.providerRequestId, submittedAt: new Date(), queuePosition: submitted.queuePosition })
       .where(and(eq(generationRequests.id, row.id), isNull(generationRequests.providerRequestId), notInArray(generationRequests.status, [...FINAL_STATUSES])))
-      .returning(),
+      // Only what this statement (or a worker before it) can have changed: the rest of the row
+      // is the caller's, and building a 27-column select costs more CPU here than the write.
+      .returning({
+        id: generationRequests.id,
+        status: generationRequests.status,
+        providerRequestId: generationRequests.providerRequestId,
+        submittedAt: generationRequests.submittedAt,
+        startedAt: generationRequests.startedAt,
+        queuePosition: generationRequests.queuePosition,
+        updatedAt: generationRequests.updatedAt,
+      }),
   );
-  const [stored] = await db
+  const [changed] = await db
     .with(submittedJob, eventsCte(db, "submitted_events", "submitted_job", [progressEvent("submitted")]))
     .select()
     .from(submittedJob);
+  const stored = changed ? { ...row, ...changed } : null;
   if (!stored) {
     await provider.cancel({ endpointId: model.alias, providerRequestId: submitted.providerRequestId }).catch(() => undefined);
     const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));
