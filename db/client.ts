@@ -72,12 +72,20 @@ async function openDatabase(): Promise<DbHandle> {
 }
 
 export function postgresHandle(url: string, max: number, options: { prepare?: boolean } = {}): DbHandle {
-  const created = postgres(url, { max, onnotice: () => {} });
-  const client = options.prepare === false ? created : preparing(created);
+  const open = (extra: postgres.Options<Record<string, never>> = {}) => {
+    const created = postgres(url, { max, onnotice: () => {}, ...extra });
+    return options.prepare === false ? created : preparing(created);
+  };
+  const client = open();
+  const relaxedClient = open({ connection: { synchronous_commit: "off" } });
+  const db = drizzlePostgres(client, { schema });
+  relaxedTwins.set(db, drizzlePostgres(relaxedClient, { schema }));
   return {
-    db: drizzlePostgres(client, { schema }),
+    db,
     kind: "postgres",
-    close: () => client.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), relaxedClient.end({ timeout: 5 })]);
+    },
   };
 }
 
@@ -109,6 +117,21 @@ async function openEmbedded(): Promise<DbHandle> {
       await client.close();
     },
   };
+}
+
+const relaxedTwins = new WeakMap<Executor, Db>();
+
+/**
+ * The same PostgreSQL database over connections whose commits do not wait for their WAL flush
+ * (`synchronous_commit = off`), for a job's intermediate writes (the provider id, progress
+ * events, asset rows): an app crash loses none of them (PostgreSQL has them), a PostgreSQL crash
+ * can lose the last fraction of a second, which the engine redoes (it resubmits or re-copies; it
+ * never charges twice), and any later synchronous commit — the job's final one — flushes them
+ * with it, since the WAL is one ordered log. Never for money or a job's creation and ending.
+ * PGlite and open transactions answer themselves.
+ */
+export function relaxedOf<T extends Executor>(db: T): T {
+  return (relaxedTwins.get(db) as T | undefined) ?? db;
 }
 
 /**

@@ -9,6 +9,8 @@ export type LoadOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Requests per second across all connections (open loop below capacity); default: as fast as answers come. */
+  overallRate?: number;
   /** Called per request so a scenario can vary bodies (autocannon `setupRequest`). */
   setupRequest?: (req: { method?: string; path?: string; body?: string; headers?: Record<string, string> }) => typeof req;
 };
@@ -38,6 +40,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     // autocannon refuses an explicit `duration: undefined`: name only the one that applies.
     ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     method: options.method ?? "GET",
     headers: options.headers,
     body: options.body,

@@ -17,11 +17,12 @@ const NOT_FINAL_LIST = sql.raw(FINAL_STATUSES.map((s) => `'${s}'`).join(", "));
 
 /**
  * The ONE way a job ends, whoever ends it (the sync request, the queue function, a provider
- * webhook, a cancel, the failure handler). In one transaction: a conditional status update that
- * only a job not yet final passes, then the money (settle from the actual output, or a full
- * refund), the activity record, the final events and the callback delivery row. A second ending
- * (a duplicate webhook, a job retry, a cancel racing a completion) fails the conditional update
- * and changes nothing.
+ * webhook, a cancel, the failure handler). Atomically: a conditional status update that only a job
+ * not yet final passes, then the money (settle from the actual output, or a full refund), the
+ * activity record, the final events and the callback delivery row. A second ending (a duplicate
+ * webhook, a job retry, a cancel racing a completion) fails the conditional update and changes
+ * nothing. The common ending — completed at the reserved price, no callback — is one statement;
+ * the others (a refund, a settle difference, a callback row) run as one transaction.
  */
 export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: GenerationOutcome, now = new Date()): Promise<Finalized> {
   const model = outcome.kind === "completed" && !job.sandbox ? await modelForJob(db, job.modelId) : null;

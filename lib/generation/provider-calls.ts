@@ -1,5 +1,5 @@
 import { and, eq, isNull, notInArray } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { relaxedOf, type Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
 import { rehostResult } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
@@ -70,8 +70,11 @@ export async function ensureSubmitted(
     }
   }
   // The provider's id and the `submitted` event commit together, in one statement.
-  const submittedJob = db.$with("submitted_job").as(
-    db
+  // Asynchronous commit: if PostgreSQL loses this write in a crash, the job is resubmitted (a
+  // second provider run, never a second charge); see relaxedOf.
+  const rdb = relaxedOf(db);
+  const submittedJob = rdb.$with("submitted_job").as(
+    rdb
       .update(generationRequests)
       .set({ providerRequestId: submitted.providerRequestId, submittedAt: new Date(), queuePosition: submitted.queuePosition })
       .where(and(eq(generationRequests.id, row.id), isNull(generationRequests.providerRequestId), notInArray(generationRequests.status, [...FINAL_STATUSES])))
@@ -87,8 +90,8 @@ export async function ensureSubmitted(
         updatedAt: generationRequests.updatedAt,
       }),
   );
-  const [changed] = await db
-    .with(submittedJob, eventsCte(db, "submitted_events", "submitted_job", [progressEvent("submitted")]))
+  const [changed] = await rdb
+    .with(submittedJob, eventsCte(rdb, "submitted_events", "submitted_job", [progressEvent("submitted")]))
     .select()
     .from(submittedJob);
   const stored = changed ? { ...row, ...changed } : null;
@@ -135,9 +138,12 @@ export async function rehostOutput(db: Db, row: GenerationRow, output: Record<st
   if (row.passthrough) return output;
   // The `storing` event and the copies touch different rows: written side by side, the event
   // costs no wait of its own (it is committed before the job's final events, which come after).
+  // Asynchronous commits (see relaxedOf): the job's final commit makes them durable with it; a
+  // PostgreSQL crash before that only makes a retry copy the files again.
+  const rdb = relaxedOf(db);
   const [, hosted] = await Promise.all([
-    appendEvents(db, row.id, [progressEvent("storing")]),
-    rehostResult(db, output, {
+    appendEvents(rdb, row.id, [progressEvent("storing")]),
+    rehostResult(rdb, output, {
       userId: row.userId,
       generationId: row.id,
       falRequestId: row.providerRequestId,
