@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { preparedQuery } from "@/db/prepared";
 import { assets } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
@@ -102,6 +103,33 @@ export function sourceIdentity(url: string): string {
 
 type Kind = { contentType: string; ext: string };
 
+// The two statements every stored file runs, built once per database handle (db/prepared).
+const placeholders = <K extends string>(...names: K[]) => Object.fromEntries(names.map((n) => [n, sql.placeholder(n)])) as unknown as Record<K, ReturnType<typeof sql.placeholder>>;
+const claimAsset = preparedQuery((db) =>
+  db
+    .insert(assets)
+    .values(placeholders("id", "userId", "kind", "generationId", "falRequestId", "sourceUrl", "s3Key", "s3Bucket", "status", "error") as never)
+    .onConflictDoNothing({ target: [assets.generationId, assets.sourceUrl] })
+    .returning()
+    .prepare("asset_claim"),
+);
+const markStored = preparedQuery((db) =>
+  db
+    .update(assets)
+    .set({
+      status: "stored",
+      error: null,
+      s3Key: sql`${sql.placeholder("key")}`,
+      s3Bucket: sql`${sql.placeholder("bucket")}`,
+      contentType: sql`${sql.placeholder("contentType")}`,
+      sizeBytes: sql`${sql.placeholder("sizeBytes")}`,
+      publicUrl: sql`${sql.placeholder("publicUrl")}`,
+    })
+    .where(and(eq(assets.id, sql.placeholder("id")), ne(assets.status, "deleted")))
+    .returning()
+    .prepare("asset_stored"),
+);
+
 /**
  * Inserts the file's row, or finds the one an earlier or concurrent run inserted. A new row gets
  * its key at once: the final one when the type is already known (`ext`), else a provisional one.
@@ -114,22 +142,18 @@ async function claimRow(
   init: { ext?: string; error?: string },
 ): Promise<AssetRow> {
   const id = randomUUID();
-  const [inserted] = await db
-    .insert(assets)
-    .values({
-      id,
-      userId: o.userId,
-      kind: o.kind ?? "result",
-      generationId: o.generationId,
-      falRequestId: o.falRequestId ?? null,
-      sourceUrl,
-      s3Key: assetKey("result", id, init.ext),
-      s3Bucket: storage.bucket,
-      status: init.error === undefined ? "pending" : "failed",
-      error: init.error ?? null,
-    })
-    .onConflictDoNothing({ target: [assets.generationId, assets.sourceUrl] })
-    .returning();
+  const [inserted] = await claimAsset(db).execute({
+    id,
+    userId: o.userId,
+    kind: o.kind ?? "result",
+    generationId: o.generationId,
+    falRequestId: o.falRequestId ?? null,
+    sourceUrl,
+    s3Key: assetKey("result", id, init.ext),
+    s3Bucket: storage.bucket,
+    status: init.error === undefined ? "pending" : "failed",
+    error: init.error ?? null,
+  });
   if (inserted) return inserted;
   const [existing] = await db
     .select()
@@ -202,19 +226,14 @@ async function store(db: Db, storage: ObjectStorage, row: AssetRow, kind: Kind, 
     await db.update(assets).set({ s3Key: key, s3Bucket: storage.bucket }).where(live(row.id));
   }
   await storage.put(key, source, { contentType: kind.contentType });
-  const [stored] = await db
-    .update(assets)
-    .set({
-      status: "stored",
-      error: null,
-      s3Key: key,
-      s3Bucket: storage.bucket,
-      contentType: kind.contentType,
-      sizeBytes,
-      publicUrl: storage.publicUrl(key),
-    })
-    .where(live(row.id))
-    .returning();
+  const [stored] = await markStored(db).execute({
+    id: row.id,
+    key,
+    bucket: storage.bucket,
+    contentType: kind.contentType,
+    sizeBytes,
+    publicUrl: storage.publicUrl(key),
+  });
   if (stored) return stored;
   // The owner deleted the asset while it was being copied: the copy must not outlive that.
   await storage.delete(key);

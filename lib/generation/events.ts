@@ -40,11 +40,6 @@ export function insertEventsFor(jobs: string, events: NewGenerationEvent[]): SQL
     returning 1 as n`;
 }
 
-/** `insertEventsFor` as a named CTE for `db.with(…)`. */
-export function eventsCte(db: Executor, name: string, jobs: string, events: NewGenerationEvent[]) {
-  return db.$with(name, { n: sql<number>`n` }).as(insertEventsFor(jobs, events));
-}
-
 export async function eventsAfter(db: Executor, generationId: string, afterSeq: number): Promise<StoredGenerationEvent[]> {
   return db
     .select()

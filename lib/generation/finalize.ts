@@ -9,11 +9,9 @@ import { callbackPayload, requestCallbackDelivery } from "./callbacks";
 import { appendEvents, insertEventsFor, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { modelForJob } from "./model-lookup";
 import { bumpPopularity } from "./popularity";
-import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
+import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
 
 export type Finalized = { applied: boolean; row: GenerationRow };
-
-const NOT_FINAL_LIST = sql.raw(FINAL_STATUSES.map((s) => `'${s}'`).join(", "));
 
 /**
  * The ONE way a job ends, whoever ends it (the sync request, the queue function, a provider

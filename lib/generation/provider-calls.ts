@@ -1,5 +1,5 @@
-import { and, eq, isNull, notInArray } from "drizzle-orm";
-import { relaxedOf, type Db } from "@/db/client";
+import { eq, sql } from "drizzle-orm";
+import { rawRows, relaxedOf, tableRow, type Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
 import { rehostResult } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
@@ -17,8 +17,8 @@ import {
   type ProviderRequestRef,
   type ProviderResult,
 } from "@/lib/provider";
-import { appendEvents, eventsCte, notifyGeneration, progressEvent } from "./events";
-import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
+import { appendEvents, insertEventsFor, notifyGeneration, progressEvent } from "./events";
+import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
 
 /** The engine's side of the provider: submit once, read the result, turn it into an outcome. */
 export const providerOf = (row: Pick<GenerationRow, "provider">): GenerationProvider => providerByName(row.provider as ProviderName);
@@ -72,29 +72,19 @@ export async function ensureSubmitted(
   // The provider's id and the `submitted` event commit together, in one statement.
   // Asynchronous commit: if PostgreSQL loses this write in a crash, the job is resubmitted (a
   // second provider run, never a second charge); see relaxedOf.
-  const rdb = relaxedOf(db);
-  const submittedJob = rdb.$with("submitted_job").as(
-    rdb
-      .update(generationRequests)
-      .set({ providerRequestId: submitted.providerRequestId, submittedAt: new Date(), queuePosition: submitted.queuePosition })
-      .where(and(eq(generationRequests.id, row.id), isNull(generationRequests.providerRequestId), notInArray(generationRequests.status, [...FINAL_STATUSES])))
-      // Only what this statement (or a worker before it) can have changed: the rest of the row
-      // is the caller's, and building a 27-column select costs more CPU here than the write.
-      .returning({
-        id: generationRequests.id,
-        status: generationRequests.status,
-        providerRequestId: generationRequests.providerRequestId,
-        submittedAt: generationRequests.submittedAt,
-        startedAt: generationRequests.startedAt,
-        queuePosition: generationRequests.queuePosition,
-        updatedAt: generationRequests.updatedAt,
-      }),
+  const at = new Date().toISOString();
+  const [raw] = await rawRows<Record<string, unknown>>(
+    relaxedOf(db),
+    sql`with submitted_job as (
+          update ${generationRequests}
+             set provider_request_id = ${submitted.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
+                 queue_position = ${submitted.queuePosition ?? null}::integer
+           where id = ${row.id} and provider_request_id is null and status not in (${NOT_FINAL_LIST})
+          returning *
+        ), submitted_events as (${insertEventsFor("submitted_job", [progressEvent("submitted")])})
+        select * from submitted_job`,
   );
-  const [changed] = await rdb
-    .with(submittedJob, eventsCte(rdb, "submitted_events", "submitted_job", [progressEvent("submitted")]))
-    .select()
-    .from(submittedJob);
-  const stored = changed ? { ...row, ...changed } : null;
+  const stored = raw ? tableRow(generationRequests, raw) : null;
   if (!stored) {
     await provider.cancel({ endpointId: model.alias, providerRequestId: submitted.providerRequestId }).catch(() => undefined);
     const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { generationRequests, GenerationStatus } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import type { Db } from "@/db/client";
@@ -12,6 +13,8 @@ export type GenerationOperation = "run" | "queue" | "generate" | "integration";
 export type GenerationContext = { db: Db; principal: Principal; requestId?: string };
 
 export const FINAL_STATUSES: readonly GenerationStatus[] = ["completed", "failed", "cancelled"];
+/** The final statuses as a literal SQL list, for `status not in (…)` in raw statements. */
+export const NOT_FINAL_LIST = sql.raw(FINAL_STATUSES.map((s) => `'${s}'`).join(", "));
 export const isFinal = (status: GenerationStatus) => FINAL_STATUSES.includes(status);
 
 /** How a job ended, as finalize records it. */
