@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/http/errors";
 import { parseDecimal } from "@/lib/money/decimal";
 import { toAdminRecord } from "./admin-record";
 import type { ModelRow } from "./columns";
+import { forgetCachedModels } from "./get";
 
 type Price = Pick<ModelRow, "priceRub" | "priceUnit" | "discountPercent" | "creditCost" | "originalPriceRub">;
 
@@ -38,6 +39,11 @@ function descriptive(body: UpsertModelBody): Partial<typeof models.$inferInsert>
 
 /** POST /admin/models: creates the model, or updates only the fields given. */
 export async function upsertModel(db: Db, body: UpsertModelBody) {
+  // The generation path keeps model rows for a moment (getModelForRun): an edit applies at once here.
+  return writeUpsertModel(db, body).finally(forgetCachedModels);
+}
+
+async function writeUpsertModel(db: Db, body: UpsertModelBody) {
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(models).where(eq(models.modelId, body.modelId)).for("update");
     if (current) {

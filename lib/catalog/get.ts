@@ -52,6 +52,28 @@ export async function getModelForUse(db: Executor, modelId: string): Promise<Mod
   return ensureSchema(db, await getVisibleModelOrThrow(db, modelId));
 }
 
+const RUN_CACHE_MS = 2_000;
+const forRun = new Map<string, { db: Executor; row: ModelRow; at: number }>();
+
+/**
+ * `getModelForUse` for the generation path, which reads the same few rows on every request: a row
+ * is kept two seconds per process. This process's admin edits and syncs forget it at once
+ * (`forgetCachedModels`); another instance's apply within the two seconds (a hidden model may
+ * still run, a new price may still be quoted, for that long).
+ */
+export async function getModelForRun(db: Executor, modelId: string): Promise<ModelRow> {
+  const hit = forRun.get(modelId);
+  if (hit && hit.db === db && Date.now() - hit.at < RUN_CACHE_MS) return hit.row;
+  const row = await getModelForUse(db, modelId);
+  forRun.set(modelId, { db, row, at: Date.now() });
+  return row;
+}
+
+/** Called after any write to the catalog. */
+export function forgetCachedModels(): void {
+  forRun.clear();
+}
+
 export async function getModelCard(db: Executor, modelId: string) {
   return toModelCard(await getModelForUse(db, modelId));
 }

@@ -4,7 +4,7 @@ import { models, modelTombstones } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
 import { toAdminRecord } from "./admin-record";
-import { unknownModel } from "./get";
+import { forgetCachedModels, unknownModel } from "./get";
 import { catalogSource, type CatalogSource } from "./source";
 
 async function fromSource<T>(what: string, call: (source: CatalogSource) => Promise<T>): Promise<T> {
@@ -28,6 +28,7 @@ export async function syncModel(db: Executor, modelId: string) {
     .set({ schema: fetched.schema, schemaRu: fetched.schemaRu, schemaFetchedAt: new Date() })
     .where(eq(models.modelId, modelId))
     .returning();
+  forgetCachedModels();
   if (!updated) throw unknownModel(modelId);
   return { model: toAdminRecord(updated) };
 }
@@ -69,6 +70,7 @@ export async function syncCatalog(db: Executor) {
       .returning({ modelId: models.modelId });
     updated += result.length;
   }
+  forgetCachedModels();
   const after = await countModels(db);
   return { before, after, added, updated, elapsedMs: Math.round(performance.now() - started) };
 }

@@ -1,5 +1,5 @@
 import { isSandbox } from "@/lib/auth/principal";
-import { getModelForUse } from "@/lib/catalog/get";
+import { getModelForRun } from "@/lib/catalog/get";
 import { validateModelInput } from "@/lib/catalog/validate-input";
 import { quoteForInput } from "@/lib/money/pricing";
 import { breakerFor, providerFor } from "@/lib/provider";
@@ -32,7 +32,7 @@ export type StartGeneration = {
  */
 export async function startGeneration(ctx: GenerationContext, o: StartGeneration): Promise<GenerationRow> {
   const lap = lapper(o.timing);
-  const model = await getModelForUse(ctx.db, o.modelId);
+  const model = await getModelForRun(ctx.db, o.modelId);
   rememberModel(model);
   lap("model");
   const input = validateModelInput(model, o.input);

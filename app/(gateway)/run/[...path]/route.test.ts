@@ -6,6 +6,8 @@ import { createActor } from "@/test/factories";
 import { activityOf, balanceOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestCount, simulatorRequestsFor } from "@/test/generation";
 import { call } from "@/test/http";
 import { POST } from "./route";
+import { upsertModel } from "@/lib/catalog/admin-upsert";
+import { forgetCachedModels } from "@/lib/catalog/get";
 
 const FLUX = "fal-ai/flux/dev";
 // 2.25 ₽ per megapixel × 1024×1024 (square_hd) = 2.359296 ₽ → 2.3593 ₽.
@@ -32,6 +34,18 @@ describe("success", () => {
     const db = await getDb();
     const stored = await db.select().from(assets).where(eq(assets.generationId, id));
     expect(stored).toMatchObject([{ status: "stored", kind: "result", contentType: "image/jpeg", userId: user.id }]);
+  });
+
+  test("the run path keeps model rows for a moment, but an admin edit applies to the very next run", async () => {
+    const { key } = await fundedActor(100);
+    const db = await getDb();
+    expect((await run(FLUX, { prompt: "before", image_size: { width: 256, height: 256 } }, key)).status).toBe(200);
+    await upsertModel(db, { modelId: FLUX, visible: false });
+    const hidden = await run(FLUX, { prompt: "hidden", image_size: { width: 256, height: 256 } }, key);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toMatchObject({ error: "unknown_model" });
+    await upsertModel(db, { modelId: FLUX, visible: true });
+    expect((await run(FLUX, { prompt: "after", image_size: { width: 256, height: 256 } }, key)).status).toBe(200);
   });
 
   test("the answer's Server-Timing times every stage of the sync path (the gateway bench reads it)", async () => {
@@ -77,6 +91,7 @@ describe("success", () => {
     const db = await getDb();
     const tts = "fal-ai/minimax/speech-02-hd";
     await db.update(models).set({ priceRub: "1", priceUnit: "second" }).where(eq(models.modelId, tts));
+    forgetCachedModels(); // written behind the admin API's back
     const { user, key } = await fundedActor(100);
     // Quoted at the default 5 s; the simulator reads 150 characters in 10 s.
     const res = await run(tts, { text: "x".repeat(150) }, key);
@@ -100,6 +115,7 @@ describe("success", () => {
     );
     expect(await balanceOf(user.id)).toBe(1_000_000 - 100_000 - 10_000);
     await db.update(models).set({ priceRub: "9", priceUnit: "1k_chars" }).where(eq(models.modelId, tts));
+    forgetCachedModels();
   });
 });
 
