@@ -1,3 +1,5 @@
+import http from "node:http";
+import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 
 export type LoadOptions = {
@@ -9,8 +11,6 @@ export type LoadOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** Requests per second across all connections (open loop below capacity); default: as fast as answers come. */
-  overallRate?: number;
   /** Called per request so a scenario can vary bodies (autocannon `setupRequest`). */
   setupRequest?: (req: { method?: string; path?: string; body?: string; headers?: Record<string, string> }) => typeof req;
 };
@@ -40,7 +40,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     // autocannon refuses an explicit `duration: undefined`: name only the one that applies.
     ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     method: options.method ?? "GET",
     headers: options.headers,
     body: options.body,
@@ -71,3 +70,70 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+
+export type PacedOptions = {
+  url: string;
+  method: "POST" | "GET";
+  body?: string;
+  headers: (i: number) => Record<string, string>;
+  /** Requests started per second, evenly spaced (an open loop: a slow answer does not delay the next start). */
+  rate: number;
+  amount: number;
+  /** At most this many in flight (a start that finds them all busy waits for one). */
+  connections: number;
+};
+
+/**
+ * Smoothly paced load: request i starts at i / rate seconds, each timed from its own start, over
+ * at most `connections` keep-alive sockets. autocannon's rate limit releases each second's quota
+ * in a burst, which measures a queue again; this measures the service at a load it can carry.
+ */
+export async function paced(o: PacedOptions): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: o.connections });
+  const times: number[] = [];
+  const statusCounts: Record<string, number> = {};
+  let errors = 0;
+  let non2xx = 0;
+  const started = performance.now();
+  const one = (i: number) =>
+    new Promise<void>((resolve) => {
+      const t0 = performance.now();
+      const req = http.request(o.url, { method: o.method, agent, headers: o.headers(i) }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          times.push(performance.now() - t0);
+          statusCounts[res.statusCode!] = (statusCounts[res.statusCode!] ?? 0) + 1;
+          if (res.statusCode! >= 300) non2xx++;
+          resolve();
+        });
+      });
+      req.on("error", () => (errors++, resolve()));
+      req.end(o.body);
+    });
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < o.amount; i++) {
+    const due = started + (i * 1000) / o.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(one(i));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  const elapsed = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((s, t) => s + t, 0) / Math.max(1, times.length);
+  return {
+    requests: times.length,
+    rps: times.length / elapsed,
+    errors,
+    non2xx,
+    statusCounts,
+    latencyMs: {
+      p50: round(percentile(times, 50)),
+      p95: round(percentile(times, 95)),
+      p99: round(percentile(times, 99)),
+      max: round(times[times.length - 1] ?? 0),
+      mean: round(mean),
+    },
+  };
+}

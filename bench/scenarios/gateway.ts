@@ -7,7 +7,7 @@ import { apiKeys, users } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
 import { grantCredits } from "@/lib/billing/ledger";
 import { rawProvider } from "@/lib/provider/registry";
-import { load, percentile, type LoadResult } from "../lib/load";
+import { load, paced as pacedLoad, percentile, type LoadResult } from "../lib/load";
 import type { Row } from "../lib/report";
 import type { Scenario } from "./types";
 
@@ -16,7 +16,9 @@ import type { Scenario } from "./types";
  * latency (256×256, the smallest size the model's schema accepts; one prompt and seed, so the
  * simulator renders the image once and serves it from its LRU, as the direct run does) against
  * the simulator called directly in this process (submit + result on the same database), at
- * concurrency 1, 16, 64. Each level sends a fixed number of requests and waits for every answer,
+ * concurrency 1, 16, 64 (closed loops, after a 1000-request warm-up at 16), then 16 connections
+ * paced evenly at half the c16 throughput (an open loop below capacity, so its latency is the
+ * gateway's own rather than a queue's). Each level sends a fixed number of requests and waits for every answer,
  * so the server finishes exactly the generations the client saw. Every answer must be a 200 (a
  * billed generation) or the bench fails. Keys are spread over 256 users with the key limit off;
  * each user stays under the 100/h generation limit. Afterwards the ledger is checked (every 200
@@ -31,9 +33,9 @@ const LEVELS: { connections: number; amount: number; paced?: number }[] = [
   { connections: 1, amount: 250 },
   { connections: 16, amount: 1500 },
   { connections: 64, amount: 1500 },
-  // 16 connections offered half of what c16 sustained: a closed loop at saturation measures the
-  // queue (Little's law: 16 in flight / throughput), this measures the gateway's own added time.
-  { connections: 16, amount: 600, paced: 0.5 },
+  // Up to 16 in flight, started evenly at half of what c16 sustained: a closed loop at saturation
+  // measures its own queue (Little's law: 16 in flight / throughput), this the gateway's added time.
+  { connections: 16, amount: 800, paced: 0.5 },
 ];
 const SAMPLE = 200;
 
@@ -159,14 +161,25 @@ export const gatewayScenario: Scenario = {
     setDbHandle(postgresHandle(server.databaseUrl, 8));
     const url = `${server.baseUrl}/run/${MODEL}`;
     const post = { url, method: "POST" as const, body: BODY, headers: { "content-type": "application/json" } };
-    let oks = assertAllOk("warm-up", await load({ ...post, connections: 4, amount: 200, setupRequest: rotating(keys) }));
+    // Warm-up at the measured concurrency: JIT, and every pooled connection preparing its statements.
+    let oks = assertAllOk("warm-up", await load({ ...post, connections: 16, amount: 1000, setupRequest: rotating(keys) }));
     await simulatorDirect(4, 1);
     const rows: Row[] = [];
     const data: Record<string, unknown> = {};
     let c16Rps = 0;
     for (const { connections: c, amount, paced } of LEVELS) {
       const overallRate = paced ? Math.max(1, Math.round(c16Rps * paced)) : undefined;
-      const gw: LoadResult = await load({ ...post, connections: c, amount, overallRate, setupRequest: rotating(keys) });
+      const gw: LoadResult = overallRate
+        ? await pacedLoad({
+            url,
+            method: "POST",
+            body: BODY,
+            headers: (i) => ({ "content-type": "application/json", authorization: `Bearer ${keys[i % keys.length]}` }),
+            rate: overallRate,
+            amount,
+            connections: c,
+          })
+        : await load({ ...post, connections: c, amount, setupRequest: rotating(keys) });
       if (c === 16 && !paced) c16Rps = gw.rps;
       oks += assertAllOk(`c${c}`, gw);
       const sim = await simulatorDirect(c, 3);
