@@ -29,9 +29,11 @@ export async function startServer(port: number, extraEnv: Record<string, string>
   await admin.end();
   const databaseUrl = withDatabase(ADMIN_URL, dbName);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // `npm start`, as the product is served (its Node options included).
+  const child: ChildProcess = spawn("npm", ["start", "--", "-p", String(port)], {
     env: {
       ...process.env,
+      HOSTNAME: "127.0.0.1",
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: "20",
