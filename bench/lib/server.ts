@@ -1,8 +1,33 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import postgres from "postgres";
 
-export type BenchServer = { baseUrl: string; databaseUrl: string; stop: () => Promise<void> };
+export type BenchServer = {
+  baseUrl: string;
+  databaseUrl: string;
+  stop: () => Promise<void>;
+  /** CPU seconds used so far by the server's processes and by PostgreSQL's (all its backends). */
+  cpu: () => { server: number; postgres: number };
+};
+
+/** utime + stime of every process, from /proc (Linux), grouped: the server's process group, PostgreSQL. */
+function cpuOf(serverGroup: number): { server: number; postgres: number } {
+  const total = { server: 0, postgres: 0 };
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ = 100)
+    if (Number(fields[2]) === serverGroup) total.server += seconds;
+    else if (comm.startsWith("postgres")) total.postgres += seconds;
+  }
+  return total;
+}
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -59,6 +84,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
   return {
     baseUrl,
     databaseUrl,
+    cpu: () => cpuOf(child.pid!),
     stop: async () => {
       try {
         process.kill(-child.pid!, "SIGTERM");

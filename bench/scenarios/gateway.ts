@@ -169,6 +169,7 @@ export const gatewayScenario: Scenario = {
     let c16Rps = 0;
     for (const { connections: c, amount, paced } of LEVELS) {
       const overallRate = paced ? Math.max(1, Math.round(c16Rps * paced)) : undefined;
+      const cpuBefore = server.cpu();
       const gw: LoadResult = overallRate
         ? await pacedLoad({
             url,
@@ -181,6 +182,8 @@ export const gatewayScenario: Scenario = {
           })
         : await load({ ...post, connections: c, amount, setupRequest: rotating(keys) });
       if (c === 16 && !paced) c16Rps = gw.rps;
+      const cpuAfter = server.cpu();
+      const cpuMs = (what: "server" | "postgres") => (((cpuAfter[what] - cpuBefore[what]) * 1000) / gw.requests).toFixed(2);
       oks += assertAllOk(`c${c}`, gw);
       const sim = await simulatorDirect(c, 3);
       data[paced ? `c${c}-paced` : `c${c}`] = { gateway: gw, simulator: sim, overallRate };
@@ -195,6 +198,8 @@ export const gatewayScenario: Scenario = {
         "sim p99 ms": sim.p99.toFixed(2),
         "overhead p50 ms": (gw.latencyMs.p50 - sim.p50).toFixed(2),
         "overhead p99 ms": (gw.latencyMs.p99 - sim.p99).toFixed(2),
+        "server CPU ms/gen": cpuMs("server"),
+        "PostgreSQL CPU ms/gen": cpuMs("postgres"),
         statuses: Object.entries(gw.statusCounts).map(([s, n]) => `${s}:${n}`).join(" "),
       });
     }
