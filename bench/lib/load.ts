@@ -50,14 +50,18 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
   });
   const result = await instance;
-  const elapsed = (Date.now() - started) / 1000;
+  return summarize(times, statusCounts, (Date.now() - started) / 1000, result.errors + result.timeouts, result.non2xx);
+}
+
+/** Exact percentiles of every response time. */
+function summarize(times: number[], statusCounts: Record<string, number>, elapsedSeconds: number, errors: number, non2xx: number): LoadResult {
   times.sort((a, b) => a - b);
   const mean = times.reduce((s, t) => s + t, 0) / Math.max(1, times.length);
   return {
     requests: times.length,
-    rps: times.length / elapsed,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    rps: times.length / elapsedSeconds,
+    errors,
+    non2xx,
     statusCounts,
     latencyMs: {
       p50: round(percentile(times, 50)),
@@ -119,21 +123,5 @@ export async function paced(o: PacedOptions): Promise<LoadResult> {
   }
   await Promise.all(pending);
   agent.destroy();
-  const elapsed = (performance.now() - started) / 1000;
-  times.sort((a, b) => a - b);
-  const mean = times.reduce((s, t) => s + t, 0) / Math.max(1, times.length);
-  return {
-    requests: times.length,
-    rps: times.length / elapsed,
-    errors,
-    non2xx,
-    statusCounts,
-    latencyMs: {
-      p50: round(percentile(times, 50)),
-      p95: round(percentile(times, 95)),
-      p99: round(percentile(times, 99)),
-      max: round(times[times.length - 1] ?? 0),
-      mean: round(mean),
-    },
-  };
+  return summarize(times, statusCounts, (performance.now() - started) / 1000, errors, non2xx);
 }

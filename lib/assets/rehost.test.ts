@@ -63,6 +63,17 @@ async function read(storage: ObjectStorage, key: string) {
   return Buffer.concat(chunks);
 }
 
+
+/** The owner deletes the asset (rows and objects) through `storage` while a copy is in flight. */
+async function deleteThrough(storage: ObjectStorage, row: typeof assets.$inferSelect) {
+  setStorage(storage);
+  try {
+    await deleteAssetRows(await getDb(), [row]);
+  } finally {
+    setStorage(undefined);
+  }
+}
+
 describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, objects) => {
   let storage: ObjectStorage;
   let userId: string;
@@ -213,12 +224,7 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     expect(pending!.status).toBe("pending");
     // Claimed under the key its name suggests, which the bytes confirm: no key update follows.
     expect(pending!.s3Key).toBe(`r/${pending!.id.slice(0, 2)}/${pending!.id}.png`);
-    setStorage(storage);
-    try {
-      await deleteAssetRows(db, [pending!]);
-    } finally {
-      setStorage(undefined);
-    }
+    await deleteThrough(storage, pending!);
     release();
     const res = await running;
     expect(res.assets[0]).toMatchObject({ id: pending!.id, status: "deleted" });
@@ -357,12 +363,7 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     const [pending] = await db.select().from(assets).where(eq(assets.generationId, gen));
     // Before the object is written, its row already names it.
     expect(pending).toMatchObject({ status: "pending", s3Key: `r/${pending!.id.slice(0, 2)}/${pending!.id}.png` });
-    setStorage(storage);
-    try {
-      await deleteAssetRows(db, [pending!]);
-    } finally {
-      setStorage(undefined);
-    }
+    await deleteThrough(storage, pending!);
     release();
     const res = await running;
     expect(res.assets[0]).toMatchObject({ id: pending!.id, status: "deleted" });
