@@ -86,12 +86,15 @@ export async function startServer(port: number, extraEnv: Record<string, string>
     databaseUrl,
     cpu: () => cpuOf(child.pid!),
     stop: async () => {
+      const exited = new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)));
       try {
         process.kill(-child.pid!, "SIGTERM");
       } catch {
         // Already gone.
       }
-      await new Promise((r) => setTimeout(r, 500));
+      // The database goes only after the server (its background loops still query it).
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      await new Promise((r) => setTimeout(r, 300));
       const cleanup = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
       await cleanup.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => {});
       await cleanup.end();
