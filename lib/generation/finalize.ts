@@ -33,6 +33,7 @@ export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: Ge
     ...(outcome.kind === "cancelled" ? { errorCode: "cancelled", errorMessage: "Cancelled by the user" } : {}),
   };
   const finalEvents = [
+    ...(outcome.kind === "completed" ? (outcome.unwritten ?? []) : []),
     statusEvent(outcome.kind, outcome.kind === "failed" ? { error: outcome.errorCode } : {}),
     progressEvent(outcome.kind, outcome.kind === "failed" ? { message: outcome.message } : {}),
   ];

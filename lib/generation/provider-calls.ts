@@ -17,7 +17,7 @@ import {
   type ProviderRequestRef,
   type ProviderResult,
 } from "@/lib/provider";
-import { appendEvents, insertEventsFor, notifyGeneration, progressEvent } from "./events";
+import { appendEvents, insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./events";
 import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
 
 /** The engine's side of the provider: submit once, read the result, turn it into an outcome. */
@@ -121,26 +121,41 @@ export async function awaitResult(row: GenerationRow, model: ModelRow, signal: A
 /** The provider's result as an outcome; a completed one is re-hosted first (unless passthrough). */
 export async function outcomeOf(db: Db, row: GenerationRow, result: ProviderResult): Promise<GenerationOutcome> {
   if (!result.ok) return { kind: "failed", errorCode: "generation_failed", message: result.error.message };
-  return { kind: "completed", providerOutput: result.output, output: await rehostOutput(db, row, result.output) };
+  const hosted = await rehostOutput(db, row, result.output);
+  return { kind: "completed", providerOutput: result.output, ...hosted };
 }
 
-export async function rehostOutput(db: Db, row: GenerationRow, output: Record<string, unknown>) {
-  if (row.passthrough) return output;
-  // The `storing` event and the copies touch different rows: written side by side, the event
-  // costs no wait of its own (it is committed before the job's final events, which come after).
-  // Asynchronous commits (see relaxedOf): the job's final commit makes them durable with it; a
-  // PostgreSQL crash before that only makes a retry copy the files again.
+/** How long re-hosting runs before stream watchers are told (`storing`) while it runs. */
+const ANNOUNCE_STORING_AFTER_MS = 250;
+
+/**
+ * Copies the result's files (asynchronous commits, see relaxedOf: the job's final commit makes
+ * them durable with it; a PostgreSQL crash before that only makes a retry copy them again). A copy
+ * that takes a while is announced (`storing`) while it runs; a quick one is left in `unwritten`
+ * for the ending's statement to record first — the history always has it, one statement fewer.
+ */
+export async function rehostOutput(db: Db, row: GenerationRow, output: Record<string, unknown>): Promise<{ output: Record<string, unknown>; unwritten: NewGenerationEvent[] }> {
+  if (row.passthrough) return { output, unwritten: [] };
   const rdb = relaxedOf(db);
-  const [, hosted] = await Promise.all([
-    appendEvents(rdb, row.id, [progressEvent("storing")]),
-    rehostResult(rdb, output, {
+  let announced: Promise<void> | null = null;
+  const timer = setTimeout(() => {
+    announced = appendEvents(rdb, row.id, [progressEvent("storing")]).catch((error) =>
+      log.warn("storing event not written", { generationId: row.id, error }),
+    );
+  }, ANNOUNCE_STORING_AFTER_MS);
+  try {
+    const hosted = await rehostResult(rdb, output, {
       userId: row.userId,
       generationId: row.id,
       falRequestId: row.providerRequestId,
       readMedia: fetchProviderMedia,
-    }),
-  ]);
-  return hosted.output;
+    });
+    return { output: hosted.output, unwritten: announced ? [] : [progressEvent("storing")] };
+  } finally {
+    clearTimeout(timer);
+    // Committed before the ending's events, so the order stays storing → completed.
+    if (announced) await announced;
+  }
 }
 
 /** A provider failure as the outcome that ends the job (the charge is refunded). */

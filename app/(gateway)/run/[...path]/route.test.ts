@@ -3,7 +3,8 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { assets, models } from "@/db/schema";
 import { createActor } from "@/test/factories";
-import { activityOf, balanceOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestCount, simulatorRequestsFor } from "@/test/generation";
+import { activityOf, balanceOf, eventsOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestCount, simulatorRequestsFor } from "@/test/generation";
+import { currentStorage, setStorage } from "@/lib/storage";
 import { call } from "@/test/http";
 import { POST } from "./route";
 import { upsertModel } from "@/lib/catalog/admin-upsert";
@@ -46,6 +47,42 @@ describe("success", () => {
     expect(hidden.body).toMatchObject({ error: "unknown_model" });
     await upsertModel(db, { modelId: FLUX, visible: true });
     expect((await run(FLUX, { prompt: "after", image_size: { width: 256, height: 256 } }, key)).status).toBe(200);
+  });
+
+  test("a quick copy's `storing` is recorded with the ending: the history reads queued, submitted, storing, completed", async () => {
+    const { key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "history", image_size: { width: 256, height: 256 } }, key);
+    expect(res.status).toBe(200);
+    const events = await eventsOf(res.body.request_id);
+    expect(events.filter((e) => e.kind === "progress").map((e) => e.stage)).toEqual(["queued", "submitted", "storing", "completed"]);
+    expect(events.filter((e) => e.kind === "status").map((e) => e.status)).toEqual(["queued", "completed"]);
+  });
+
+  test("a slow copy is announced (`storing`) while it runs, and recorded once", async () => {
+    const { user, key } = await fundedActor(100);
+    const storage = currentStorage()!;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    setStorage({ ...storage, put: async (...args) => (await held, storage.put(...args)) });
+    try {
+      const pending = run(FLUX, { prompt: "slow copy", image_size: { width: 256, height: 256 } }, key);
+      // Wait for the announcement while the copy is held (a condition, not a clock).
+      let id: string | undefined;
+      for (;;) {
+        id = (await jobsOf(user.id))[0]?.id;
+        if (id && (await eventsOf(id)).some((e) => e.stage === "storing")) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect((await jobRow(id)).status).not.toBe("completed");
+      release();
+      const res = await pending;
+      expect(res.status).toBe(200);
+      const stages = (await eventsOf(id)).filter((e) => e.kind === "progress").map((e) => e.stage);
+      expect(stages).toEqual(["queued", "submitted", "storing", "completed"]);
+    } finally {
+      release();
+      setStorage(undefined);
+    }
   });
 
   test("the answer's Server-Timing times every stage of the sync path (the gateway bench reads it)", async () => {
