@@ -5,6 +5,7 @@ import { assets, models } from "@/db/schema";
 import { createActor } from "@/test/factories";
 import { activityOf, balanceOf, eventsOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestCount, simulatorRequestsFor } from "@/test/generation";
 import { currentStorage, setStorage } from "@/lib/storage";
+import { grant } from "@/test/money";
 import { call } from "@/test/http";
 import { POST } from "./route";
 import { upsertModel } from "@/lib/catalog/admin-upsert";
@@ -157,6 +158,22 @@ describe("success", () => {
 });
 
 describe("failures", () => {
+  test("20 parallel runs against a balance that covers exactly 5: five are charged, fifteen are 402 and never reach the provider", async () => {
+    const { user, key } = await fundedActor(0);
+    await grant(user.id, 5 * FLUX_SQUARE_HD);
+    const before = await simulatorRequestCount();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => run(FLUX, { prompt: `parallel ${i}` }, key)));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(15).fill(402)]);
+    expect(answers.filter((a) => a.status === 402).every((a) => a.body.error === "insufficient_balance")).toBe(true);
+    expect(await balanceOf(user.id)).toBe(0);
+    expect(await simulatorRequestCount()).toBe(before + 5);
+    const ledger = await ledgerOf(user.id);
+    expect(ledger.filter((t) => t.type === "generation_reserve")).toHaveLength(5);
+    // Only the five charged jobs exist: a refused reserve leaves no row behind.
+    expect(await jobsOf(user.id)).toHaveLength(5);
+  });
+
   test("a model failure is 500 generation_failed with the request id, refunded exactly once", async () => {
     const { user, key } = await fundedActor(100);
     const res = await run(FLUX, { prompt: "break it [fail:generation]" }, key);
