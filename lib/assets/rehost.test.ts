@@ -63,7 +63,6 @@ async function read(storage: ObjectStorage, key: string) {
   return Buffer.concat(chunks);
 }
 
-
 /** The owner deletes the asset (rows and objects) through `storage` while a copy is in flight. */
 async function deleteThrough(storage: ObjectStorage, row: typeof assets.$inferSelect) {
   setStorage(storage);
@@ -321,6 +320,31 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     expect(second.counts).toEqual({ found: 1, uploaded: 1, failed: 0 });
     expect(w.puts.map((p) => p.key)).toEqual([row.s3Key, row.s3Key]);
     expect((await objects("r/")).filter((k) => k.includes(row.id))).toEqual([row.s3Key]);
+  });
+
+  test("a run whose write fails after a concurrent run stored the file leaves it stored", async () => {
+    const gen = randomUUID();
+    const sim = simulator(gen);
+    let writing!: () => void;
+    const slowWriteStarted = new Promise<void>((resolve) => (writing = resolve));
+    let fail!: () => void;
+    const failNow = new Promise<void>((resolve) => (fail = resolve));
+    const slow = watched(gen, async () => {
+      writing();
+      await failNow;
+      throw new Error("disk full");
+    });
+    const output = { image: { url: sim.url(1) } };
+    // The slow run claims the row and is writing when the other run stores the same file.
+    const slowRun = rehostResult(await getDb(), output, options(gen, { storage: slow.storage, readMedia: sim.readMedia }));
+    await slowWriteStarted;
+    const fast = await rehostResult(await getDb(), output, options(gen, { readMedia: sim.readMedia }));
+    expect(fast.assets[0]).toMatchObject({ status: "stored" });
+    fail();
+    const late = await slowRun;
+    expect(late.assets[0]).toMatchObject({ id: fast.assets[0]!.id, status: "stored" });
+    const [row] = await (await getDb()).select().from(assets).where(eq(assets.id, fast.assets[0]!.id));
+    expect(row).toMatchObject({ status: "stored", error: null, publicUrl: fast.assets[0]!.publicUrl });
   });
 
   test("in-memory bytes that are refused are recorded as failed, once, and a retry keeps the one row", async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne, notInArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedQuery } from "@/db/prepared";
 import { assets } from "@/db/schema";
@@ -213,7 +213,13 @@ async function rehostOne(db: Db, storage: ObjectStorage, url: string, o: RehostO
 }
 
 async function markFailed(db: Db, id: string, error: string): Promise<AssetRow> {
-  const [failed] = await db.update(assets).set({ status: "failed", error }).where(live(id)).returning();
+  // A concurrent run (a webhook and the polling fallback) may have stored the file meanwhile:
+  // its copy and its URL stand, and this run's failure changes nothing.
+  const [failed] = await db
+    .update(assets)
+    .set({ status: "failed", error })
+    .where(and(eq(assets.id, id), notInArray(assets.status, ["deleted", "stored"])))
+    .returning();
   return failed ?? (await reload(db, id));
 }
 
