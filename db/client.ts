@@ -123,12 +123,13 @@ const relaxedTwins = new WeakMap<Executor, Db>();
 
 /**
  * The same PostgreSQL database over connections whose commits do not wait for their WAL flush
- * (`synchronous_commit = off`), for a job's intermediate writes (the provider id, progress
- * events, asset rows): an app crash loses none of them (PostgreSQL has them), a PostgreSQL crash
- * can lose the last fraction of a second, which the engine redoes (it resubmits or re-copies; it
- * never charges twice), and any later synchronous commit — the job's final one — flushes them
- * with it, since the WAL is one ordered log. Never for money or a job's creation and ending.
- * PGlite and open transactions answer themselves.
+ * (`synchronous_commit = off`), for writes a PostgreSQL crash may take back: rate-limit hits and
+ * key counters, the simulator's requests, a job's intermediate writes (the provider id, progress
+ * events, asset rows). An app crash loses none of them (PostgreSQL has them); a PostgreSQL crash
+ * can lose the last fraction of a second, which is redone (the engine resubmits or re-copies; it
+ * never charges twice); any later synchronous commit — a job's final one — flushes them with it,
+ * since the WAL is one ordered log. Never for money or a job's creation and ending. PGlite and
+ * open transactions answer themselves. (The job executor keeps a pool of its own, lib/jobs/runtime.)
  */
 export function relaxedOf<T extends Executor>(db: T): T {
   return (relaxedTwins.get(db) as T | undefined) ?? db;

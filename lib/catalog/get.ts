@@ -52,26 +52,42 @@ export async function getModelForUse(db: Executor, modelId: string): Promise<Mod
   return ensureSchema(db, await getVisibleModelOrThrow(db, modelId));
 }
 
-const RUN_CACHE_MS = 2_000;
-const forRun = new Map<string, { db: Executor; row: ModelRow; at: number }>();
+const CACHE_MS = 2_000;
+const cached = new Map<string, { db: Executor; row: ModelRow; at: number }>();
+
+const modelById = preparedQuery((db) =>
+  db.select().from(models).where(eq(models.modelId, sql.placeholder("modelId"))).limit(1).prepare("model_by_id"),
+);
 
 /**
- * `getModelForUse` for the generation path, which reads the same few rows on every request: a row
- * is kept two seconds per process. This process's admin edits and syncs forget it at once
- * (`forgetCachedModels`); another instance's apply within the two seconds (a hidden model may
- * still run, a new price may still be quoted, for that long).
+ * A catalog row by modelId, hidden or not (a model hidden after a job was accepted must not strand
+ * the job), for the generation path, which reads the same few rows on every request and again when
+ * the job ends: a row is kept two seconds per process. This process's admin edits and syncs forget
+ * it at once (`forgetCachedModels`); another instance's apply within the two seconds (a hidden
+ * model may still run, a new price may still be quoted or settled, for that long).
  */
+export async function cachedModelRow(db: Executor, modelId: string): Promise<ModelRow | null> {
+  const hit = cached.get(modelId);
+  if (hit && hit.db === db && Date.now() - hit.at < CACHE_MS) return hit.row;
+  const [row] = await modelById(db).execute({ modelId });
+  // Only rows the catalog has: unknown ids from request paths must not grow the map.
+  if (row) cached.set(modelId, { db, row, at: Date.now() });
+  return row ?? null;
+}
+
+/** `getModelForUse` through the cache: a visible model with its schema, or 404 unknown_model. */
 export async function getModelForRun(db: Executor, modelId: string): Promise<ModelRow> {
-  const hit = forRun.get(modelId);
-  if (hit && hit.db === db && Date.now() - hit.at < RUN_CACHE_MS) return hit.row;
-  const row = await getModelForUse(db, modelId);
-  forRun.set(modelId, { db, row, at: Date.now() });
-  return row;
+  const row = await cachedModelRow(db, modelId);
+  if (!row?.visible) throw unknownModel(modelId);
+  if (row.schemaFetchedAt) return row;
+  const fetched = await ensureSchema(db, row);
+  if (fetched !== row) cached.set(modelId, { db, row: fetched, at: Date.now() });
+  return fetched;
 }
 
 /** Called after any write to the catalog. */
 export function forgetCachedModels(): void {
-  forRun.clear();
+  cached.clear();
 }
 
 export async function getModelCard(db: Executor, modelId: string) {

@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import type { Principal } from "@/lib/auth/principal";
 import { finalizeGeneration } from "./finalize";
 import { getGenerationOrThrow } from "./get-generation";
-import { modelForJob } from "./model-lookup";
+import { cachedModelRow } from "@/lib/catalog/get";
 import { providerOf, refOf } from "./provider-calls";
 
 /**
@@ -15,7 +15,7 @@ export async function cancelGeneration(ctx: { db: Db; principal: Principal }, id
   const row = await getGenerationOrThrow(ctx, id, pathModelId);
   if (row.status !== "queued") return { ok: false, status: row.status };
   if (row.providerRequestId) {
-    const model = await modelForJob(ctx.db, row.modelId);
+    const model = await cachedModelRow(ctx.db, row.modelId);
     if (model) {
       const answer = await providerOf(row)
         .cancel(refOf(row, model))

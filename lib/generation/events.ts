@@ -21,14 +21,15 @@ export const progressEvent = (stage: ProgressStage, extra: { percent?: number; m
 });
 export const logEvent = (message: string, timestamp: string): NewGenerationEvent => ({ kind: "log", data: { message, timestamp } });
 
+/** Appends events to one job, in order (inside the caller's transaction when given one). */
 export async function appendEvents(db: Executor, generationId: string, events: NewGenerationEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await db.insert(generationEvents).values(events.map((e) => ({ generationId, kind: e.kind, data: e.data })));
+  await db.execute(sql`with job as (select ${generationId}::text as id) ${insertEventsFor("job", events)}`);
 }
 
 /**
- * The same insert as the body of a CTE, for the jobs a sibling CTE named `jobs` returns (its `id`
- * column): the events commit in the very statement that changes the job, in the order given.
+ * The insert of `events`, in order, for every row of the CTE named `jobs` (its `id` column), as
+ * the body of a sibling CTE: the events commit in the very statement that changes the job.
  */
 export function insertEventsFor(jobs: string, events: NewGenerationEvent[]): SQL {
   const rows = sql.join(

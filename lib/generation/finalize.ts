@@ -7,7 +7,7 @@ import { log } from "@/lib/logger";
 import { quoteForOutput } from "@/lib/money/pricing";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
 import { appendEvents, insertEventsFor, notifyGeneration, progressEvent, statusEvent } from "./events";
-import { modelForJob } from "./model-lookup";
+import { cachedModelRow } from "@/lib/catalog/get";
 import { bumpPopularity } from "./popularity";
 import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
 
@@ -23,7 +23,7 @@ export type Finalized = { applied: boolean; row: GenerationRow };
  * the others (a refund, a settle difference, a callback row) run as one transaction.
  */
 export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: GenerationOutcome, now = new Date()): Promise<Finalized> {
-  const model = outcome.kind === "completed" && !job.sandbox ? await modelForJob(db, job.modelId) : null;
+  const model = outcome.kind === "completed" && !job.sandbox ? await cachedModelRow(db, job.modelId) : null;
   const base = {
     status: outcome.kind,
     completedAt: now,

@@ -4,7 +4,7 @@ import { generationRequests } from "@/db/schema";
 import { ProviderRejectedError, ProviderUnavailableError } from "@/lib/provider";
 import { appendEvents, logEvent, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { finalizeGeneration } from "./finalize";
-import { modelForJob } from "./model-lookup";
+import { cachedModelRow } from "@/lib/catalog/get";
 import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, refOf } from "./provider-calls";
 import { isFinal, type GenerationRow } from "./types";
 
@@ -16,7 +16,7 @@ import { isFinal, type GenerationRow } from "./types";
 async function load(db: Db, id: string) {
   const [row] = await db.select().from(generationRequests).where(eq(generationRequests.id, id));
   if (!row) return null;
-  const model = await modelForJob(db, row.modelId);
+  const model = await cachedModelRow(db, row.modelId);
   return { row, model };
 }
 

@@ -7,7 +7,7 @@ import { rehostResult } from "@/lib/assets/rehost";
 import { log } from "@/lib/logger";
 import { fetchProviderMedia, verifyProviderWebhook, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
 import { finalizeGeneration } from "./finalize";
-import { modelForJob } from "./model-lookup";
+import { cachedModelRow } from "@/lib/catalog/get";
 import { failureOutcome, providerOf, refOf } from "./provider-calls";
 import { isFinal, type GenerationOutcome, type GenerationRow } from "./types";
 
@@ -71,7 +71,7 @@ async function outcomeOfWebhook(db: Db, job: GenerationRow, event: ProviderWebho
   if (event.outcome.kind === "completed") result = { ok: true, output: event.outcome.output };
   else if (event.outcome.kind === "failed") result = { ok: false, error: event.outcome.error };
   else {
-    const model = await modelForJob(db, job.modelId);
+    const model = await cachedModelRow(db, job.modelId);
     try {
       result = await providerOf(job).result(refOf(job, model ?? { alias: job.modelId }));
     } catch (err) {

@@ -7,7 +7,6 @@ import { createGeneration } from "./create-generation";
 import { dispatchGeneration } from "./dispatch";
 import { lapper } from "@/lib/http/server-timing";
 import { log } from "@/lib/logger";
-import { rememberModel } from "./model-lookup";
 import { runSync } from "./run-sync";
 import type { GenerationContext, GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
@@ -33,7 +32,6 @@ export type StartGeneration = {
 export async function startGeneration(ctx: GenerationContext, o: StartGeneration): Promise<GenerationRow> {
   const lap = lapper(o.timing);
   const model = await getModelForRun(ctx.db, o.modelId);
-  rememberModel(model);
   lap("model");
   const input = validateModelInput(model, o.input);
   const quote = quoteForInput(model, input);

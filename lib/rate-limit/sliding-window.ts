@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { rawRows, type Executor } from "@/db/client";
+import { rawRows, relaxedOf, type Executor } from "@/db/client";
 
 /** The outcome of one counted request against one sliding window. */
 export type LimitResult = {
@@ -47,14 +47,10 @@ function hitCte({ key, max, windowMs, now }: Required<WindowInput>): SQL {
 
 /**
  * Rate-limit hits and usage counters are written on nearly every request, and waiting for the WAL
- * flush of each commit cost ~4 ms of a ~5 ms request here (bench/). These statements therefore
- * commit with synchronous_commit off, for their own implicit transaction only: a database crash
- * may forget the last fraction of a second of hits and counts, never corrupt them. Money is
- * unaffected, but do not call these inside a transaction that writes anything that matters: the
- * setting would apply to all of it.
+ * flush of each commit cost ~4 ms of a ~5 ms request here (bench/). They are therefore written
+ * over `relaxedOf(db)` (asynchronous commit): a database crash may forget the last fraction of a
+ * second of hits and counts, never corrupt them. Inside a transaction they commit with it.
  */
-const relaxedCommit = sql`relaxed as (select set_config('synchronous_commit', 'off', true))`;
-
 type HitRow = { used: number; oldest: number };
 
 function allowedResult(row: HitRow, input: Required<WindowInput>): LimitResult {
@@ -97,7 +93,7 @@ export async function hitWindow(db: Executor, input: WindowInput & { countKey?: 
     if (input.countKey) await countKeyRequest(db, input.countKey, full.now);
     return deniedResult(db, full);
   }
-  const [row] = await rawRows<HitRow>(db, sql`with ${relaxedCommit}, ${hitCte(full)}${counted} select used, oldest from hit, relaxed`);
+  const [row] = await rawRows<HitRow>(relaxedOf(db), sql`with ${hitCte(full)}${counted} select used, oldest from hit`);
   return row ? allowedResult(row, full) : deniedResult(db, full);
 }
 
@@ -118,21 +114,19 @@ export async function hitKeyWindow(
   const full = complete({ key: keyWindowKey(input.apiKeyId), max: input.max, windowMs: input.windowMs, now: input.now });
   if (full.max <= 0) return deniedResult(db, full);
   const [row] = await rawRows<HitRow>(
-    db,
-    sql`with ${relaxedCommit}, ${hitCte(full)}, counted as (
+    relaxedOf(db),
+    sql`with ${hitCte(full)}, counted as (
           update api_keys set request_count = request_count + 1, last_request = to_timestamp(${full.now}::float8 / 1000)
           where id = ${input.apiKeyId} and exists (select 1 from hit)
         )
-        select used, oldest from hit, relaxed`,
+        select used, oldest from hit`,
   );
   return row ? allowedResult(row, full) : deniedResult(db, full);
 }
 
 /** Usage counters for a key whose rate limit an admin switched off. */
 export async function countKeyRequest(db: Executor, apiKeyId: string, now = Date.now()): Promise<void> {
-  await db.execute(
-    sql`with ${relaxedCommit}, counted as (${countStatement(apiKeyId, now)}) select 1 from counted, relaxed`,
-  );
+  await relaxedOf(db).execute(countStatement(apiKeyId, now));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, lte, ne, sql } from "drizzle-orm";
-import { getDb, getDbHandle } from "@/db/client";
+import { getDb, relaxedOf } from "@/db/client";
 import { localProviderRequests, type LocalProviderRequest, type LocalWebhookState } from "@/db/schema/provider";
 
 /**
@@ -15,21 +15,11 @@ export class LocalStore {
   private cache = new Map<string, Row>();
 
   async insert(row: Row): Promise<void> {
-    const { db, kind } = await getDbHandle();
-    if (kind === "postgres") {
-      // Asynchronous commit: the row is visible at once and survives any restart of the app; only
-      // a crash of PostgreSQL itself within a fraction of a second could lose it (the engine then
-      // sees not_found and refunds). It spares a synchronous fsync per simulated request, which
-      // at low concurrency is most of the simulator's cost (3.9 → 1.4 ms at concurrency 1).
-      // One statement (one round trip instead of begin, set, insert, commit): the setting is
-      // local to the statement's own transaction, and the RETURNING makes PostgreSQL evaluate it.
-      await db.execute(
-        sql`with relaxed as (select set_config('synchronous_commit', 'off', true) as setting)
-            ${db.insert(localProviderRequests).values(row).getSQL()} returning (select setting from relaxed)`,
-      );
-    } else {
-      await db.insert(localProviderRequests).values(row);
-    }
+    // Asynchronous commit (relaxedOf): the row is visible at once and survives any restart of the
+    // app; only a crash of PostgreSQL itself within a fraction of a second could lose it (the
+    // engine then sees not_found and refunds). It spares a synchronous fsync per simulated
+    // request, most of the simulator's cost at low concurrency (3.9 → 1.4 ms at concurrency 1).
+    await relaxedOf(await getDb()).insert(localProviderRequests).values(row);
     this.remember(row);
   }
 

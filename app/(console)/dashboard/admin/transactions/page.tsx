@@ -1,6 +1,6 @@
 import { Field, Input, Select } from "@/components/dashboard/ui";
 import { TransactionsTable, transactionTypeLabels } from "@/components/money/transactions-table";
-import { Pager } from "@/components/dashboard/pager";
+import { listState, pageHref, Pager, type SearchParams } from "@/components/dashboard/pager";
 import { Card, PageHeader } from "@/components/ui/card";
 import { transactionTypes } from "@/db/schema";
 import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
@@ -11,25 +11,14 @@ export const metadata = { title: "Admin · Transactions" };
 
 const PAGE_SIZE = 50;
 
-type Search = Record<string, string | string[] | undefined>;
-
 /** The URL holds the filters and the page, so a view can be shared (e.g. from a user's page). */
-function parse(search: Search) {
-  const one = (k: string) => (typeof search[k] === "string" && search[k] !== "" ? (search[k] as string) : undefined);
-  const page = Math.max(1, Number.parseInt(one("page") ?? "1", 10) || 1);
+function parse(search: SearchParams) {
+  const { one, page } = listState(search);
   const parsed = adminTransactionsQuery.safeParse({ userId: one("userId"), type: one("type"), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   return { page, query: parsed.success ? parsed.data : adminTransactionsQuery.parse({ limit: PAGE_SIZE }) };
 }
 
-function href(filters: { userId?: string; type?: string }, page: number) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
-  if (page > 1) params.set("page", String(page));
-  const qs = params.toString();
-  return `/dashboard/admin/transactions${qs ? `?${qs}` : ""}`;
-}
-
-export default async function AdminTransactionsPage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function AdminTransactionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { db } = await requireAdmin();
   const { page, query } = parse(await searchParams);
   const result = await listTransactions(db, query);
@@ -58,7 +47,7 @@ export default async function AdminTransactionsPage({ searchParams }: { searchPa
           </button>
         </form>
         <TransactionsTable items={result.items} showUser />
-        <Pager page={page} pages={pages} hrefFor={(p) => href(filters, p)} />
+        <Pager page={page} pages={pages} hrefFor={(p) => pageHref("/dashboard/admin/transactions", filters, p)} />
       </Card>
     </>
   );

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Badge, cellClass, Field, formatTime, Input, Select, Table } from "@/components/dashboard/ui";
-import { Pager } from "@/components/dashboard/pager";
+import { listState, pageHref, Pager, type SearchParams } from "@/components/dashboard/pager";
 import { Card, PageHeader } from "@/components/ui/card";
 import { listUsers } from "@/lib/admin/users/list-users";
 import { formatCredits } from "@/lib/money/credits";
@@ -11,25 +11,14 @@ export const metadata = { title: "Users" };
 
 const PAGE_SIZE = 50;
 
-type Search = Record<string, string | string[] | undefined>;
-
 /** The URL holds the state (search, filters, page), so views can be shared and reloaded. */
-function parse(search: Search) {
-  const one = (k: string) => (typeof search[k] === "string" && search[k] !== "" ? (search[k] as string) : undefined);
-  const page = Math.max(1, Number.parseInt(one("page") ?? "1", 10) || 1);
+function parse(search: SearchParams) {
+  const { one, page } = listState(search);
   const parsed = listUsersQuery.safeParse({ q: one("q"), role: one("role"), banned: one("banned"), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   return { page, query: parsed.success ? parsed.data : listUsersQuery.parse({ limit: PAGE_SIZE }) };
 }
 
-function href(query: { q?: string; role?: string; banned?: string }, page: number) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v) params.set(k, v);
-  if (page > 1) params.set("page", String(page));
-  const qs = params.toString();
-  return `/dashboard/admin/users${qs ? `?${qs}` : ""}`;
-}
-
-export default async function AdminUsersPage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function AdminUsersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { db } = await requireAdmin();
   const { page, query } = parse(await searchParams);
   const result = await listUsers(db, query);
@@ -78,7 +67,7 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
           ))}
         </Table>
         {result.items.length === 0 && <p className="py-6 text-center text-sm text-slate-500">No users match.</p>}
-        <Pager page={page} pages={pages} hrefFor={(p) => href(filters, p)} />
+        <Pager page={page} pages={pages} hrefFor={(p) => pageHref("/dashboard/admin/users", filters, p)} />
       </Card>
     </>
   );
