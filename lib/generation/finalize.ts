@@ -9,6 +9,7 @@ import { callbackPayload, requestCallbackDelivery } from "./callbacks";
 import { appendEvents, insertEventsFor, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { bumpPopularity } from "./popularity";
+import { NOTHING_UNRECORDED, type Unrecorded } from "./run-journal";
 import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
 
 export type Finalized = { applied: boolean; row: GenerationRow };
@@ -22,7 +23,13 @@ export type Finalized = { applied: boolean; row: GenerationRow };
  * nothing. The common ending — completed at the reserved price, no callback — is one statement;
  * the others (a refund, a settle difference, a callback row) run as one transaction.
  */
-export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: GenerationOutcome, now = new Date()): Promise<Finalized> {
+export async function finalizeGeneration(
+  db: Db,
+  job: GenerationRow,
+  outcome: GenerationOutcome,
+  unrecorded: Unrecorded = NOTHING_UNRECORDED,
+  now = new Date(),
+): Promise<Finalized> {
   const model = outcome.kind === "completed" && !job.sandbox ? await cachedModelRow(db, job.modelId) : null;
   const base = {
     status: outcome.kind,
@@ -32,8 +39,10 @@ export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: Ge
     ...(outcome.kind === "failed" ? { errorCode: outcome.errorCode, errorMessage: outcome.message.slice(0, 1000) } : {}),
     ...(outcome.kind === "cancelled" ? { errorCode: "cancelled", errorMessage: "Cancelled by the user" } : {}),
   };
+  // The run's progress it left to its ending (run-journal) comes first: the provider's id, `submitted`, `storing`.
+  const { submission } = unrecorded;
   const finalEvents = [
-    ...(outcome.kind === "completed" ? (outcome.unwritten ?? []) : []),
+    ...unrecorded.events,
     statusEvent(outcome.kind, outcome.kind === "failed" ? { error: outcome.errorCode } : {}),
     progressEvent(outcome.kind, outcome.kind === "failed" ? { message: outcome.message } : {}),
   ];
@@ -58,6 +67,12 @@ export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: Ge
       sql`cost_settled_credits = ${base.costSettledCredits}::bigint`,
       ...("output" in base ? [sql`output = ${JSON.stringify(base.output)}::jsonb`, sql`provider_output = ${JSON.stringify(base.providerOutput)}::jsonb`] : []),
       ...("errorCode" in base ? [sql`error_code = ${base.errorCode}::text`, sql`error_message = ${base.errorMessage}::text`] : []),
+      ...(submission
+        ? [
+            sql`provider_request_id = coalesce(provider_request_id, ${submission.providerRequestId}::text)`,
+            sql`submitted_at = coalesce(submitted_at, ${submission.at.toISOString()}::timestamptz)`,
+          ]
+        : []),
     ];
     const [raw] = await rawRows<Record<string, unknown>>(
       db,
@@ -82,7 +97,15 @@ export async function finalizeGeneration(db: Db, job: GenerationRow, outcome: Ge
   const result = await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(generationRequests)
-      .set(base)
+      .set({
+        ...base,
+        ...(submission
+          ? {
+              providerRequestId: sql`coalesce(${generationRequests.providerRequestId}, ${submission.providerRequestId})`,
+              submittedAt: sql`coalesce(${generationRequests.submittedAt}, ${submission.at.toISOString()}::timestamptz)`,
+            }
+          : {}),
+      })
       .where(notFinal)
       .returning();
     if (!claimed) return null;

@@ -17,7 +17,8 @@ import {
   type ProviderRequestRef,
   type ProviderResult,
 } from "@/lib/provider";
-import { appendEvents, insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./events";
+import { insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./events";
+import type { RunJournal, Submission } from "./run-journal";
 import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
 
 /** The engine's side of the provider: submit once, read the result, turn it into an outcome. */
@@ -38,9 +39,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /**
  * Submits the job unless it already was (a retried step or a job taking over a timed-out sync
- * run reuses the stored provider id: never two runs of one job). The id is stored with a
- * conditional update; if the job ended (a cancel) or another worker stored its own id first, the
- * extra provider request is cancelled and the stored state wins.
+ * run reuses the stored provider id: never two runs of one job), and records the provider's id.
  */
 export async function ensureSubmitted(
   db: Db,
@@ -49,6 +48,15 @@ export async function ensureSubmitted(
   options: { webhook: boolean; retries?: number; signal?: AbortSignal },
 ): Promise<GenerationRow> {
   if (row.providerRequestId || FINAL_STATUSES.includes(row.status)) return row;
+  return recordSubmission(db, row, model, await submitJob(row, model, options));
+}
+
+/** Sends the job to its provider (retrying what surely did not arrive); records nothing. */
+export async function submitJob(
+  row: GenerationRow,
+  model: ModelRow,
+  options: { webhook: boolean; retries?: number; signal?: AbortSignal },
+): Promise<Submission> {
   const provider = providerOf(row);
   const request = {
     endpointId: model.alias,
@@ -58,41 +66,61 @@ export async function ensureSubmitted(
     webhookUrl: options.webhook ? providerWebhookUrl() : undefined,
     signal: options.signal,
   };
-  let submitted;
   for (let attempt = 0; ; attempt++) {
     try {
-      submitted = await provider.submit(request);
-      break;
+      const submitted = await provider.submit(request);
+      return { providerRequestId: submitted.providerRequestId, queuePosition: submitted.queuePosition ?? null, at: new Date() };
     } catch (err) {
       const retry = err instanceof ProviderUnavailableError && !(err instanceof CircuitOpenError) && !err.maybeAccepted && attempt < (options.retries ?? 0);
       if (!retry || options.signal?.aborted) throw err;
       await sleep(Math.min(err.retryAfterMs ?? 100 * 2 ** attempt, 2_000), options.signal);
     }
   }
-  // The provider's id and the `submitted` event commit together, in one statement.
-  // Asynchronous commit: if PostgreSQL loses this write in a crash, the job is resubmitted (a
-  // second provider run, never a second charge); see relaxedOf.
-  const at = new Date().toISOString();
+}
+
+/**
+ * Stores the provider's id with its `submitted` event (and any `events` after it), in one
+ * statement, unless the job ended (a cancel) or another worker stored its own id first: then the
+ * extra provider request is cancelled and the stored state wins.
+ * Asynchronous commit: if PostgreSQL loses this write in a crash, the job is resubmitted (a
+ * second provider run, never a second charge); see relaxedOf.
+ */
+export async function recordSubmission(
+  db: Db,
+  row: GenerationRow,
+  model: ModelRow,
+  submission: Submission,
+  events: NewGenerationEvent[] = [progressEvent("submitted")],
+): Promise<GenerationRow> {
+  const at = submission.at.toISOString();
   const [raw] = await rawRows<Record<string, unknown>>(
     relaxedOf(db),
     sql`with submitted_job as (
           update ${generationRequests}
-             set provider_request_id = ${submitted.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
-                 queue_position = ${submitted.queuePosition ?? null}::integer
+             set provider_request_id = ${submission.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
+                 queue_position = ${submission.queuePosition}::integer
            where id = ${row.id} and provider_request_id is null and status not in (${NOT_FINAL_LIST})
           returning *
-        ), submitted_events as (${insertEventsFor("submitted_job", [progressEvent("submitted")])})
+        ), submitted_events as (${insertEventsFor("submitted_job", events)})
         select * from submitted_job`,
   );
   const stored = raw ? tableRow(generationRequests, raw) : null;
   if (!stored) {
-    await provider.cancel({ endpointId: model.alias, providerRequestId: submitted.providerRequestId }).catch(() => undefined);
+    await providerOf(row).cancel({ endpointId: model.alias, providerRequestId: submission.providerRequestId }).catch(() => undefined);
     const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));
     return current!;
   }
   notifyGeneration(row.id);
   return stored;
 }
+
+/** The job as it stands once `submission` is recorded (by the run's journal or its ending). */
+export const withSubmission = (row: GenerationRow, submission: Submission): GenerationRow => ({
+  ...row,
+  providerRequestId: submission.providerRequestId,
+  submittedAt: submission.at,
+  queuePosition: submission.queuePosition,
+});
 
 /**
  * Sync mode: asks for the result until the provider has it. A zero-latency provider answers the
@@ -118,44 +146,30 @@ export async function awaitResult(row: GenerationRow, model: ModelRow, signal: A
   }
 }
 
-/** The provider's result as an outcome; a completed one is re-hosted first (unless passthrough). */
-export async function outcomeOf(db: Db, row: GenerationRow, result: ProviderResult): Promise<GenerationOutcome> {
+/**
+ * The provider's result as an outcome; a completed one is re-hosted first (unless passthrough).
+ * `storing` goes to the run's journal: written at once if the run is already slow, else by the ending.
+ */
+export async function outcomeOf(db: Db, row: GenerationRow, result: ProviderResult, journal: RunJournal): Promise<GenerationOutcome> {
   if (!result.ok) return { kind: "failed", errorCode: "generation_failed", message: result.error.message };
-  const hosted = await rehostOutput(db, row, result.output);
-  return { kind: "completed", providerOutput: result.output, ...hosted };
+  const output = await rehostOutput(db, row, result.output, journal);
+  return { kind: "completed", providerOutput: result.output, output };
 }
-
-/** How long re-hosting runs before stream watchers are told (`storing`) while it runs. */
-const ANNOUNCE_STORING_AFTER_MS = 250;
 
 /**
  * Copies the result's files (asynchronous commits, see relaxedOf: the job's final commit makes
- * them durable with it; a PostgreSQL crash before that only makes a retry copy them again). A copy
- * that takes a while is announced (`storing`) while it runs; a quick one is left in `unwritten`
- * for the ending's statement to record first — the history always has it, one statement fewer.
+ * them durable with it; a PostgreSQL crash before that only makes a retry copy them again).
  */
-export async function rehostOutput(db: Db, row: GenerationRow, output: Record<string, unknown>): Promise<{ output: Record<string, unknown>; unwritten: NewGenerationEvent[] }> {
-  if (row.passthrough) return { output, unwritten: [] };
-  const rdb = relaxedOf(db);
-  let announced: Promise<void> | null = null;
-  const timer = setTimeout(() => {
-    announced = appendEvents(rdb, row.id, [progressEvent("storing")]).catch((error) =>
-      log.warn("storing event not written", { generationId: row.id, error }),
-    );
-  }, ANNOUNCE_STORING_AFTER_MS);
-  try {
-    const hosted = await rehostResult(rdb, output, {
-      userId: row.userId,
-      generationId: row.id,
-      falRequestId: row.providerRequestId,
-      readMedia: fetchProviderMedia,
-    });
-    return { output: hosted.output, unwritten: announced ? [] : [progressEvent("storing")] };
-  } finally {
-    clearTimeout(timer);
-    // Committed before the ending's events, so the order stays storing → completed.
-    if (announced) await announced;
-  }
+async function rehostOutput(db: Db, row: GenerationRow, output: Record<string, unknown>, journal: RunJournal): Promise<Record<string, unknown>> {
+  if (row.passthrough) return output;
+  journal.progress(progressEvent("storing"));
+  const hosted = await rehostResult(relaxedOf(db), output, {
+    userId: row.userId,
+    generationId: row.id,
+    falRequestId: row.providerRequestId,
+    readMedia: fetchProviderMedia,
+  });
+  return hosted.output;
 }
 
 /** A provider failure as the outcome that ends the job (the charge is refunded). */

@@ -9,7 +9,8 @@ import { ProviderError } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
 import { failureError } from "./present";
-import { awaitResult, ensureSubmitted, failureOutcome, outcomeOf } from "./provider-calls";
+import { awaitResult, failureOutcome, outcomeOf, recordSubmission, submitJob, withSubmission } from "./provider-calls";
+import { RunJournal } from "./run-journal";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
@@ -47,20 +48,34 @@ function answerOf(row: GenerationRow): GenerationRow {
 
 async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal, lap: (stage: string) => void): Promise<GenerationRow> {
   let current = row;
+  // A quick run (most) leaves its progress to its ending's statement; see RunJournal.
+  const journal = new RunJournal(db, row, model, recordSubmission);
   try {
-    current = await ensureSubmitted(db, row, model, { webhook: false, retries: 2, signal });
+    if (!row.providerRequestId && !isFinal(row.status)) {
+      const submission = await submitJob(row, model, { webhook: false, retries: 2, signal });
+      journal.submitted(submission);
+      current = withSubmission(row, submission);
+    }
     lap("submit");
     if (isFinal(current.status)) return current;
     const result = await awaitResult(current, model, signal);
     lap("result");
-    const outcome = await outcomeOf(db, current, result);
+    const outcome = await outcomeOf(db, current, result, journal);
     lap("rehost");
-    const final = (await finalizeGeneration(db, current, outcome)).row;
+    const final = (await finalizeGeneration(db, current, outcome, await journal.close())).row;
     lap("finalize");
     return final;
   } catch (err) {
+    const unrecorded = await journal.close();
+    if (err instanceof ProviderError && !signal.aborted) return (await finalizeGeneration(db, current, failureOutcome(err), unrecorded)).row;
+    // Handed over (the wait ran out, or not the provider's fault): the queue function must find
+    // the provider's id, so it resumes that request instead of submitting again.
+    if (unrecorded.submission) {
+      await recordSubmission(db, row, model, unrecorded.submission, unrecorded.events).catch((error) =>
+        log.warn("provider id not recorded before the hand-over", { generationId: row.id, error }),
+      );
+    }
     if (signal.aborted) return reload(db, row.id);
-    if (err instanceof ProviderError) return (await finalizeGeneration(db, current, failureOutcome(err))).row;
     // Not the provider's fault (storage, database): the queue function retries it durably.
     log.error("sync generation failed unexpectedly; handing it to the queue", { generationId: row.id, error: err });
     await dispatchGeneration(row.id).catch(() => undefined);

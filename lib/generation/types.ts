@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import type { generationRequests, GenerationStatus } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import type { Db } from "@/db/client";
-import type { NewGenerationEvent } from "./events";
 
 export type GenerationRow = typeof generationRequests.$inferSelect;
 export type GenerationSurface = "gateway" | "skill";
@@ -24,8 +23,6 @@ export type GenerationOutcome =
       kind: "completed";
       providerOutput: Record<string, unknown>;
       output: Record<string, unknown>;
-      /** Events of the run not written yet (a quick `storing`): the ending writes them first. */
-      unwritten?: NewGenerationEvent[];
     }
   | { kind: "failed"; errorCode: "generation_failed" | "provider_error" | "timeout"; message: string }
   | { kind: "cancelled" };

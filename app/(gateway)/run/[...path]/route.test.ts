@@ -50,16 +50,21 @@ describe("success", () => {
     expect((await run(FLUX, { prompt: "after", image_size: { width: 256, height: 256 } }, key)).status).toBe(200);
   });
 
-  test("a quick copy's `storing` is recorded with the ending: the history reads queued, submitted, storing, completed", async () => {
+  test("a quick run's provider id, `submitted` and `storing` are recorded with the ending: the history reads queued, submitted, storing, completed", async () => {
     const { key } = await fundedActor(100);
     const res = await run(FLUX, { prompt: "history", image_size: { width: 256, height: 256 } }, key);
     expect(res.status).toBe(200);
-    const events = await eventsOf(res.body.request_id);
+    const id = res.body.request_id;
+    const events = await eventsOf(id);
     expect(events.filter((e) => e.kind === "progress").map((e) => e.stage)).toEqual(["queued", "submitted", "storing", "completed"]);
     expect(events.filter((e) => e.kind === "status").map((e) => e.status)).toEqual(["queued", "completed"]);
+    const [submitted] = await simulatorRequestsFor(id);
+    const job = await jobRow(id);
+    expect(job).toMatchObject({ status: "completed", providerRequestId: submitted!.id, submittedAt: expect.any(Date) });
+    expect((await activityOf(id))[0]).toMatchObject({ providerRequestId: submitted!.id });
   });
 
-  test("a slow copy is announced (`storing`) while it runs, and recorded once", async () => {
+  test("a slow run records its provider id and announces `storing` while the copy runs, each once", async () => {
     const { user, key } = await fundedActor(100);
     const storage = currentStorage()!;
     let release!: () => void;
@@ -74,7 +79,8 @@ describe("success", () => {
         if (id && (await eventsOf(id)).some((e) => e.stage === "storing")) break;
         await new Promise((r) => setTimeout(r, 20));
       }
-      expect((await jobRow(id)).status).not.toBe("completed");
+      // Slow runs record their progress as it happens: the provider's id is there mid-run.
+      expect(await jobRow(id)).toMatchObject({ status: expect.not.stringMatching(/^completed$/), providerRequestId: expect.any(String) });
       release();
       const res = await pending;
       expect(res.status).toBe(200);

@@ -1,0 +1,88 @@
+import { relaxedOf, type Db } from "@/db/client";
+import type { ModelRow } from "@/lib/catalog/columns";
+import { log } from "@/lib/logger";
+import { appendEvents, progressEvent, type NewGenerationEvent } from "./events";
+import type { GenerationRow } from "./types";
+
+/** What the provider answered to a submit: recorded on the job (`provider_request_id`, `submitted`). */
+export type Submission = { providerRequestId: string; queuePosition: number | null; at: Date };
+
+/** What a run did and has not written yet: its ending's statement writes it first. */
+export type Unrecorded = { submission: Submission | null; events: NewGenerationEvent[] };
+
+export const NOTHING_UNRECORDED: Unrecorded = { submission: null, events: [] };
+
+/** How long a run keeps its progress for its ending before recording it as it happens. */
+export const RECORD_PROGRESS_AFTER_MS = 250;
+
+type RecordSubmission = (db: Db, row: GenerationRow, model: ModelRow, submission: Submission, events: NewGenerationEvent[]) => Promise<unknown>;
+
+/**
+ * The progress of one run (the provider's id with its `submitted` event, `storing`), kept for the
+ * ending. Most runs end within a fraction of a second, and their ending's single statement then
+ * writes it all, in order: two statements per generation fewer. Once the run has taken
+ * RECORD_PROGRESS_AFTER_MS, what is pending is written (stream watchers see the progress, and a
+ * crash resumes the provider request instead of submitting again), and later steps as they
+ * happen, each after the one before. Writes are asynchronous commits (see `relaxedOf`).
+ */
+export class RunJournal {
+  private pending: Unrecorded = { submission: null, events: [] };
+  private live = false;
+  private closed = false;
+  private writes: Promise<void> = Promise.resolve();
+  private readonly timer: ReturnType<typeof setTimeout>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly row: GenerationRow,
+    private readonly model: ModelRow,
+    private readonly recordSubmission: RecordSubmission,
+    afterMs = RECORD_PROGRESS_AFTER_MS,
+  ) {
+    this.timer = setTimeout(() => {
+      this.live = true;
+      this.flush();
+    }, afterMs);
+  }
+
+  submitted(submission: Submission): void {
+    this.pending.submission = submission;
+    this.pending.events.push(progressEvent("submitted"));
+    if (this.live) this.flush();
+  }
+
+  progress(event: NewGenerationEvent): void {
+    this.pending.events.push(event);
+    if (this.live) this.flush();
+  }
+
+  /** Stops recording: waits for writes under way and hands what is left to the ending. */
+  async close(): Promise<Unrecorded> {
+    if (!this.closed) {
+      this.closed = true;
+      clearTimeout(this.timer);
+    }
+    await this.writes;
+    const left = this.pending;
+    this.pending = { submission: null, events: [] };
+    return left;
+  }
+
+  private flush(): void {
+    if (this.closed) return;
+    const { submission, events } = this.pending;
+    if (!submission && events.length === 0) return;
+    this.pending = { submission: null, events: [] };
+    const { db, row, model } = this;
+    this.writes = this.writes
+      .then(() => (submission ? this.recordSubmission(db, row, model, submission, events) : appendEvents(relaxedOf(db), row.id, events)))
+      .then(
+        () => undefined,
+        (error) => {
+          // Left for the ending, ahead of anything recorded since.
+          log.warn("run progress not written yet; the ending will", { generationId: row.id, error });
+          this.pending = { submission: this.pending.submission ?? submission, events: [...events, ...this.pending.events] };
+        },
+      );
+  }
+}
