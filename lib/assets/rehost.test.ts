@@ -14,7 +14,7 @@ import * as media from "@/test/media";
 import { startMediaOrigin, type MediaOrigin } from "@/test/servers/media-origin";
 import { startS3Server, type S3Server } from "@/test/servers/s3";
 import { deleteAssetRows } from "./delete-assets";
-import { rehostResult, type RehostOptions } from "./rehost";
+import { markWrittenStored, rehostResult, type RehostOptions, type WrittenAsset } from "./rehost";
 
 // The provider's CDN is on 127.0.0.2, allowed by name; 127.0.0.1 is the service's own network.
 const net = { policy: { allow: ["127.0.0.2/32"] } };
@@ -399,6 +399,35 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     expect(w.puts).toHaveLength(1);
     expect(await storage.head(pending!.s3Key)).toBeNull();
     expect(await db.select().from(assets).where(eq(assets.generationId, gen))).toHaveLength(1);
+  });
+
+  test("deferred marks: the caller marks written files stored later; one deleted in between stays deleted and its object goes", async () => {
+    const db = await getDb();
+    const copy = async () => {
+      const gen = randomUUID();
+      const sim = simulator(gen);
+      const written: WrittenAsset[] = [];
+      const res = await rehostResult(db, { image: { url: sim.url(0) } }, options(gen, { storage, readMedia: sim.readMedia, deferStored: (w) => (written.push(w), true) }));
+      const [row] = await db.select().from(assets).where(eq(assets.generationId, gen));
+      return { res, written, row: row! };
+    };
+    const kept = await copy();
+    const gone = await copy();
+    // Written and answered as stored, the rows wait for the caller's mark.
+    for (const { res, written, row } of [kept, gone]) {
+      expect(res.counts).toEqual({ found: 1, uploaded: 1, failed: 0 });
+      expect(res.output).toMatchObject({ image: { url: written[0]!.publicUrl } });
+      expect(row).toMatchObject({ status: "pending", s3Key: written[0]!.key });
+      expect(await storage.head(row.s3Key)).not.toBeNull();
+    }
+    await deleteThrough(storage, gone.row);
+    await markWrittenStored(db, [...kept.written, ...gone.written], storage);
+    const [keptRow] = await db.select().from(assets).where(eq(assets.id, kept.row.id));
+    expect(keptRow).toMatchObject({ status: "stored", contentType: "image/png", sizeBytes: kept.written[0]!.sizeBytes, publicUrl: kept.written[0]!.publicUrl });
+    const [goneRow] = await db.select().from(assets).where(eq(assets.id, gone.row.id));
+    expect(goneRow).toMatchObject({ status: "deleted" });
+    expect(await storage.head(gone.row.s3Key)).toBeNull();
+    expect(await storage.head(kept.row.s3Key)).not.toBeNull();
   });
 
   test("a slow origin hits the per-file deadline", async () => {

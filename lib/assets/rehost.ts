@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { and, eq, ne, notInArray, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { and, eq, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { rawRows, type Db, type Executor } from "@/db/client";
 import { preparedQuery } from "@/db/prepared";
 import { assets } from "@/db/schema";
 import { env } from "@/lib/env";
@@ -41,7 +41,16 @@ export type RehostOptions = {
   readMedia?: (url: string) => Promise<{ bytes: Uint8Array; contentType: string } | null>;
   /** Defaults to the configured storage; null means storage is disabled. */
   storage?: ObjectStorage | null;
+  /**
+   * Offered each file once its object is written: true means the caller marks its row `stored`
+   * in a statement of its own (a generation's ending, see `storedAssetsUpdate`), and the file
+   * counts as stored already; false (or no hook) marks it here.
+   */
+  deferStored?: (asset: WrittenAsset) => boolean;
 };
+
+/** An object written under its row's final key, its row still `pending` until marked stored. */
+export type WrittenAsset = { id: string; key: string; contentType: string; sizeBytes: number; publicUrl: string };
 
 export type RehostResult<T> = {
   /** The result with the service's URLs (the provider's where a copy failed), or as given. */
@@ -203,7 +212,7 @@ async function rehostOne(db: Db, storage: ObjectStorage, url: string, o: RehostO
   const row = await claimRow(db, storage, o, sourceUrl, { ext: held ? held.kind.ext : extensionOfUrl(url) });
   if (row.status === "stored" || row.status === "deleted") return row;
   try {
-    if (held) return await store(db, storage, row, held.kind, held.bytes, held.bytes.byteLength);
+    if (held) return await store(db, storage, row, held.kind, held.bytes, held.bytes.byteLength, o.deferStored);
     return await copyStream(db, storage, row, url, maxBytes, o);
   } catch (err) {
     const error = describe(err);
@@ -224,7 +233,15 @@ async function markFailed(db: Db, id: string, error: string): Promise<AssetRow> 
 }
 
 /** Writes the object under the row's final key and marks the row stored. */
-async function store(db: Db, storage: ObjectStorage, row: AssetRow, kind: Kind, source: ObjectSource, sizeBytes: number): Promise<AssetRow> {
+async function store(
+  db: Db,
+  storage: ObjectStorage,
+  row: AssetRow,
+  kind: Kind,
+  source: ObjectSource,
+  sizeBytes: number,
+  deferStored: RehostOptions["deferStored"],
+): Promise<AssetRow> {
   const key = assetKey("result", row.id, kind.ext);
   // Record the final key before writing (a row claimed with it already has it), so a crash
   // between the two leaves a row that still finds (and can delete) its object.
@@ -232,6 +249,10 @@ async function store(db: Db, storage: ObjectStorage, row: AssetRow, kind: Kind, 
     await db.update(assets).set({ s3Key: key, s3Bucket: storage.bucket }).where(live(row.id));
   }
   await storage.put(key, source, { contentType: kind.contentType });
+  const written: WrittenAsset = { id: row.id, key, contentType: kind.contentType, sizeBytes, publicUrl: storage.publicUrl(key) };
+  if (deferStored?.(written)) {
+    return { ...row, s3Key: key, s3Bucket: storage.bucket, contentType: written.contentType, sizeBytes, publicUrl: written.publicUrl, status: "stored", error: null };
+  }
   const [stored] = await markStored(db).execute({
     id: row.id,
     key,
@@ -259,7 +280,7 @@ async function copyStream(db: Db, storage: ObjectStorage, row: AssetRow, url: st
     },
   });
   try {
-    return await store(db, storage, row, kind!, { filePath: spooled.path }, spooled.sizeBytes);
+    return await store(db, storage, row, kind!, { filePath: spooled.path }, spooled.sizeBytes, o.deferStored);
   } finally {
     await rm(spooled.path, { force: true });
   }
@@ -338,4 +359,33 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(limit, 1), items.length) }, worker));
   return results;
+}
+
+/**
+ * The update marking written files stored, for a statement of the caller's (a CTE body):
+ * returns the ids it marked. A row its owner deleted while the file was copied stays deleted
+ * (its id is not returned: `discardUnstored` removes the object).
+ */
+export function storedAssetsUpdate(written: WrittenAsset[]): SQL {
+  const rows = JSON.stringify(written.map((w) => ({ id: w.id, content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl })));
+  return sql`update ${assets} a
+       set status = 'stored', error = null, content_type = w.content_type, size_bytes = w.size_bytes, public_url = w.public_url
+      from jsonb_to_recordset(${rows}::jsonb) as w(id text, content_type text, size_bytes bigint, public_url text)
+     where a.id = w.id and a.status <> 'deleted'
+    returning a.id`;
+}
+
+/** Marks written files stored now (see `storedAssetsUpdate`) and discards what was deleted meanwhile. */
+export async function markWrittenStored(db: Executor, written: WrittenAsset[], storage = currentStorage()): Promise<void> {
+  if (written.length === 0) return;
+  const marked = await rawRows<{ id: string }>(db, sql`with marked as (${storedAssetsUpdate(written)}) select id from marked`);
+  await discardUnstored(written, marked.map((r) => r.id), storage);
+}
+
+/** The objects of written files whose rows were not marked stored (deleted while copied): the copy must not outlive the deletion. */
+export async function discardUnstored(written: WrittenAsset[], markedIds: string[], storage = currentStorage()): Promise<void> {
+  const marked = new Set(markedIds);
+  for (const w of written) {
+    if (!marked.has(w.id)) await storage?.delete(w.key).catch((error) => log.warn("could not delete the copy of a deleted asset", { assetId: w.id, error }));
+  }
 }

@@ -8,6 +8,7 @@ import { quoteForOutput } from "@/lib/money/pricing";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
 import { appendEvents, insertEventsFor, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { cachedModelRow } from "@/lib/catalog/get";
+import { discardUnstored, storedAssetsUpdate } from "@/lib/assets/rehost";
 import { bumpPopularity } from "./popularity";
 import { NOTHING_UNRECORDED, type Unrecorded } from "./run-journal";
 import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
@@ -40,7 +41,7 @@ export async function finalizeGeneration(
     ...(outcome.kind === "cancelled" ? { errorCode: "cancelled", errorMessage: "Cancelled by the user" } : {}),
   };
   // The run's progress it left to its ending (run-journal) comes first: the provider's id, `submitted`, `storing`.
-  const { submission } = unrecorded;
+  const { submission, written } = unrecorded;
   const finalEvents = [
     ...unrecorded.events,
     statusEvent(outcome.kind, outcome.kind === "failed" ? { error: outcome.errorCode } : {}),
@@ -87,14 +88,21 @@ export async function finalizeGeneration(
                 provider_request_id, ${now.getTime() - job.createdAt.getTime()}::bigint, sandbox
               from finished_job
             on conflict do nothing
-          ), finished_events as (${insertEventsFor("finished_job", finalEvents)})
-          select * from finished_job`,
+          ), finished_events as (${insertEventsFor("finished_job", finalEvents)})${
+            // Files copied by the run are marked stored here too, even if another ending won.
+            written.length ? sql`, stored_assets as (${storedAssetsUpdate(written)})` : sql``
+          }
+          select ${written.length ? sql`(select coalesce(json_agg(id), '[]'::json) from stored_assets) as stored_asset_ids, ` : sql``}finished_job.*
+            from (select 1) as one left join finished_job on true`,
     );
-    const row = raw ? tableRow(generationRequests, raw) : null;
+    if (written.length) await discardUnstored(written, (raw?.stored_asset_ids as string[] | undefined) ?? []);
+    const row = raw?.id ? tableRow(generationRequests, raw) : null;
     return afterFinal(db, job, row ? { row, deliveryId: null } : null);
   }
 
+  let storedIds: string[] = [];
   const result = await db.transaction(async (tx) => {
+    if (written.length) storedIds = (await rawRows<{ id: string }>(tx, sql`with marked as (${storedAssetsUpdate(written)}) select id from marked`)).map((r) => r.id);
     const [claimed] = await tx
       .update(generationRequests)
       .set({
@@ -156,6 +164,7 @@ export async function finalizeGeneration(
     }
     return { row, deliveryId };
   });
+  if (written.length) await discardUnstored(written, storedIds);
   return afterFinal(db, job, result);
 }
 

@@ -168,6 +168,7 @@ async function rehostOutput(db: Db, row: GenerationRow, output: Record<string, u
     generationId: row.id,
     falRequestId: row.providerRequestId,
     readMedia: fetchProviderMedia,
+    deferStored: journal.deferStored,
   });
   return hosted.output;
 }

@@ -1,4 +1,5 @@
 import { relaxedOf, type Db } from "@/db/client";
+import { markWrittenStored, type WrittenAsset } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { log } from "@/lib/logger";
 import { appendEvents, progressEvent, type NewGenerationEvent } from "./events";
@@ -8,9 +9,10 @@ import type { GenerationRow } from "./types";
 export type Submission = { providerRequestId: string; queuePosition: number | null; at: Date };
 
 /** What a run did and has not written yet: its ending's statement writes it first. */
-export type Unrecorded = { submission: Submission | null; events: NewGenerationEvent[] };
+export type Unrecorded = { submission: Submission | null; events: NewGenerationEvent[]; written: WrittenAsset[] };
 
-export const NOTHING_UNRECORDED: Unrecorded = { submission: null, events: [] };
+export const NOTHING_UNRECORDED: Unrecorded = Object.freeze({ submission: null, events: [], written: [] });
+const nothing = (): Unrecorded => ({ submission: null, events: [], written: [] });
 
 /** How long a run keeps its progress for its ending before recording it as it happens. */
 export const RECORD_PROGRESS_AFTER_MS = 250;
@@ -18,15 +20,16 @@ export const RECORD_PROGRESS_AFTER_MS = 250;
 type RecordSubmission = (db: Db, row: GenerationRow, model: ModelRow, submission: Submission, events: NewGenerationEvent[]) => Promise<unknown>;
 
 /**
- * The progress of one run (the provider's id with its `submitted` event, `storing`), kept for the
- * ending. Most runs end within a fraction of a second, and their ending's single statement then
- * writes it all, in order: two statements per generation fewer. Once the run has taken
+ * The progress of one run (the provider's id with its `submitted` event, `storing`, the `stored`
+ * mark of each copied file), kept for the ending. Most runs end within a fraction of a second, and
+ * their ending's single statement then writes it all, in order: three statements per generation
+ * fewer. Once the run has taken
  * RECORD_PROGRESS_AFTER_MS, what is pending is written (stream watchers see the progress, and a
  * crash resumes the provider request instead of submitting again), and later steps as they
  * happen, each after the one before. Writes are asynchronous commits (see `relaxedOf`).
  */
 export class RunJournal {
-  private pending: Unrecorded = { submission: null, events: [] };
+  private pending: Unrecorded = nothing();
   private live = false;
   private closed = false;
   private writes: Promise<void> = Promise.resolve();
@@ -56,6 +59,13 @@ export class RunJournal {
     if (this.live) this.flush();
   }
 
+  /** `RehostOptions.deferStored`: a quick run's ending marks the file stored; a slow run's copier does. */
+  readonly deferStored = (asset: WrittenAsset): boolean => {
+    if (this.live || this.closed) return false;
+    this.pending.written.push(asset);
+    return true;
+  };
+
   /** Stops recording: waits for writes under way and hands what is left to the ending. */
   async close(): Promise<Unrecorded> {
     if (!this.closed) {
@@ -64,25 +74,33 @@ export class RunJournal {
     }
     await this.writes;
     const left = this.pending;
-    this.pending = { submission: null, events: [] };
+    this.pending = nothing();
     return left;
   }
 
   private flush(): void {
     if (this.closed) return;
-    const { submission, events } = this.pending;
-    if (!submission && events.length === 0) return;
-    this.pending = { submission: null, events: [] };
+    const taken = this.pending;
+    if (!taken.submission && taken.events.length === 0 && taken.written.length === 0) return;
+    this.pending = nothing();
     const { db, row, model } = this;
     this.writes = this.writes
-      .then(() => (submission ? this.recordSubmission(db, row, model, submission, events) : appendEvents(relaxedOf(db), row.id, events)))
+      .then(() => recordNow(db, row, model, taken, this.recordSubmission))
       .then(
         () => undefined,
         (error) => {
           // Left for the ending, ahead of anything recorded since.
           log.warn("run progress not written yet; the ending will", { generationId: row.id, error });
-          this.pending = { submission: this.pending.submission ?? submission, events: [...events, ...this.pending.events] };
+          const later = this.pending;
+          this.pending = { submission: later.submission ?? taken.submission, events: [...taken.events, ...later.events], written: [...taken.written, ...later.written] };
         },
       );
   }
+}
+
+/** Writes a run's progress now (asynchronous commits): for a slow run, or a run handed over without an ending. */
+export async function recordNow(db: Db, row: GenerationRow, model: ModelRow, progress: Unrecorded, recordSubmission: RecordSubmission): Promise<void> {
+  if (progress.submission) await recordSubmission(db, row, model, progress.submission, progress.events);
+  else if (progress.events.length) await appendEvents(relaxedOf(db), row.id, progress.events);
+  await markWrittenStored(relaxedOf(db), progress.written);
 }

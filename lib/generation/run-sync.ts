@@ -10,7 +10,7 @@ import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
 import { failureError } from "./present";
 import { awaitResult, failureOutcome, outcomeOf, recordSubmission, submitJob, withSubmission } from "./provider-calls";
-import { RunJournal } from "./run-journal";
+import { recordNow, RunJournal } from "./run-journal";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
@@ -70,11 +70,9 @@ async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal
     if (err instanceof ProviderError && !signal.aborted) return (await finalizeGeneration(db, current, failureOutcome(err), unrecorded)).row;
     // Handed over (the wait ran out, or not the provider's fault): the queue function must find
     // the provider's id, so it resumes that request instead of submitting again.
-    if (unrecorded.submission) {
-      await recordSubmission(db, row, model, unrecorded.submission, unrecorded.events).catch((error) =>
-        log.warn("provider id not recorded before the hand-over", { generationId: row.id, error }),
-      );
-    }
+    await recordNow(db, row, model, unrecorded, recordSubmission).catch((error) =>
+      log.warn("run progress not recorded before the hand-over", { generationId: row.id, error }),
+    );
     if (signal.aborted) return reload(db, row.id);
     // Not the provider's fault (storage, database): the queue function retries it durably.
     log.error("sync generation failed unexpectedly; handing it to the queue", { generationId: row.id, error: err });

@@ -146,8 +146,13 @@ describe("success", () => {
       { type: "generation_reserve", amount: -50_000, generationId: id },
       { type: "generation_settle_charge", amount: -50_000, generationId: id },
     ]);
-    expect(await jobRow(id)).toMatchObject({ costReservedCredits: 50_000, costSettledCredits: 100_000 });
+    expect(await jobRow(id)).toMatchObject({ costReservedCredits: 50_000, costSettledCredits: 100_000, providerRequestId: expect.any(String) });
     expect((await activityOf(id))[0]).toMatchObject({ credits: 100_000 });
+    // The ending that moves money (a transaction) also records what the quick run left to it.
+    expect(await db.select({ status: assets.status, contentType: assets.contentType }).from(assets).where(eq(assets.generationId, id))).toEqual([
+      { status: "stored", contentType: "audio/wav" },
+    ]);
+    expect((await eventsOf(id)).filter((e) => e.kind === "progress").map((e) => e.stage)).toEqual(["queued", "submitted", "storing", "completed"]);
 
     // Shorter than quoted (15 characters → 1 s): the excess comes back.
     const short = await run(tts, { text: "y".repeat(15) }, key);
