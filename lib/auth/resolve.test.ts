@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { apiKeys } from "@/db/schema";
+import { apiKeys, users } from "@/db/schema";
 import { withGateway, withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { createApiKey, createSession, createUser } from "@/test/factories";
@@ -97,6 +97,47 @@ describe("auth", () => {
     expect((await call(adminOnly, "/admin/stats", { key: (await createApiKey(admin)).key })).body).toEqual(forbidden);
     expect((await call(adminOnly, "/admin/stats", { session: (await createSession(user)).token })).body).toEqual(forbidden);
     expect((await call(adminOnly, "/admin/stats", { session: (await createSession(admin)).token })).status).toBe(200);
+  });
+
+  describe("a key that called before is remembered, but every request is held to the database's standing", () => {
+    const limited = withGateway({ auth: "key", rateLimit: [{ name: "t-user", by: "user", max: 1000, windowMs: 60_000, describe: () => "limit" }] }, ({ ctx }) =>
+      json({ userId: ctx.principal.userId, email: ctx.principal.email }),
+    );
+    const setKey = async (id: string, values: Partial<typeof apiKeys.$inferInsert>) => (await getDb()).update(apiKeys).set(values).where(eq(apiKeys.id, id));
+
+    test.each([
+      ["disabled", (id: string) => setKey(id, { enabled: false }), unauthorized],
+      ["expired", (id: string) => setKey(id, { expiresAt: new Date(Date.now() - 1000) }), unauthorized],
+      ["deleted", async (id: string) => (await getDb()).delete(apiKeys).where(eq(apiKeys.id, id)), unauthorized],
+    ])("%s after its first call → refused on the very next request, on every route shape", async (_, change, refused) => {
+      for (const route of [whoami, limited]) {
+        const key = await createApiKey(await createUser());
+        expect((await call(route, "/me", { key: key.key })).status).toBe(200);
+        await change(key.id);
+        const res = await call(route, "/me", { key: key.key });
+        expect(res.body).toEqual(refused);
+      }
+    });
+
+    test("its user banned after the first call → 403; a change of details is answered fresh", async () => {
+      const user = await createUser();
+      const key = await createApiKey(user);
+      expect((await call(limited, "/me", { key: key.key })).body).toEqual({ userId: user.id, email: user.email });
+      await (await getDb()).update(users).set({ email: `renamed-${user.id}@example.test` }).where(eq(users.id, user.id));
+      expect((await call(limited, "/me", { key: key.key })).body).toEqual({ userId: user.id, email: `renamed-${user.id}@example.test` });
+      await (await getDb()).update(users).set({ banned: true }).where(eq(users.id, user.id));
+      expect((await call(limited, "/me", { key: key.key })).body).toEqual(forbidden);
+      expect((await call(whoami, "/me", { key: key.key })).body).toEqual(forbidden);
+    });
+
+    test("a key over its own limit that was disabled meanwhile is told 401, not 429", async () => {
+      const key = await createApiKey(await createUser());
+      await setKey(key.id, { rateLimitEnabled: true, rateLimitMax: 1, rateLimitTimeWindow: 60_000 });
+      expect((await call(whoami, "/me", { key: key.key })).status).toBe(200);
+      expect((await call(whoami, "/me", { key: key.key })).status).toBe(429);
+      await setKey(key.id, { enabled: false });
+      expect((await call(whoami, "/me", { key: key.key })).body).toEqual(unauthorized);
+    });
   });
 
   test("the skill surface answers 401 with code UNAUTHORIZED", async () => {

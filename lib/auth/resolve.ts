@@ -1,4 +1,5 @@
 import { and, eq, gt, sql } from "drizzle-orm";
+import type { ApiKeyMode, UserRole } from "@/db/schema";
 import type { Executor } from "@/db/client";
 import { preparedQuery } from "@/db/prepared";
 import { apiKeys, sessions, users } from "@/db/schema";
@@ -81,30 +82,147 @@ const keyByHash = preparedQuery((db) =>
     .prepare("api_key_by_hash"),
 );
 
+/**
+ * What decides a key principal: the key and its user as the database has them now. The key
+ * lookup reads it; so does every statement that counts a key's request (lib/rate-limit), which
+ * is how a remembered lookup is confirmed on each request (see `confirmKey`).
+ */
+export type KeyStanding = {
+  keyId: string;
+  mode: ApiKeyMode;
+  enabled: boolean;
+  expiresAt: number | null;
+  rateLimitEnabled: boolean;
+  rateLimitTimeWindow: number;
+  rateLimitMax: number | null;
+  userId: string;
+  email: string | null;
+  name: string | null;
+  role: UserRole;
+  banned: boolean;
+  banExpires: number | null;
+};
+
+/** The standing columns over `api_keys k` and `users u`, for a raw statement's `returning`/`select`. */
+export const KEY_STANDING_COLUMNS = sql.raw(
+  "k.id as key_id, k.mode, k.enabled, k.expires_at, k.rate_limit_enabled, k.rate_limit_time_window, k.rate_limit_max, " +
+    "u.id as user_id, u.email, u.name, u.role, u.banned, u.ban_expires",
+);
+
+const millis = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date).getTime());
+
+/** A row of KEY_STANDING_COLUMNS (driver values, or the same row through `row_to_json`). */
+export function keyStandingOf(raw: Record<string, unknown>): KeyStanding {
+  return {
+    keyId: raw.key_id as string,
+    mode: raw.mode as ApiKeyMode,
+    enabled: Boolean(raw.enabled),
+    expiresAt: millis(raw.expires_at),
+    rateLimitEnabled: Boolean(raw.rate_limit_enabled),
+    rateLimitTimeWindow: Number(raw.rate_limit_time_window),
+    rateLimitMax: raw.rate_limit_max === null || raw.rate_limit_max === undefined ? null : Number(raw.rate_limit_max),
+    userId: raw.user_id as string,
+    email: (raw.email as string | null) ?? null,
+    name: (raw.name as string | null) ?? null,
+    role: raw.role as UserRole,
+    banned: Boolean(raw.banned),
+    banExpires: millis(raw.ban_expires),
+  };
+}
+
+const sameStanding = (a: KeyStanding, b: KeyStanding) => (Object.keys(a) as (keyof KeyStanding)[]).every((k) => a[k] === b[k]);
+
+/** The principal a standing allows, or 401 (disabled, expired) / 403 (banned user). */
+function keyPrincipal(s: KeyStanding, now: Date): Principal {
+  if (!s.enabled) throw unauthorized("API key is disabled");
+  if (s.expiresAt !== null && s.expiresAt <= now.getTime()) throw unauthorized("API key has expired");
+  assertNotBanned({ id: s.userId, email: s.email, name: s.name, role: s.role, banned: s.banned, banExpires: s.banExpires === null ? null : new Date(s.banExpires) }, now);
+  return {
+    userId: s.userId,
+    email: s.email,
+    name: s.name,
+    role: s.role,
+    source: "api_key",
+    apiKeyId: s.keyId,
+    apiKeyMode: s.mode,
+    sessionId: null,
+    keyLimit: { enabled: s.rateLimitEnabled, windowMs: s.rateLimitTimeWindow, max: s.rateLimitMax },
+  };
+}
+
+/**
+ * Key lookups remembered by key hash, so a request with a known key skips its own statement: the
+ * statement that counts the request returns the key's standing, and `confirmKey` holds the
+ * principal to it before the handler runs. A disabled, deleted or expired key, or a banned user,
+ * is refused on the very request that finds it, on every instance.
+ */
+const KEYS_REMEMBERED = 10_000;
+const rememberedKeys = new Map<string, KeyStanding>();
+/** Principals resolved from a remembered lookup, not yet held to the database's standing. */
+const unconfirmed = new WeakMap<Principal, { hash: string; standing: KeyStanding }>();
+
+function remember(hash: string, standing: KeyStanding) {
+  rememberedKeys.delete(hash);
+  rememberedKeys.set(hash, standing);
+  if (rememberedKeys.size > KEYS_REMEMBERED) rememberedKeys.delete(rememberedKeys.keys().next().value!);
+}
+
 async function resolveKey(db: Executor, authorization: string, now: Date): Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   const token = match?.[1];
   if (!token || !parseApiKey(token)) throw unauthorized("Malformed API key; expected `Authorization: Bearer <key>`");
-  const [row] = await keyByHash(db).execute({ hash: hashApiKey(token) });
+  const hash = hashApiKey(token);
+  const known = rememberedKeys.get(hash);
+  if (known) {
+    const principal = keyPrincipal(known, now);
+    unconfirmed.set(principal, { hash, standing: known });
+    return principal;
+  }
+  return lookUpKey(db, hash, now);
+}
+
+async function lookUpKey(db: Executor, hash: string, now: Date): Promise<Principal> {
+  const [row] = await keyByHash(db).execute({ hash });
   if (!row) throw unauthorized("Unknown API key");
-  if (!row.key.enabled) throw unauthorized("API key is disabled");
-  if (row.key.expiresAt && row.key.expiresAt <= now) throw unauthorized("API key has expired");
-  assertNotBanned(row.user, now);
-  return {
+  const standing: KeyStanding = {
+    keyId: row.key.id,
+    mode: row.key.mode,
+    enabled: row.key.enabled,
+    expiresAt: millis(row.key.expiresAt),
+    rateLimitEnabled: row.key.rateLimitEnabled,
+    rateLimitTimeWindow: row.key.rateLimitTimeWindow,
+    rateLimitMax: row.key.rateLimitMax,
     userId: row.user.id,
     email: row.user.email,
     name: row.user.name,
     role: row.user.role,
-    source: "api_key",
-    apiKeyId: row.key.id,
-    apiKeyMode: row.key.mode,
-    sessionId: null,
-    keyLimit: {
-      enabled: row.key.rateLimitEnabled,
-      windowMs: row.key.rateLimitTimeWindow,
-      max: row.key.rateLimitMax,
-    },
+    banned: row.user.banned ?? false,
+    banExpires: millis(row.user.banExpires),
   };
+  const principal = keyPrincipal(standing, now);
+  remember(hash, standing);
+  return principal;
+}
+
+/** Whether the principal still has to be held to the database's standing (`confirmKey`). */
+export const needsConfirmation = (principal: Principal | null): boolean => principal !== null && unconfirmed.has(principal);
+
+/**
+ * Holds a principal from a remembered lookup to the standing the request's counting statement
+ * read (null: the key is gone): the same principal when nothing changed, the fresh one when only
+ * its details did, 401/403 when it may no longer call. Without a standing at hand (a refused
+ * request counts nothing), pass `db` and the key is looked up.
+ */
+export async function confirmKey(principal: Principal, standing: KeyStanding | null | undefined, db?: Executor, now = new Date()): Promise<Principal> {
+  const pending = unconfirmed.get(principal);
+  if (!pending) return principal;
+  unconfirmed.delete(principal);
+  rememberedKeys.delete(pending.hash);
+  if (standing === undefined) return lookUpKey(db!, pending.hash, now);
+  if (standing === null) throw unauthorized("Unknown API key");
+  const fresh = keyPrincipal(standing, now);
+  remember(pending.hash, standing);
+  return sameStanding(standing, pending.standing) ? principal : fresh;
 }
 
 /** A session cookie's principal (null when unknown or expired; 403 when banned). Pages use it too. */

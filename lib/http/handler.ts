@@ -79,10 +79,12 @@ function wrap(surface: Surface) {
         const url = new URL(req.url);
         const db = await getDb();
         const mode = options.auth ?? "key";
-        const principal = mode === "none" ? null : await resolvePrincipal(db, req);
-        authorize(mode, principal);
+        const resolved = mode === "none" ? null : await resolvePrincipal(db, req);
+        authorize(mode, resolved);
         lap(req, "auth");
-        const limit = await enforceRateLimits({ db, req, principal }, options.rateLimit);
+        // The rate limiter's statement also confirms a remembered key lookup (lib/auth/resolve).
+        const { limit, principal } = await enforceRateLimits({ db, req, principal: resolved }, options.rateLimit);
+        authorize(mode, principal);
         if (limit) limitHeaders = rateLimitHeaders(limit);
         lap(req, "ratelimit");
         const rawParams = (await context?.params) ?? {};

@@ -1,3 +1,5 @@
+import { confirmKey, needsConfirmation } from "@/lib/auth/resolve";
+import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { clientIp } from "./client-ip";
@@ -18,40 +20,47 @@ function subjectOf(rule: RateLimitRule, rc: RuleContext): string | null {
 
 const keyOf = (rc: RuleContext) => (rc.principal?.source === "api_key" && rc.principal.apiKeyId ? rc.principal : null);
 
-/** The per-key limit (and the key's usage counters) for a key whose limit is on. */
-async function applyKeyLimit(rc: RuleContext, now: number): Promise<LimitResult | null> {
-  const p = keyOf(rc);
-  if (!p?.keyLimit?.enabled) return null;
-  const max = p.keyLimit.max ?? env().RATE_LIMIT_KEY_PER_HOUR;
-  const result = await hitKeyWindow(rc.db, { apiKeyId: p.apiKeyId!, max, windowMs: p.keyLimit.windowMs, now });
-  if (!result.allowed) throw refuse(result, `API key limit reached: ${max} requests per ${p.keyLimit.windowMs / 1000} s`, now);
-  return result;
-}
-
 /**
  * Applies the per-key limit, then the route's rules, in order; the first refusal throws 429
  * `rate_limited` with Retry-After and the X-RateLimit-* headers. Returns the tightest passing
- * window (fewest remaining) for the success response's headers, or null when nothing applied.
+ * window (fewest remaining) for the success response's headers, or null when nothing applied,
+ * and the principal held to the key's standing that the counting statement read (`confirmKey`:
+ * a remembered key lookup is confirmed here, with no statement of its own).
  */
 export async function enforceRateLimits(
   rc: RuleContext,
   rules: readonly RateLimitRule[] = [],
   now = Date.now(),
-): Promise<LimitResult | null> {
-  // A key whose limit is off can never be refused: its usage counters move in the first route
-  // rule's statement (or a statement of their own when no rule applies), one round trip fewer.
+): Promise<{ limit: LimitResult | null; principal: Principal | null }> {
   const key = keyOf(rc);
+  let principal = rc.principal;
+  // Before a refusal: a key that may no longer call is told so (401/403), not 429.
+  const refuseAs = async (result: LimitResult, message: string) => {
+    if (principal && needsConfirmation(principal)) await confirmKey(principal, undefined, rc.db);
+    return refuse(result, message, now);
+  };
+  let tightest: LimitResult | null = null;
+  // A key whose limit is on: its window and counters in one statement.
+  if (key?.keyLimit?.enabled) {
+    const max = key.keyLimit.max ?? env().RATE_LIMIT_KEY_PER_HOUR;
+    const result = await hitKeyWindow(rc.db, { apiKeyId: key.apiKeyId!, max, windowMs: key.keyLimit.windowMs, now });
+    if (!result.allowed) throw await refuseAs(result, `API key limit reached: ${max} requests per ${key.keyLimit.windowMs / 1000} s`);
+    principal = await confirmKey(principal!, result.standing);
+    tightest = result;
+  }
+  // A key whose limit is off can never be refused: its counters move in the first route rule's
+  // statement (or a statement of their own when no rule applies), one round trip fewer.
   let uncounted = key && !key.keyLimit?.enabled ? key.apiKeyId! : null;
-  let tightest = await applyKeyLimit(rc, now);
   for (const rule of rules) {
-    const subject = subjectOf(rule, rc);
+    const subject = subjectOf(rule, { ...rc, principal });
     if (subject === null) continue;
-    const max = typeof rule.max === "function" ? await rule.max(rc) : rule.max;
+    const max = typeof rule.max === "function" ? await rule.max({ ...rc, principal }) : rule.max;
     const result = await hitWindow(rc.db, { key: `${rule.name}:${subject}`, max, windowMs: rule.windowMs, now, countKey: uncounted });
+    if (uncounted) principal = await confirmKey(principal!, result.standing);
     uncounted = null;
-    if (!result.allowed) throw refuse(result, rule.describe(max), now);
+    if (!result.allowed) throw await refuseAs(result, rule.describe(max));
     if (!tightest || result.remaining < tightest.remaining) tightest = result;
   }
-  if (uncounted) await countKeyRequest(rc.db, uncounted, now);
-  return tightest;
+  if (uncounted) principal = await confirmKey(principal!, await countKeyRequest(rc.db, uncounted, now));
+  return { limit: tightest, principal };
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rawRows, relaxedOf, type Executor } from "@/db/client";
+import { KEY_STANDING_COLUMNS, keyStandingOf, type KeyStanding } from "@/lib/auth/resolve";
 
 /** The outcome of one counted request against one sliding window. */
 export type LimitResult = {
@@ -84,21 +85,31 @@ function complete(input: WindowInput): Required<WindowInput> {
  * moves that key's usage counters in the same statement, whatever the window decides (for a key
  * whose own limit is off: one round trip for both).
  */
-export async function hitWindow(db: Executor, input: WindowInput & { countKey?: string | null }): Promise<LimitResult> {
+export async function hitWindow(db: Executor, input: WindowInput & { countKey?: string | null }): Promise<LimitResult & { standing?: KeyStanding | null }> {
   const full = complete(input);
-  const counted = input.countKey
-    ? sql`, counted as (${countStatement(input.countKey, full.now)})`
-    : sql``;
   if (full.max <= 0) {
-    if (input.countKey) await countKeyRequest(db, input.countKey, full.now);
-    return deniedResult(db, full);
+    const standing = input.countKey ? await countKeyRequest(db, input.countKey, full.now) : undefined;
+    return { ...(await deniedResult(db, full)), ...(input.countKey ? { standing } : {}) };
   }
-  const [row] = await rawRows<HitRow>(relaxedOf(db), sql`with ${hitCte(full)}${counted} select used, oldest from hit`);
-  return row ? allowedResult(row, full) : deniedResult(db, full);
+  if (!input.countKey) {
+    const [row] = await rawRows<HitRow>(relaxedOf(db), sql`with ${hitCte(full)} select used, oldest from hit`);
+    return row ? allowedResult(row, full) : deniedResult(db, full);
+  }
+  // One row whatever the window decides: the key's standing comes back either way.
+  const [row] = await rawRows<HitRow & { standing: Record<string, unknown> | null }>(
+    relaxedOf(db),
+    sql`with ${hitCte(full)}, counted as (${countStatement(input.countKey, full.now)})
+        select (select used from hit) as used, (select oldest from hit) as oldest, (select row_to_json(c) from counted c) as standing`,
+  );
+  const standing = row!.standing ? keyStandingOf(row!.standing) : null;
+  return { ...(row!.used != null ? allowedResult(row!, full) : await deniedResult(db, full)), standing };
 }
 
+/** Counts a key's request and returns the key's standing (lib/auth confirms a remembered lookup with it). */
 const countStatement = (apiKeyId: string, now: number) =>
-  sql`update api_keys set request_count = request_count + 1, last_request = to_timestamp(${now}::float8 / 1000) where id = ${apiKeyId} returning 1`;
+  sql`update api_keys k set request_count = k.request_count + 1, last_request = to_timestamp(${now}::float8 / 1000)
+        from users u where k.id = ${apiKeyId} and u.id = k.user_id
+      returning ${KEY_STANDING_COLUMNS}`;
 
 export const keyWindowKey = (apiKeyId: string) => `key:${apiKeyId}`;
 
@@ -110,23 +121,26 @@ export const keyWindowKey = (apiKeyId: string) => `key:${apiKeyId}`;
 export async function hitKeyWindow(
   db: Executor,
   input: { apiKeyId: string; max: number; windowMs: number; now?: number },
-): Promise<LimitResult> {
+): Promise<LimitResult & { standing?: KeyStanding | null }> {
   const full = complete({ key: keyWindowKey(input.apiKeyId), max: input.max, windowMs: input.windowMs, now: input.now });
   if (full.max <= 0) return deniedResult(db, full);
-  const [row] = await rawRows<HitRow>(
+  const [row] = await rawRows<HitRow & { standing: Record<string, unknown> | null }>(
     relaxedOf(db),
     sql`with ${hitCte(full)}, counted as (
-          update api_keys set request_count = request_count + 1, last_request = to_timestamp(${full.now}::float8 / 1000)
-          where id = ${input.apiKeyId} and exists (select 1 from hit)
+          update api_keys k set request_count = k.request_count + 1, last_request = to_timestamp(${full.now}::float8 / 1000)
+            from users u where k.id = ${input.apiKeyId} and u.id = k.user_id and exists (select 1 from hit)
+          returning ${KEY_STANDING_COLUMNS}
         )
-        select used, oldest from hit`,
+        select used, oldest, (select row_to_json(c) from counted c) as standing from hit`,
   );
-  return row ? allowedResult(row, full) : deniedResult(db, full);
+  // A refused request counts nothing and reads no standing (`standing` absent).
+  return row ? { ...allowedResult(row, full), standing: row.standing ? keyStandingOf(row.standing) : null } : deniedResult(db, full);
 }
 
-/** Usage counters for a key whose rate limit an admin switched off. */
-export async function countKeyRequest(db: Executor, apiKeyId: string, now = Date.now()): Promise<void> {
-  await relaxedOf(db).execute(countStatement(apiKeyId, now));
+/** Usage counters for a key whose rate limit an admin switched off; its standing (null: the key is gone). */
+export async function countKeyRequest(db: Executor, apiKeyId: string, now = Date.now()): Promise<KeyStanding | null> {
+  const [row] = await rawRows<Record<string, unknown>>(relaxedOf(db), countStatement(apiKeyId, now));
+  return row ? keyStandingOf(row) : null;
 }
 
 /**
