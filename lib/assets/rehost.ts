@@ -367,11 +367,17 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
  * (its id is not returned: `discardUnstored` removes the object).
  */
 export function storedAssetsUpdate(written: WrittenAsset[]): SQL {
-  const rows = JSON.stringify(written.map((w) => ({ id: w.id, content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl })));
+  const byId = JSON.stringify(Object.fromEntries(written.map((w) => [w.id, { content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl }])));
+  // `id in ($1, …)`, not a join with a JSON record set: the planner then finds the rows by their
+  // primary key instead of guessing a hundred rows and scanning the whole table.
+  const ids = sql.join(
+    written.map((w) => sql`${w.id}`),
+    sql`, `,
+  );
   return sql`update ${assets} a
-       set status = 'stored', error = null, content_type = w.content_type, size_bytes = w.size_bytes, public_url = w.public_url
-      from jsonb_to_recordset(${rows}::jsonb) as w(id text, content_type text, size_bytes bigint, public_url text)
-     where a.id = w.id and a.status <> 'deleted'
+       set status = 'stored', error = null, content_type = (${byId}::jsonb -> a.id ->> 'content_type'),
+           size_bytes = (${byId}::jsonb -> a.id ->> 'size_bytes')::bigint, public_url = (${byId}::jsonb -> a.id ->> 'public_url')
+     where a.id in (${ids}) and a.status <> 'deleted'
     returning a.id`;
 }
 
