@@ -59,6 +59,7 @@ describe("success", () => {
     expect(events.filter((e) => e.kind === "progress").map((e) => e.stage)).toEqual(["queued", "submitted", "storing", "completed"]);
     expect(events.filter((e) => e.kind === "status").map((e) => e.status)).toEqual(["queued", "completed"]);
     const [submitted] = await simulatorRequestsFor(id);
+    expect(submitted).toMatchObject({ input: { prompt: "history", image_size: { width: 256, height: 256 } }, endpointId: expect.any(String), submittedAt: expect.any(Date), webhookUrl: null });
     const job = await jobRow(id);
     expect(job).toMatchObject({ status: "completed", providerRequestId: submitted!.id, submittedAt: expect.any(Date) });
     expect((await activityOf(id))[0]).toMatchObject({ providerRequestId: submitted!.id });
