@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDbHandle, rawRows, relaxedOf, tableRow } from "@/db/client";
-import { preparedQuery } from "@/db/prepared";
+import { preparedQuery, preparedStatement } from "@/db/prepared";
 import { generationRequests, users } from "@/db/schema";
 import { createUser } from "@/test/factories";
 
@@ -44,6 +44,25 @@ describe("the database handle", () => {
     expect(byId(db)).toBe(byId(db));
     expect(await byId(db).execute({ id: a.id })).toEqual([{ email: a.email }]);
     expect(await byId(db).execute({ id: b.id })).toEqual([{ email: b.email }]);
+  });
+
+  test("preparedStatement builds a raw statement once per handle and shape, and runs it with new values", async () => {
+    const { db } = await getDbHandle();
+    const [a, b] = [await createUser(), await createUser()];
+    let builds = 0;
+    const emails = preparedStatement((shape: "one" | "two") => {
+      builds++;
+      const p = (name: string) => sql.placeholder(name);
+      return shape === "one"
+        ? sql`select email, ${p("tag")}::text as tag from users where id = ${p("a")}`
+        : sql`select email, ${p("tag")}::text as tag from users where id in (${p("a")}, ${p("b")}) order by email`;
+    });
+    expect(await emails(db, "one", { a: a.id, tag: "x" })).toEqual([{ email: a.email, tag: "x" }]);
+    expect(await emails(db, "one", { a: b.id, tag: "y" })).toEqual([{ email: b.email, tag: "y" }]);
+    expect(await emails(db, "two", { a: a.id, b: b.id, tag: "z" })).toEqual(
+      [a.email, b.email].sort().map((email) => ({ email, tag: "z" })),
+    );
+    expect(builds).toBe(2);
   });
 
   test("tableRow maps a raw `returning *` row exactly as the query builder maps it", async () => {

@@ -366,25 +366,33 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
  * returns the ids it marked. A row its owner deleted while the file was copied stays deleted
  * (its id is not returned: `discardUnstored` removes the object).
  */
-export function storedAssetsUpdate(written: WrittenAsset[]): SQL {
-  const byId = JSON.stringify(Object.fromEntries(written.map((w) => [w.id, { content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl }])));
+export function storedAssetsUpdate(ids: unknown[], byId: unknown): SQL {
   // `id in ($1, …)`, not a join with a JSON record set: the planner then finds the rows by their
   // primary key instead of guessing a hundred rows and scanning the whole table.
-  const ids = sql.join(
-    written.map((w) => sql`${w.id}`),
-    sql`, `,
-  );
   return sql`update ${assets} a
        set status = 'stored', error = null, content_type = (${byId}::jsonb -> a.id ->> 'content_type'),
            size_bytes = (${byId}::jsonb -> a.id ->> 'size_bytes')::bigint, public_url = (${byId}::jsonb -> a.id ->> 'public_url')
-     where a.id in (${ids}) and a.status <> 'deleted'
+     where a.id in (${sql.join(
+       ids.map((id) => sql`${id}::text`),
+       sql`, `,
+     )}) and a.status <> 'deleted'
     returning a.id`;
+}
+
+/** The values `storedAssetsUpdate` takes for `written`: `asset0…` (ids) and `assets` (JSON by id). */
+export function storedAssetsValues(written: WrittenAsset[]): Record<string, string> {
+  const values: Record<string, string> = {
+    assets: JSON.stringify(Object.fromEntries(written.map((w) => [w.id, { content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl }]))),
+  };
+  written.forEach((w, i) => (values[`asset${i}`] = w.id));
+  return values;
 }
 
 /** Marks written files stored now (see `storedAssetsUpdate`) and discards what was deleted meanwhile. */
 export async function markWrittenStored(db: Executor, written: WrittenAsset[], storage = currentStorage()): Promise<void> {
   if (written.length === 0) return;
-  const marked = await rawRows<{ id: string }>(db, sql`with marked as (${storedAssetsUpdate(written)}) select id from marked`);
+  const values = storedAssetsValues(written);
+  const marked = await rawRows<{ id: string }>(db, sql`with marked as (${storedAssetsUpdate(written.map((_, i) => values[`asset${i}`]), values.assets)}) select id from marked`);
   await discardUnstored(written, marked.map((r) => r.id), storage);
 }
 

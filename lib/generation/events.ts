@@ -41,6 +41,16 @@ export function insertEventsFor(jobs: string, events: NewGenerationEvent[]): SQL
     returning 1 as n`;
 }
 
+/**
+ * `insertEventsFor` with the events as one JSON list (a value or a placeholder): the statement's
+ * text no longer depends on how many there are (see `preparedStatement`).
+ */
+export function insertEventListFor(jobs: string, eventsJson: unknown): SQL {
+  return sql`insert into ${generationEvents} (generation_id, kind, data)
+    select j.id, e.value ->> 'kind', e.value -> 'data' from ${sql.identifier(jobs)} j, jsonb_array_elements(${eventsJson}::jsonb) with ordinality as e(value, ord) order by e.ord
+    returning 1 as n`;
+}
+
 export async function eventsAfter(db: Executor, generationId: string, afterSeq: number): Promise<StoredGenerationEvent[]> {
   return db
     .select()

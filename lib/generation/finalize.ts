@@ -6,9 +6,10 @@ import { refundGeneration, settleGeneration, SETTLE_TOLERANCE_CREDITS } from "@/
 import { log } from "@/lib/logger";
 import { quoteForOutput } from "@/lib/money/pricing";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
-import { appendEvents, insertEventsFor, notifyGeneration, progressEvent, statusEvent } from "./events";
+import { appendEvents, insertEventListFor, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { cachedModelRow } from "@/lib/catalog/get";
-import { discardUnstored, storedAssetsUpdate } from "@/lib/assets/rehost";
+import { discardUnstored, storedAssetsUpdate, storedAssetsValues } from "@/lib/assets/rehost";
+import { preparedStatement } from "@/db/prepared";
 import { bumpPopularity } from "./popularity";
 import { NOTHING_UNRECORDED, type Unrecorded } from "./run-journal";
 import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
@@ -57,44 +58,26 @@ export async function finalizeGeneration(
 
   if (!movesMoney && !job.webhookUrl) {
     // The common ending (the reserve was the exact price, no callback): status, activity and
-    // final events in ONE statement, guarded by the same conditional status change.
-    // Raw SQL and `tableRow`: the builder's 27-column returning and select cost more CPU here
-    // than the statement's round trip.
-    const at = now.toISOString();
-    const changes = [
-      sql`status = ${base.status}::text`,
-      sql`completed_at = ${at}::timestamptz`,
-      sql`updated_at = ${at}::timestamptz`,
-      sql`cost_settled_credits = ${base.costSettledCredits}::bigint`,
-      ...("output" in base ? [sql`output = ${JSON.stringify(base.output)}::jsonb`, sql`provider_output = ${JSON.stringify(base.providerOutput)}::jsonb`] : []),
-      ...("errorCode" in base ? [sql`error_code = ${base.errorCode}::text`, sql`error_message = ${base.errorMessage}::text`] : []),
-      ...(submission
-        ? [
-            sql`provider_request_id = coalesce(provider_request_id, ${submission.providerRequestId}::text)`,
-            sql`submitted_at = coalesce(submitted_at, ${submission.at.toISOString()}::timestamptz)`,
-          ]
-        : []),
-    ];
-    const [raw] = await rawRows<Record<string, unknown>>(
-      db,
-      sql`with finished_job as (
-            update ${generationRequests} set ${sql.join(changes, sql`, `)}
-             where id = ${job.id} and status not in (${NOT_FINAL_LIST})
-            returning *
-          ), finished_activity as (
-            insert into ${activity} (id, user_id, api_key_id, model_id, operation, credits, status, error_code, request_id,
-                provider_request_id, duration_ms, sandbox)
-            select ${randomUUID()}::text, user_id, api_key_id, model_id, operation, coalesce(cost_settled_credits, 0), status, error_code, id,
-                provider_request_id, ${now.getTime() - job.createdAt.getTime()}::bigint, sandbox
-              from finished_job
-            on conflict do nothing
-          ), finished_events as (${insertEventsFor("finished_job", finalEvents)})${
-            // Files copied by the run are marked stored here too, even if another ending won.
-            written.length ? sql`, stored_assets as (${storedAssetsUpdate(written)})` : sql``
-          }
-          select ${written.length ? sql`(select coalesce(json_agg(id), '[]'::json) from stored_assets) as stored_asset_ids, ` : sql``}finished_job.*
-            from (select 1) as one left join finished_job on true`,
-    );
+    // final events in ONE statement, guarded by the same conditional status change, built once
+    // per shape (db/prepared) and mapped by `tableRow`: building its SQL or the builder's
+    // 27-column returning cost more CPU here than the statement's round trip.
+    const shape: EndingShape = `${outcome.kind}:${submission ? "submitted" : "-"}:${written.length}`;
+    const [raw] = await commonEnding<Record<string, unknown>>(db, shape, {
+      id: job.id,
+      status: base.status,
+      at: now.toISOString(),
+      cost: base.costSettledCredits,
+      output: "output" in base ? JSON.stringify(base.output) : null,
+      providerOutput: "output" in base ? JSON.stringify(base.providerOutput) : null,
+      errorCode: "errorCode" in base ? base.errorCode : null,
+      errorMessage: "errorCode" in base ? base.errorMessage : null,
+      providerRequestId: submission?.providerRequestId ?? null,
+      submittedAt: submission?.at.toISOString() ?? null,
+      activityId: randomUUID(),
+      durationMs: now.getTime() - job.createdAt.getTime(),
+      events: JSON.stringify(finalEvents),
+      ...storedAssetsValues(written),
+    });
     if (written.length) await discardUnstored(written, (raw?.stored_asset_ids as string[] | undefined) ?? []);
     const row = raw?.id ? tableRow(generationRequests, raw) : null;
     return afterFinal(db, job, row ? { row, deliveryId: null } : null);
@@ -102,7 +85,11 @@ export async function finalizeGeneration(
 
   let storedIds: string[] = [];
   const result = await db.transaction(async (tx) => {
-    if (written.length) storedIds = (await rawRows<{ id: string }>(tx, sql`with marked as (${storedAssetsUpdate(written)}) select id from marked`)).map((r) => r.id);
+    if (written.length) {
+      const values = storedAssetsValues(written);
+      const marked = await rawRows<{ id: string }>(tx, sql`with marked as (${storedAssetsUpdate(written.map((_, i) => values[`asset${i}`]), values.assets)}) select id from marked`);
+      storedIds = marked.map((r) => r.id);
+    }
     const [claimed] = await tx
       .update(generationRequests)
       .set({
@@ -184,3 +171,52 @@ async function afterFinal(db: Db, job: GenerationRow, result: { row: GenerationR
   }
   return { applied: true, row: result.row };
 }
+
+type EndingShape = `${GenerationOutcome["kind"]}:${"submitted" | "-"}:${number}`;
+
+/**
+ * The common ending's statement for one shape (the outcome's kind, whether the run left its
+ * submission, how many copied files it left to mark): the job's conditional final update, its
+ * activity record, its final events (one JSON list, in order) and the files' `stored` marks.
+ */
+const commonEnding = preparedStatement((shape: EndingShape) => {
+  const [kind, submitted, files] = shape.split(":") as [GenerationOutcome["kind"], string, string];
+  const p = (name: string) => sql.placeholder(name);
+  const changes = [
+    sql`status = ${p("status")}::text`,
+    sql`completed_at = ${p("at")}::timestamptz`,
+    sql`updated_at = ${p("at")}::timestamptz`,
+    sql`cost_settled_credits = ${p("cost")}::bigint`,
+    ...(kind === "completed" ? [sql`output = ${p("output")}::jsonb`, sql`provider_output = ${p("providerOutput")}::jsonb`] : []),
+    ...(kind !== "completed" ? [sql`error_code = ${p("errorCode")}::text`, sql`error_message = ${p("errorMessage")}::text`] : []),
+    ...(submitted === "submitted"
+      ? [
+          sql`provider_request_id = coalesce(provider_request_id, ${p("providerRequestId")}::text)`,
+          sql`submitted_at = coalesce(submitted_at, ${p("submittedAt")}::timestamptz)`,
+        ]
+      : []),
+  ];
+  const marks = Number(files);
+  return sql`with finished_job as (
+        update ${generationRequests} set ${sql.join(changes, sql`, `)}
+         where id = ${p("id")}::text and status not in (${NOT_FINAL_LIST})
+        returning *
+      ), finished_activity as (
+        insert into ${activity} (id, user_id, api_key_id, model_id, operation, credits, status, error_code, request_id,
+            provider_request_id, duration_ms, sandbox)
+        select ${p("activityId")}::text, user_id, api_key_id, model_id, operation, coalesce(cost_settled_credits, 0), status, error_code, id,
+            provider_request_id, ${p("durationMs")}::bigint, sandbox
+          from finished_job
+        on conflict do nothing
+      ), finished_events as (${insertEventListFor("finished_job", p("events"))})${
+        // Files copied by the run are marked stored here too, even if another ending won.
+        marks
+          ? sql`, stored_assets as (${storedAssetsUpdate(
+              Array.from({ length: marks }, (_, i) => p(`asset${i}`)),
+              p("assets"),
+            )})`
+          : sql``
+      }
+      select ${marks ? sql`(select coalesce(json_agg(id), '[]'::json) from stored_assets) as stored_asset_ids, ` : sql``}finished_job.*
+        from (select 1) as one left join finished_job on true`;
+});

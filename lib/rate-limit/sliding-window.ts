@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rawRows, relaxedOf, type Executor } from "@/db/client";
+import { preparedStatement } from "@/db/prepared";
 import { KEY_STANDING_COLUMNS, keyStandingOf, type KeyStanding } from "@/lib/auth/resolve";
 
 /** The outcome of one counted request against one sliding window. */
@@ -33,8 +34,7 @@ export type WindowInput = {
  * Cost is O(max) per request (the array is rewritten), which is fine for the spec's limits
  * (≤ 1000 per window); an admin who sets a very large rateLimitMax should disable the limit instead.
  */
-function hitCte({ key, max, windowMs, now }: Required<WindowInput>): SQL {
-  const since = now - windowMs;
+function hitCte({ key, max, since, now }: { key: unknown; max: unknown; since: unknown; now: unknown }): SQL {
   return sql`hit as (
     insert into rate_limit_windows as w (key, hits, updated_at)
     values (${key}, array[${now}::bigint], now())
@@ -45,6 +45,15 @@ function hitCte({ key, max, windowMs, now }: Required<WindowInput>): SQL {
     returning cardinality(hits) as used, (select min(h) from unnest(hits) as h)::float8 as oldest
   )`;
 }
+
+const hitValues = (w: Required<WindowInput>) => ({ key: w.key, max: w.max, since: w.now - w.windowMs, now: w.now });
+
+/** The route rule's window and the key's counters, the statement of nearly every key request: built once. */
+const hitAndCount = preparedStatement(() => {
+  const p = (name: string) => sql.placeholder(name);
+  return sql`with ${hitCte({ key: p("key"), max: p("max"), since: p("since"), now: p("now") })}, counted as (${countStatement(p("apiKeyId"), p("now"))})
+      select (select used from hit) as used, (select oldest from hit) as oldest, (select row_to_json(c) from counted c) as standing`;
+});
 
 /**
  * Rate-limit hits and usage counters are written on nearly every request, and waiting for the WAL
@@ -92,21 +101,17 @@ export async function hitWindow(db: Executor, input: WindowInput & { countKey?: 
     return { ...(await deniedResult(db, full)), ...(input.countKey ? { standing } : {}) };
   }
   if (!input.countKey) {
-    const [row] = await rawRows<HitRow>(relaxedOf(db), sql`with ${hitCte(full)} select used, oldest from hit`);
+    const [row] = await rawRows<HitRow>(relaxedOf(db), sql`with ${hitCte(hitValues(full))} select used, oldest from hit`);
     return row ? allowedResult(row, full) : deniedResult(db, full);
   }
   // One row whatever the window decides: the key's standing comes back either way.
-  const [row] = await rawRows<HitRow & { standing: Record<string, unknown> | null }>(
-    relaxedOf(db),
-    sql`with ${hitCte(full)}, counted as (${countStatement(input.countKey, full.now)})
-        select (select used from hit) as used, (select oldest from hit) as oldest, (select row_to_json(c) from counted c) as standing`,
-  );
+  const [row] = await hitAndCount<HitRow & { standing: Record<string, unknown> | null }>(relaxedOf(db), "", { ...hitValues(full), apiKeyId: input.countKey });
   const standing = row!.standing ? keyStandingOf(row!.standing) : null;
   return { ...(row!.used != null ? allowedResult(row!, full) : await deniedResult(db, full)), standing };
 }
 
 /** Counts a key's request and returns the key's standing (lib/auth confirms a remembered lookup with it). */
-const countStatement = (apiKeyId: string, now: number) =>
+const countStatement = (apiKeyId: unknown, now: unknown) =>
   sql`update api_keys k set request_count = k.request_count + 1, last_request = to_timestamp(${now}::float8 / 1000)
         from users u where k.id = ${apiKeyId} and u.id = k.user_id
       returning ${KEY_STANDING_COLUMNS}`;
@@ -126,7 +131,7 @@ export async function hitKeyWindow(
   if (full.max <= 0) return deniedResult(db, full);
   const [row] = await rawRows<HitRow & { standing: Record<string, unknown> | null }>(
     relaxedOf(db),
-    sql`with ${hitCte(full)}, counted as (
+    sql`with ${hitCte(hitValues(full))}, counted as (
           update api_keys k set request_count = k.request_count + 1, last_request = to_timestamp(${full.now}::float8 / 1000)
             from users u where k.id = ${input.apiKeyId} and u.id = k.user_id and exists (select 1 from hit)
           returning ${KEY_STANDING_COLUMNS}
