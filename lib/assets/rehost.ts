@@ -379,11 +379,13 @@ export function storedAssetsUpdate(ids: unknown[], byId: unknown): SQL {
     returning a.id`;
 }
 
-/** The values `storedAssetsUpdate` takes for `written`: `asset0…` (ids) and `assets` (JSON by id). */
+/** What `storedAssetsUpdate` records of each file, as its `byId` JSON. */
+export const storedAssetsJson = (written: WrittenAsset[]) =>
+  JSON.stringify(Object.fromEntries(written.map((w) => [w.id, { content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl }])));
+
+/** `storedAssetsUpdate` over placeholders `asset0…` and `assets`: these are their values. */
 export function storedAssetsValues(written: WrittenAsset[]): Record<string, string> {
-  const values: Record<string, string> = {
-    assets: JSON.stringify(Object.fromEntries(written.map((w) => [w.id, { content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl }]))),
-  };
+  const values: Record<string, string> = { assets: storedAssetsJson(written) };
   written.forEach((w, i) => (values[`asset${i}`] = w.id));
   return values;
 }
@@ -391,8 +393,7 @@ export function storedAssetsValues(written: WrittenAsset[]): Record<string, stri
 /** Marks written files stored now (see `storedAssetsUpdate`) and discards what was deleted meanwhile. */
 export async function markWrittenStored(db: Executor, written: WrittenAsset[], storage = currentStorage()): Promise<void> {
   if (written.length === 0) return;
-  const values = storedAssetsValues(written);
-  const marked = await rawRows<{ id: string }>(db, sql`with marked as (${storedAssetsUpdate(written.map((_, i) => values[`asset${i}`]), values.assets)}) select id from marked`);
+  const marked = await rawRows<{ id: string }>(db, sql`with marked as (${storedAssetsUpdate(written.map((w) => w.id), storedAssetsJson(written))}) select id from marked`);
   await discardUnstored(written, marked.map((r) => r.id), storage);
 }
 

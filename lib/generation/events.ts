@@ -32,18 +32,12 @@ export async function appendEvents(db: Executor, generationId: string, events: N
  * the body of a sibling CTE: the events commit in the very statement that changes the job.
  */
 export function insertEventsFor(jobs: string, events: NewGenerationEvent[]): SQL {
-  const rows = sql.join(
-    events.map((e, i) => sql`(${i}::int, ${e.kind}::text, ${JSON.stringify(e.data)}::jsonb)`),
-    sql`, `,
-  );
-  return sql`insert into ${generationEvents} (generation_id, kind, data)
-    select j.id, e.kind, e.data from ${sql.identifier(jobs)} j, (values ${rows}) as e(ord, kind, data) order by e.ord
-    returning 1 as n`;
+  return insertEventListFor(jobs, JSON.stringify(events));
 }
 
 /**
  * `insertEventsFor` with the events as one JSON list (a value or a placeholder): the statement's
- * text no longer depends on how many there are (see `preparedStatement`).
+ * text does not depend on how many there are (one prepared statement; see `preparedStatement`).
  */
 export function insertEventListFor(jobs: string, eventsJson: unknown): SQL {
   return sql`insert into ${generationEvents} (generation_id, kind, data)

@@ -8,7 +8,7 @@ import { quoteForOutput } from "@/lib/money/pricing";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
 import { appendEvents, insertEventListFor, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { cachedModelRow } from "@/lib/catalog/get";
-import { discardUnstored, storedAssetsUpdate, storedAssetsValues } from "@/lib/assets/rehost";
+import { discardUnstored, storedAssetsJson, storedAssetsUpdate, storedAssetsValues } from "@/lib/assets/rehost";
 import { preparedStatement } from "@/db/prepared";
 import { bumpPopularity } from "./popularity";
 import { NOTHING_UNRECORDED, type Unrecorded } from "./run-journal";
@@ -86,8 +86,7 @@ export async function finalizeGeneration(
   let storedIds: string[] = [];
   const result = await db.transaction(async (tx) => {
     if (written.length) {
-      const values = storedAssetsValues(written);
-      const marked = await rawRows<{ id: string }>(tx, sql`with marked as (${storedAssetsUpdate(written.map((_, i) => values[`asset${i}`]), values.assets)}) select id from marked`);
+      const marked = await rawRows<{ id: string }>(tx, sql`with marked as (${storedAssetsUpdate(written.map((w) => w.id), storedAssetsJson(written))}) select id from marked`);
       storedIds = marked.map((r) => r.id);
     }
     const [claimed] = await tx

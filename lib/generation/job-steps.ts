@@ -5,7 +5,7 @@ import { ProviderRejectedError, ProviderUnavailableError } from "@/lib/provider"
 import { appendEvents, logEvent, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
-import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, recordSubmission, refOf } from "./provider-calls";
+import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, refOf } from "./provider-calls";
 import { RunJournal } from "./run-journal";
 import { isFinal, type GenerationRow } from "./types";
 
@@ -89,7 +89,7 @@ export async function collectJobStep(id: string): Promise<{ status: string }> {
     await endWith(db, job.row, err);
     return { status: "failed" };
   }
-  const journal = new RunJournal(db, job.row, job.model, recordSubmission);
+  const journal = new RunJournal(db, job.row, job.model);
   const outcome = await outcomeOf(db, job.row, result, journal);
   const { row } = await finalizeGeneration(db, job.row, outcome, await journal.close());
   return { status: row.status };

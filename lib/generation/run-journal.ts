@@ -3,6 +3,7 @@ import { markWrittenStored, type WrittenAsset } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { log } from "@/lib/logger";
 import { appendEvents, progressEvent, type NewGenerationEvent } from "./events";
+import { recordSubmission } from "./provider-calls";
 import type { GenerationRow } from "./types";
 
 /** What the provider answered to a submit: recorded on the job (`provider_request_id`, `submitted`). */
@@ -17,16 +18,14 @@ const nothing = (): Unrecorded => ({ submission: null, events: [], written: [] }
 /** How long a run keeps its progress for its ending before recording it as it happens. */
 export const RECORD_PROGRESS_AFTER_MS = 250;
 
-type RecordSubmission = (db: Db, row: GenerationRow, model: ModelRow, submission: Submission, events: NewGenerationEvent[]) => Promise<unknown>;
-
 /**
  * The progress of one run (the provider's id with its `submitted` event, `storing`, the `stored`
  * mark of each copied file), kept for the ending. Most runs end within a fraction of a second, and
  * their ending's single statement then writes it all, in order: three statements per generation
- * fewer. Once the run has taken
- * RECORD_PROGRESS_AFTER_MS, what is pending is written (stream watchers see the progress, and a
- * crash resumes the provider request instead of submitting again), and later steps as they
- * happen, each after the one before. Writes are asynchronous commits (see `relaxedOf`).
+ * fewer. Once the run has taken RECORD_PROGRESS_AFTER_MS, what is pending is written (stream
+ * watchers see the progress, and a crash resumes the provider request instead of submitting
+ * again), and later steps as they happen, each after the one before. Writes are asynchronous
+ * commits (see `relaxedOf`).
  */
 export class RunJournal {
   private pending: Unrecorded = nothing();
@@ -39,7 +38,6 @@ export class RunJournal {
     private readonly db: Db,
     private readonly row: GenerationRow,
     private readonly model: ModelRow,
-    private readonly recordSubmission: RecordSubmission,
     afterMs = RECORD_PROGRESS_AFTER_MS,
   ) {
     this.timer = setTimeout(() => {
@@ -85,7 +83,7 @@ export class RunJournal {
     this.pending = nothing();
     const { db, row, model } = this;
     this.writes = this.writes
-      .then(() => recordNow(db, row, model, taken, this.recordSubmission))
+      .then(() => recordNow(db, row, model, taken))
       .then(
         () => undefined,
         (error) => {
@@ -99,7 +97,7 @@ export class RunJournal {
 }
 
 /** Writes a run's progress now (asynchronous commits): for a slow run, or a run handed over without an ending. */
-export async function recordNow(db: Db, row: GenerationRow, model: ModelRow, progress: Unrecorded, recordSubmission: RecordSubmission): Promise<void> {
+export async function recordNow(db: Db, row: GenerationRow, model: ModelRow, progress: Unrecorded): Promise<void> {
   if (progress.submission) await recordSubmission(db, row, model, progress.submission, progress.events);
   else if (progress.events.length) await appendEvents(relaxedOf(db), row.id, progress.events);
   await markWrittenStored(relaxedOf(db), progress.written);

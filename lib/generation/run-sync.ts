@@ -9,7 +9,7 @@ import { ProviderError } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
 import { failureError } from "./present";
-import { awaitResult, failureOutcome, outcomeOf, recordSubmission, submitJob, withSubmission } from "./provider-calls";
+import { awaitResult, failureOutcome, outcomeOf, submitJob, withSubmission } from "./provider-calls";
 import { recordNow, RunJournal } from "./run-journal";
 import { isFinal, type GenerationRow } from "./types";
 
@@ -49,7 +49,7 @@ function answerOf(row: GenerationRow): GenerationRow {
 async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal, lap: (stage: string) => void): Promise<GenerationRow> {
   let current = row;
   // A quick run (most) leaves its progress to its ending's statement; see RunJournal.
-  const journal = new RunJournal(db, row, model, recordSubmission);
+  const journal = new RunJournal(db, row, model);
   try {
     if (!row.providerRequestId && !isFinal(row.status)) {
       const submission = await submitJob(row, model, { webhook: false, retries: 2, signal });
@@ -70,7 +70,7 @@ async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal
     if (err instanceof ProviderError && !signal.aborted) return (await finalizeGeneration(db, current, failureOutcome(err), unrecorded)).row;
     // Handed over (the wait ran out, or not the provider's fault): the queue function must find
     // the provider's id, so it resumes that request instead of submitting again.
-    await recordNow(db, row, model, unrecorded, recordSubmission).catch((error) =>
+    await recordNow(db, row, model, unrecorded).catch((error) =>
       log.warn("run progress not recorded before the hand-over", { generationId: row.id, error }),
     );
     if (signal.aborted) return reload(db, row.id);
