@@ -20,7 +20,7 @@ type Internals = { session: { prepareQuery: (query: unknown, fields: undefined, 
 
 /**
  * A raw SQL statement (one the builder cannot express) built once per database handle and
- * `shape`, values as `sql.placeholder(name)` given to `run`: drizzle otherwise walks every chunk
+ * `shape`, values as `sql.placeholder(name)` given with each call: drizzle otherwise walks every chunk
  * of the template again on each call (~0.1 ms for a long CTE, measured in a CPU profile under
  * load). `shape` names what changes the text (which parts are present, how many of a list).
  * Placeholder values go to the driver as they are: strings, numbers, booleans, null, with casts

@@ -253,14 +253,7 @@ async function store(
   if (deferStored?.(written)) {
     return { ...row, s3Key: key, s3Bucket: storage.bucket, contentType: written.contentType, sizeBytes, publicUrl: written.publicUrl, status: "stored", error: null };
   }
-  const [stored] = await markStored(db).execute({
-    id: row.id,
-    key,
-    bucket: storage.bucket,
-    contentType: kind.contentType,
-    sizeBytes,
-    publicUrl: storage.publicUrl(key),
-  });
+  const [stored] = await markStored(db).execute({ ...written, bucket: storage.bucket });
   if (stored) return stored;
   // The owner deleted the asset while it was being copied: the copy must not outlive that.
   await storage.delete(key);
@@ -380,7 +373,7 @@ export function storedAssetsUpdate(ids: unknown[], byId: unknown): SQL {
 }
 
 /** What `storedAssetsUpdate` records of each file, as its `byId` JSON. */
-export const storedAssetsJson = (written: WrittenAsset[]) =>
+const storedAssetsJson = (written: WrittenAsset[]) =>
   JSON.stringify(Object.fromEntries(written.map((w) => [w.id, { content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl }])));
 
 /** `storedAssetsUpdate` over placeholders `asset0…` and `assets`: these are their values. */

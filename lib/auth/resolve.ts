@@ -1,8 +1,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import type { ApiKeyMode, UserRole } from "@/db/schema";
 import type { Executor } from "@/db/client";
-import { preparedQuery } from "@/db/prepared";
-import { apiKeys, sessions, users } from "@/db/schema";
+import { preparedStatement } from "@/db/prepared";
+import { sessions, users, type ApiKeyMode, type UserRole } from "@/db/schema";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { hashApiKey, parseApiKey } from "./api-key";
@@ -13,7 +12,7 @@ const unauthorized = (message: string) => new ApiError("unauthorized", message);
 
 type UserRow = Pick<typeof users.$inferSelect, "id" | "email" | "name" | "role" | "banned" | "banExpires">;
 
-function assertNotBanned(user: UserRow, now: Date): void {
+function assertNotBanned(user: Pick<UserRow, "banned" | "banExpires">, now: Date): void {
   if (user.banned && (!user.banExpires || user.banExpires > now)) {
     throw new ApiError("forbidden", "This account is banned");
   }
@@ -61,25 +60,8 @@ function assertSameOrigin(req: Request): void {
   if (!sameOrigin) throw new ApiError("forbidden", "Cross-site request refused: use an API key, or the dashboard");
 }
 
-const keyByHash = preparedQuery((db) =>
-  db
-    .select({
-      user: userColumns,
-      key: {
-        id: apiKeys.id,
-        mode: apiKeys.mode,
-        enabled: apiKeys.enabled,
-        expiresAt: apiKeys.expiresAt,
-        rateLimitEnabled: apiKeys.rateLimitEnabled,
-        rateLimitTimeWindow: apiKeys.rateLimitTimeWindow,
-        rateLimitMax: apiKeys.rateLimitMax,
-      },
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.hash, sql.placeholder("hash")))
-    .limit(1)
-    .prepare("api_key_by_hash"),
+const keyByHash = preparedStatement(
+  () => sql`select ${KEY_STANDING_COLUMNS} from api_keys k join users u on u.id = k.user_id where k.hash = ${sql.placeholder("hash")} limit 1`,
 );
 
 /**
@@ -136,7 +118,7 @@ const sameStanding = (a: KeyStanding, b: KeyStanding) => (Object.keys(a) as (key
 function keyPrincipal(s: KeyStanding, now: Date): Principal {
   if (!s.enabled) throw unauthorized("API key is disabled");
   if (s.expiresAt !== null && s.expiresAt <= now.getTime()) throw unauthorized("API key has expired");
-  assertNotBanned({ id: s.userId, email: s.email, name: s.name, role: s.role, banned: s.banned, banExpires: s.banExpires === null ? null : new Date(s.banExpires) }, now);
+  assertNotBanned({ banned: s.banned, banExpires: s.banExpires === null ? null : new Date(s.banExpires) }, now);
   return {
     userId: s.userId,
     email: s.email,
@@ -182,23 +164,9 @@ async function resolveKey(db: Executor, authorization: string, now: Date): Promi
 }
 
 async function lookUpKey(db: Executor, hash: string, now: Date): Promise<Principal> {
-  const [row] = await keyByHash(db).execute({ hash });
+  const [row] = await keyByHash<Record<string, unknown>>(db, "", { hash });
   if (!row) throw unauthorized("Unknown API key");
-  const standing: KeyStanding = {
-    keyId: row.key.id,
-    mode: row.key.mode,
-    enabled: row.key.enabled,
-    expiresAt: millis(row.key.expiresAt),
-    rateLimitEnabled: row.key.rateLimitEnabled,
-    rateLimitTimeWindow: row.key.rateLimitTimeWindow,
-    rateLimitMax: row.key.rateLimitMax,
-    userId: row.user.id,
-    email: row.user.email,
-    name: row.user.name,
-    role: row.user.role,
-    banned: row.user.banned ?? false,
-    banExpires: millis(row.user.banExpires),
-  };
+  const standing = keyStandingOf(row);
   const principal = keyPrincipal(standing, now);
   remember(hash, standing);
   return principal;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, notInArray, sql } from "drizzle-orm";
-import { rawRows, tableRow, type Db } from "@/db/client";
+import { tableRow, type Db } from "@/db/client";
 import { activity, generationRequests, webhookDeliveries } from "@/db/schema";
 import { refundGeneration, settleGeneration, SETTLE_TOLERANCE_CREDITS } from "@/lib/billing/ledger";
 import { log } from "@/lib/logger";
@@ -8,7 +8,7 @@ import { quoteForOutput } from "@/lib/money/pricing";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
 import { appendEvents, insertEventListFor, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { cachedModelRow } from "@/lib/catalog/get";
-import { discardUnstored, storedAssetsJson, storedAssetsUpdate, storedAssetsValues } from "@/lib/assets/rehost";
+import { discardUnstored, markWrittenStored, storedAssetsUpdate, storedAssetsValues } from "@/lib/assets/rehost";
 import { preparedStatement } from "@/db/prepared";
 import { bumpPopularity } from "./popularity";
 import { NOTHING_UNRECORDED, type Unrecorded } from "./run-journal";
@@ -83,12 +83,8 @@ export async function finalizeGeneration(
     return afterFinal(db, job, row ? { row, deliveryId: null } : null);
   }
 
-  let storedIds: string[] = [];
   const result = await db.transaction(async (tx) => {
-    if (written.length) {
-      const marked = await rawRows<{ id: string }>(tx, sql`with marked as (${storedAssetsUpdate(written.map((w) => w.id), storedAssetsJson(written))}) select id from marked`);
-      storedIds = marked.map((r) => r.id);
-    }
+    await markWrittenStored(tx, written);
     const [claimed] = await tx
       .update(generationRequests)
       .set({
@@ -150,7 +146,6 @@ export async function finalizeGeneration(
     }
     return { row, deliveryId };
   });
-  if (written.length) await discardUnstored(written, storedIds);
   return afterFinal(db, job, result);
 }
 

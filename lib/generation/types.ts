@@ -19,10 +19,6 @@ export const isFinal = (status: GenerationStatus) => FINAL_STATUSES.includes(sta
 
 /** How a job ended, as finalize records it. */
 export type GenerationOutcome =
-  | {
-      kind: "completed";
-      providerOutput: Record<string, unknown>;
-      output: Record<string, unknown>;
-    }
+  | { kind: "completed"; providerOutput: Record<string, unknown>; output: Record<string, unknown> }
   | { kind: "failed"; errorCode: "generation_failed" | "provider_error" | "timeout"; message: string }
   | { kind: "cancelled" };

@@ -110,10 +110,13 @@ export async function hitWindow(db: Executor, input: WindowInput & { countKey?: 
   return { ...(row!.used != null ? allowedResult(row!, full) : await deniedResult(db, full)), standing };
 }
 
-/** Counts a key's request and returns the key's standing (lib/auth confirms a remembered lookup with it). */
-const countStatement = (apiKeyId: unknown, now: unknown) =>
+/**
+ * Counts a key's request (when `onlyIf` holds) and returns the key's standing (lib/auth confirms a
+ * remembered lookup with it).
+ */
+const countStatement = (apiKeyId: unknown, now: unknown, onlyIf: SQL = sql`true`) =>
   sql`update api_keys k set request_count = k.request_count + 1, last_request = to_timestamp(${now}::float8 / 1000)
-        from users u where k.id = ${apiKeyId} and u.id = k.user_id
+        from users u where k.id = ${apiKeyId} and u.id = k.user_id and ${onlyIf}
       returning ${KEY_STANDING_COLUMNS}`;
 
 export const keyWindowKey = (apiKeyId: string) => `key:${apiKeyId}`;
@@ -131,11 +134,7 @@ export async function hitKeyWindow(
   if (full.max <= 0) return deniedResult(db, full);
   const [row] = await rawRows<HitRow & { standing: Record<string, unknown> | null }>(
     relaxedOf(db),
-    sql`with ${hitCte(hitValues(full))}, counted as (
-          update api_keys k set request_count = k.request_count + 1, last_request = to_timestamp(${full.now}::float8 / 1000)
-            from users u where k.id = ${input.apiKeyId} and u.id = k.user_id and exists (select 1 from hit)
-          returning ${KEY_STANDING_COLUMNS}
-        )
+    sql`with ${hitCte(hitValues(full))}, counted as (${countStatement(input.apiKeyId, full.now, sql`exists (select 1 from hit)`)})
         select used, oldest, (select row_to_json(c) from counted c) as standing from hit`,
   );
   // A refused request counts nothing and reads no standing (`standing` absent).

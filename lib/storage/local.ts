@@ -28,18 +28,10 @@ export function isSafeKey(key: string): boolean {
 const SYNC_WRITE_MAX_BYTES = 256 * 1024;
 
 async function writeInto(tmp: string, bytes: Uint8Array, target: string): Promise<void> {
-  if (bytes.byteLength <= SYNC_WRITE_MAX_BYTES) {
-    writeFileSync(tmp, bytes);
-    try {
-      renameSync(tmp, target);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-      await intoPlace(target, () => rename(tmp, target));
-    }
-    return;
-  }
-  await writeFile(tmp, bytes);
-  await intoPlace(target, () => rename(tmp, target));
+  const small = bytes.byteLength <= SYNC_WRITE_MAX_BYTES;
+  if (small) writeFileSync(tmp, bytes);
+  else await writeFile(tmp, bytes);
+  await intoPlace(target, small ? async () => renameSync(tmp, target) : () => rename(tmp, target));
 }
 
 const etagOf = (size: number, mtimeMs: number) => `"${size.toString(36)}-${Math.floor(mtimeMs).toString(36)}"`;
