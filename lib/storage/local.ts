@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { createWriteStream, renameSync, writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { contentTypeForKey } from "./media-types";
 import { resolveRange } from "./range";
+import { pipeIntoFile } from "./spool";
 import type { ObjectInfo, ObjectRead, ObjectSource, ObjectStorage, RangeRequest } from "./types";
 
 // Paths here are built at run time from DATA_DIR and object keys; `turbopackIgnore` stops the
@@ -65,7 +65,7 @@ export function localStorage(options: { root: string; baseUrl: string }): Object
         if (source instanceof Uint8Array) {
           await writeInto(tmp, source, target);
         } else {
-          await pipeline(source, createWriteStream(tmp));
+          await pipeIntoFile(tmp, source);
           await intoPlace(target, () => rename(tmp, target));
         }
       } catch (err) {

@@ -25,6 +25,23 @@ export type SpoolOptions = {
 export const HEAD_BYTES = 64 * 1024;
 
 /**
+ * Pipes streams into a new file; on failure the file is removed and the error rethrown. The
+ * removal waits for the file to be closed: the pipeline can fail before the file's asynchronous
+ * open has finished (a body refused by its first bytes), and an open landing after the removal
+ * would re-create the file.
+ */
+export async function pipeIntoFile(file: string, ...streams: [Readable, ...Transform[]]): Promise<void> {
+  const sink = createWriteStream(file);
+  try {
+    await pipeline([...streams, sink]);
+  } catch (err) {
+    if (!sink.closed) await new Promise<void>((resolve) => sink.once("close", () => resolve()));
+    await rm(file, { force: true });
+    throw err;
+  }
+}
+
+/**
  * Streams a body into a temp file with constant memory: at most the head is held, the body is
  * counted as it passes and cut off (the source destroyed, the file removed) as soon as it passes
  * `maxBytes`. Nothing beyond the limit is read.
@@ -70,11 +87,6 @@ export async function spoolToFile(source: Readable, o: SpoolOptions): Promise<Sp
     },
   });
 
-  try {
-    await pipeline(source, meter, createWriteStream(file));
-  } catch (err) {
-    await rm(file, { force: true });
-    throw err;
-  }
+  await pipeIntoFile(file, source, meter);
   return { path: file, sizeBytes: size, head: head.length > headBytes ? head.subarray(0, headBytes) : head };
 }
