@@ -112,6 +112,45 @@ describe("validation", () => {
     expect(res.body).toMatchObject({ error: "invalid_params", issues: [{ path: ["id"] }] });
   });
 
+  // PostgreSQL refuses NUL in text and jsonb: let through, any such value ended in a 500.
+  test("a NUL character in the body → 400 invalid_body naming each place, keys included", async () => {
+    const res = await call(echo, "/echo", { body: { prompt: "a\u0000b", options: { num_images: 1 }, extra: [{ ["k\u0000"]: "v" }] } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_body",
+      message: expect.stringContaining("prompt"),
+      issues: [
+        { path: ["prompt"], message: expect.stringContaining("NUL") },
+        { path: ["extra", "0", "k\u0000"], message: expect.stringContaining("NUL") },
+      ],
+    });
+    // An escaped backslash before "u0000" is plain text, not a NUL.
+    const plain = await call(echo, "/echo", { body: '{"prompt":"\\\\u0000"}', headers: { "content-type": "application/json" } });
+    expect(plain.status).toBe(200);
+    expect(plain.body.body.prompt).toBe("\\u0000");
+  });
+
+  test("a NUL nested far deeper than the call stack goes is still found, without a 500", async () => {
+    const depth = 200_000;
+    const raw = `{"prompt":"x","deep":${"[".repeat(depth)}"\\u0000"${"]".repeat(depth)}}`;
+    const res = await call(echo, "/echo", { body: raw, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_body");
+    expect(res.body.issues[0].path).toHaveLength(depth + 1);
+  });
+
+  test("a NUL character in the query → 400 invalid_query; in a path param → 400 invalid_params", async () => {
+    const inQuery = await call(echo, "/echo?limit=5&q=a%00", { body: { prompt: "x" } });
+    expect(inQuery.status).toBe(400);
+    expect(inQuery.body).toMatchObject({ error: "invalid_query", issues: [{ path: ["q"] }] });
+    const untyped = withGateway({ auth: "none" }, ({ params }) => json(params));
+    const inPath = await call(untyped, "/things/a%00b", { params: { id: "a\u0000b" } });
+    expect(inPath.status).toBe(400);
+    expect(inPath.body).toMatchObject({ error: "invalid_params", issues: [{ path: ["id"] }] });
+    expect(inPath.headers.get("x-request-id")).toMatch(UUID);
+  });
+
   test("a declared Content-Length over MAX_BODY_BYTES → 413 payload_too_large", async () => {
     const big = "x".repeat(1024 * 1024 + 1);
     const res = await call(echo, "/echo", { body: JSON.stringify({ prompt: big }), headers: { "content-type": "application/json" } });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "./errors";
+import { ApiError, type Issue } from "./errors";
 import { validationError } from "./render";
 
 /**
@@ -40,16 +40,56 @@ export async function readJson(req: Request, maxBytes: number): Promise<unknown>
   if (type && !JSON_TYPE.test(type)) {
     throw new ApiError("unsupported_media_type", `Content-Type ${type.split(";")[0]} is not accepted; send application/json`);
   }
+  const text = new TextDecoder().decode(bytes);
+  let body: unknown;
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    body = JSON.parse(text);
   } catch {
     throw new ApiError("invalid_json", "Request body is not valid JSON");
   }
+  // JSON can carry a NUL only as the escape `\u0000`: the body is walked only when it has one.
+  if (text.includes("\\u0000")) refuseNul("invalid_body", body);
+  return body;
 }
 
-/** Query string → plain object (a repeated name keeps its last value). */
+const NUL = "\u0000";
+
+/**
+ * PostgreSQL keeps no NUL character in text or jsonb (the statement fails), and no id, name or
+ * prompt needs one: input carrying one is refused up front with the place of each.
+ */
+export function refuseNul(code: "invalid_body" | "invalid_query" | "invalid_params", value: unknown): void {
+  type Place = { key: string; parent: Place | null } | null;
+  const pathOf = (place: Place): string[] => {
+    const path: string[] = [];
+    for (let p = place; p; p = p.parent) path.push(p.key);
+    return path.reverse();
+  };
+  const issues: Issue[] = [];
+  // Iterative, with each place linked to its parent: a body may nest deeper than the call stack goes.
+  const pending: [unknown, Place][] = [[value, null]];
+  while (pending.length && issues.length < 20) {
+    const [v, place] = pending.pop()!;
+    if (typeof v === "string") {
+      if (v.includes(NUL)) issues.push({ path: pathOf(place), message: "Must not contain NUL characters (\\u0000)" });
+    } else if (v && typeof v === "object") {
+      // Pushed last to first, so they come off in document order.
+      for (const [key, item] of Object.entries(v).reverse()) {
+        const here = { key, parent: place };
+        if (key.includes(NUL)) issues.push({ path: pathOf(here), message: "Names must not contain NUL characters (\\u0000)" });
+        pending.push([item, here]);
+      }
+    }
+  }
+  if (!issues.length) return;
+  throw new ApiError(code, `${issues[0]!.path.join(".")}: ${issues[0]!.message}`, { issues });
+}
+
+/** Query string → plain object (a repeated name keeps its last value); NUL characters refused. */
 export function queryObject(url: URL): Record<string, string> {
-  return Object.fromEntries(url.searchParams.entries());
+  const query = Object.fromEntries(url.searchParams.entries());
+  if (url.search.includes("%00")) refuseNul("invalid_query", query);
+  return query;
 }
 
 export function parseWith<T extends z.ZodType>(

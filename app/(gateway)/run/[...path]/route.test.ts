@@ -235,6 +235,15 @@ describe("validation", () => {
     expect(await balanceOf(user.id)).toBe(1_000_000);
   });
 
+  test("a NUL character in the input (which PostgreSQL cannot store) is 400 invalid_body, before any charge", async () => {
+    const { user, key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "a\u0000b" }, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_body", issues: [{ path: ["prompt"], message: expect.stringContaining("NUL") }] });
+    expect(await jobsOf(user.id)).toEqual([]);
+    expect(await balanceOf(user.id)).toBe(1_000_000);
+  });
+
   test("402 insufficient_balance before anything runs: no job, no ledger row, the simulator saw nothing", async () => {
     const before = await simulatorRequestCount();
     const { user, key } = await fundedActor(1);
