@@ -21,6 +21,20 @@ describe("auth", () => {
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 
+  test.each([
+    ["POST", POST],
+    ["PUT", PUT],
+  ] as const)("a %s with a malformed JSON body is 400 invalid_json in the envelope, not a bare 500", async (method, handler) => {
+    const res = await call(handler, "/api/inngest?fnId=generation-gateway-prune-job-history&stepId=step", {
+      method,
+      body: "{",
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: "invalid_json", message: expect.any(String) });
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
   test("an out-of-band PUT (no sync kind) cannot make the app call Inngest Cloud either", async () => {
     const res = await call(PUT, "/api/inngest", { method: "PUT" });
     expect(res.status).toBe(401);

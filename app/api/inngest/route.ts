@@ -1,4 +1,6 @@
 import { inngestHandler } from "@/inngest/handler";
+import { ApiError } from "@/lib/http/errors";
+import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 
 // The Inngest SDK endpoint: an Inngest server (or the embedded executor, in-process) calls the
@@ -8,11 +10,21 @@ export const dynamic = "force-dynamic";
 
 type Method = (req: Request, ctx?: unknown) => Promise<Response>;
 
-/** proxy.ts skips this path, so the request id is added here, as on every other response. */
+/**
+ * proxy.ts skips this path, so the request id is added here, as on every other response; what
+ * the SDK throws is answered in the error envelope (it parses the body before checking the
+ * signature, so malformed JSON from anyone would otherwise be a bare 500).
+ */
 function withRequestId(handler: (req: never, ctx: unknown) => Promise<Response>): Method {
   return async (req, ctx) => {
     const requestId = requestIdOf(req);
-    const res = await handler(req as never, ctx);
+    let res: Response;
+    try {
+      res = await handler(req as never, ctx);
+    } catch (err) {
+      const error = err instanceof SyntaxError ? new ApiError("invalid_json", "Request body is not valid JSON") : normalizeError(err, requestId);
+      return renderError("gateway", error, requestId);
+    }
     const out = new Response(res.body, res);
     out.headers.set("X-Request-ID", requestId);
     return out;
