@@ -41,5 +41,8 @@ export const config = {
     // - stored files under /files/ (their handler sets X-Request-ID; a proxy pass costs throughput);
     // - static files.
     "/((?!_next/static|_next/image|favicon\\.ico|files/|run/|queue/|models(?:/|$)|me(?:/|$)|billing(?:/|$)|admin(?:/|$)|health$|webhooks/|integrations/|api/v1(?:/|$)|api/inngest|openapi\\.json$|changelog\\.json$).*)",
+    // …but every CORS preflight, the API's included: its routes export no OPTIONS, and Next's own
+    // answer carries no CORS headers, so a browser script on another origin could not call the API.
+    { source: "/:path*", has: [{ type: "header", key: "access-control-request-method" }] },
   ],
 };

@@ -1,0 +1,31 @@
+import { expect, test } from "@playwright/test";
+import { baseURL } from "../playwright.config";
+
+// The app is served from 127.0.0.1; the same server under `localhost` is another origin, so a
+// script on the page calling it makes the browser send a real CORS preflight first.
+const otherOrigin = baseURL.replace("127.0.0.1", "localhost");
+
+test("a browser script on another origin calls the API with a bearer key: the preflight passes and the answer is readable", async ({ page }) => {
+  await page.goto("/");
+  const answer = await page.evaluate(async (api) => {
+    const res = await fetch(`${api}/me`, { headers: { authorization: "Bearer gw_live_not_a_real_key" } });
+    return { status: res.status, requestId: res.headers.get("x-request-id"), body: await res.json() };
+  }, otherOrigin);
+  expect(answer.status).toBe(401);
+  expect(answer.requestId).toBeTruthy();
+  expect(answer.body).toMatchObject({ success: false, error: "unauthorized" });
+});
+
+test("an API preflight is answered with the CORS headers and X-Request-ID, on both surfaces", async ({ request }) => {
+  for (const path of ["/run/fal-ai/flux/schnell", "/api/v1/generate", "/me/uploads"]) {
+    const res = await request.fetch(path, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+    expect(res.status(), path).toBe(204);
+    expect(res.headers()["access-control-allow-origin"], path).toBe("*");
+    expect(res.headers()["access-control-allow-headers"], path).toContain("Authorization");
+    expect(res.headers()["access-control-allow-methods"], path).toContain("POST");
+    expect(res.headers()["x-request-id"], path).toBeTruthy();
+  }
+});
