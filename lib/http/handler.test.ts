@@ -131,13 +131,25 @@ describe("validation", () => {
     expect(plain.body.body.prompt).toBe("\\u0000");
   });
 
-  test("a NUL nested far deeper than the call stack goes is still found, without a 500", async () => {
-    const depth = 200_000;
-    const raw = `{"prompt":"x","deep":${"[".repeat(depth)}"\\u0000"${"]".repeat(depth)}}`;
-    const res = await call(echo, "/echo", { body: raw, headers: { "content-type": "application/json" } });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe("invalid_body");
-    expect(res.body.issues[0].path).toHaveLength(depth + 1);
+  test("a lone surrogate escape (which PostgreSQL cannot store either) → 400 invalid_body; a proper pair passes", async () => {
+    const lone = await call(echo, "/echo", { body: '{"prompt":"a\\ud800b"}', headers: { "content-type": "application/json" } });
+    expect(lone.status).toBe(400);
+    expect(lone.body).toMatchObject({ error: "invalid_body", issues: [{ path: ["prompt"], message: expect.stringContaining("Unicode") }] });
+    const pair = await call(echo, "/echo", { body: '{"prompt":"smile \\ud83d\\ude00"}', headers: { "content-type": "application/json" } });
+    expect(pair.status).toBe(200);
+    expect(pair.body.body.prompt).toBe("smile 😀");
+  });
+
+  test("a body nested deeper than 64 levels → 400 invalid_body, however deep; 64 levels pass that check", async () => {
+    const nested = (depth: number) => `{"prompt":"x","deep":${"[".repeat(depth)}"[{\\"]"${"]".repeat(depth)}}`;
+    for (const depth of [64, 200_000]) {
+      const res = await call(echo, "/echo", { body: nested(depth), headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: "invalid_body", issues: [{ path: [], message: "Nested deeper than 64 levels" }] });
+    }
+    // 63 brackets inside the outer object: 64 levels, within the limit (the echo schema drops `deep`).
+    const ok = await call(echo, "/echo", { body: nested(63), headers: { "content-type": "application/json" } });
+    expect(ok.status).toBe(200);
   });
 
   test("a NUL character in the query → 400 invalid_query; in a path param → 400 invalid_params", async () => {

@@ -47,18 +47,46 @@ export async function readJson(req: Request, maxBytes: number): Promise<unknown>
   } catch {
     throw new ApiError("invalid_json", "Request body is not valid JSON");
   }
-  // JSON can carry a NUL only as the escape `\u0000`: the body is walked only when it has one.
-  if (text.includes("\\u0000")) refuseNul("invalid_body", body);
+  // Nesting that deep only serves to exhaust the stack of whatever walks the value later.
+  if (text.length > 2 * MAX_NESTING && nestingOf(text) > MAX_NESTING) {
+    throw new ApiError("invalid_body", `The body is nested deeper than ${MAX_NESTING} levels`, {
+      issues: [{ path: [], message: `Nested deeper than ${MAX_NESTING} levels` }],
+    });
+  }
+  // JSON carries a NUL or a lone surrogate only as an escape: the value is walked only then.
+  if (text.includes("\\u0000") || /\\u[dD][89a-fA-F]/.test(text)) refuseUnstorableText("invalid_body", body);
   return body;
+}
+
+export const MAX_NESTING = 64;
+
+/** How deep arrays and objects nest in JSON text (brackets inside strings do not count). */
+function nestingOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 const NUL = "\u0000";
 
+const problemOf = (text: string): string | null =>
+  text.includes(NUL) ? "must not contain NUL characters (\\u0000)" : text.isWellFormed() ? null : "must be well-formed Unicode (a lone surrogate escape)";
+
 /**
- * PostgreSQL keeps no NUL character in text or jsonb (the statement fails), and no id, name or
- * prompt needs one: input carrying one is refused up front with the place of each.
+ * PostgreSQL keeps no NUL character and no lone surrogate in text or jsonb (the statement fails),
+ * and no id, name or prompt needs one: input carrying one is refused up front, each place named.
  */
-export function refuseNul(code: "invalid_body" | "invalid_query" | "invalid_params", value: unknown): void {
+export function refuseUnstorableText(code: "invalid_body" | "invalid_query" | "invalid_params", value: unknown): void {
   type Place = { key: string; parent: Place | null } | null;
   const pathOf = (place: Place): string[] => {
     const path: string[] = [];
@@ -66,17 +94,19 @@ export function refuseNul(code: "invalid_body" | "invalid_query" | "invalid_para
     return path.reverse();
   };
   const issues: Issue[] = [];
-  // Iterative, with each place linked to its parent: a body may nest deeper than the call stack goes.
+  // Iterative, with each place linked to its parent: no recursion however deep the value.
   const pending: [unknown, Place][] = [[value, null]];
   while (pending.length && issues.length < 20) {
     const [v, place] = pending.pop()!;
     if (typeof v === "string") {
-      if (v.includes(NUL)) issues.push({ path: pathOf(place), message: "Must not contain NUL characters (\\u0000)" });
+      const problem = problemOf(v);
+      if (problem) issues.push({ path: pathOf(place), message: `Text ${problem}` });
     } else if (v && typeof v === "object") {
       // Pushed last to first, so they come off in document order.
       for (const [key, item] of Object.entries(v).reverse()) {
         const here = { key, parent: place };
-        if (key.includes(NUL)) issues.push({ path: pathOf(here), message: "Names must not contain NUL characters (\\u0000)" });
+        const problem = problemOf(key);
+        if (problem) issues.push({ path: pathOf(here), message: `A name ${problem}` });
         pending.push([item, here]);
       }
     }
@@ -88,7 +118,7 @@ export function refuseNul(code: "invalid_body" | "invalid_query" | "invalid_para
 /** Query string → plain object (a repeated name keeps its last value); NUL characters refused. */
 export function queryObject(url: URL): Record<string, string> {
   const query = Object.fromEntries(url.searchParams.entries());
-  if (url.search.includes("%00")) refuseNul("invalid_query", query);
+  if (url.search.includes("%00")) refuseUnstorableText("invalid_query", query);
   return query;
 }
 

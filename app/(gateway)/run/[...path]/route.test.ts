@@ -235,11 +235,16 @@ describe("validation", () => {
     expect(await balanceOf(user.id)).toBe(1_000_000);
   });
 
-  test("a NUL character in the input (which PostgreSQL cannot store) is 400 invalid_body, before any charge", async () => {
+  test("text PostgreSQL cannot store (a NUL, a lone surrogate) or input nested 100 000 deep is 400 invalid_body, before any charge", async () => {
     const { user, key } = await fundedActor(100);
-    const res = await run(FLUX, { prompt: "a\u0000b" }, key);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "invalid_body", issues: [{ path: ["prompt"], message: expect.stringContaining("NUL") }] });
+    const nul = await run(FLUX, { prompt: "a\u0000b" }, key);
+    expect(nul.status).toBe(400);
+    expect(nul.body).toMatchObject({ error: "invalid_body", issues: [{ path: ["prompt"], message: expect.stringContaining("NUL") }] });
+    for (const raw of ['{"prompt":"a\\ud800b"}', `{"prompt":"x","extra":${"[".repeat(100_000)}${"]".repeat(100_000)}}`]) {
+      const res = await call(POST, `/run/${FLUX}`, { params: pathOf(FLUX), key, body: raw, headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("invalid_body");
+    }
     expect(await jobsOf(user.id)).toEqual([]);
     expect(await balanceOf(user.id)).toBe(1_000_000);
   });
