@@ -1,5 +1,5 @@
-import { notFound } from "./errors";
-import { withGateway, withSkill } from "./handler";
+import { ApiError, notFound } from "./errors";
+import { withGateway, withSkill, type RouteHandler } from "./handler";
 
 /**
  * Catch-alls under the API prefixes (`/me/[...unknown]`, `/api/v1/[...unknown]`, …) re-export
@@ -15,3 +15,22 @@ function handlers(wrap: typeof withGateway) {
 
 export const gatewayUnknownRoute = handlers(withGateway);
 export const skillUnknownRoute = handlers(withSkill);
+
+type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+const METHODS: Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * The methods a route does not define, answered 405 method_not_allowed with `Allow`, in the
+ * envelope with X-Request-ID (Next's own 405 has neither body nor request id). A route exports
+ * the ones it lacks: `export const { PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "POST");`
+ */
+function otherMethods(wrap: typeof withGateway, allowed: Method[]): Record<Method, RouteHandler> {
+  const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"])].sort().join(", ");
+  const handler = wrap({ auth: "none" }, ({ req }) => {
+    throw new ApiError("method_not_allowed", `${req.method} is not accepted here; use ${allowed.join(" or ")}`, {}, { Allow: allow });
+  });
+  return Object.fromEntries(METHODS.map((method) => [method, handler])) as Record<Method, RouteHandler>;
+}
+
+export const gatewayOtherMethods = (...allowed: Method[]) => otherMethods(withGateway, allowed);
+export const skillOtherMethods = (...allowed: Method[]) => otherMethods(withSkill, allowed);

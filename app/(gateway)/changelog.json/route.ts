@@ -1,6 +1,10 @@
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listChangelog } from "@/lib/system/changelog";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /changelog.json – published changes, newest first
 export const GET = withGateway({ auth: "none" }, async ({ ctx }) => json(await listChangelog(ctx.db)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

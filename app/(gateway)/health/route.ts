@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { json } from "@/lib/http/json";
 import { requestIdOf } from "@/lib/http/request-id";
 import { checkHealth } from "@/lib/system/health";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /health – liveness with a real database round trip (503 when the database is down)
 // Not wrapped: it must answer even when opening the database fails.
@@ -13,3 +14,6 @@ export async function GET(req: Request) {
     headers: { "X-Request-ID": requestIdOf(req), "Cache-Control": "no-store" },
   });
 }
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -2,6 +2,7 @@ import { updateMeBody } from "@/lib/api/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { getProfile, updateProfile } from "@/lib/me/profile";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me – the current user and how this request was authenticated
 export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
@@ -15,3 +16,6 @@ export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
 export const PATCH = withGateway({ auth: "key", body: updateMeBody }, async ({ ctx, body }) =>
   json({ user: await updateProfile(ctx.db, ctx.principal.userId, body) }),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, DELETE } = gatewayOtherMethods("GET", "PATCH");

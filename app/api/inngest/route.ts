@@ -2,6 +2,7 @@ import { inngestHandler } from "@/inngest/handler";
 import { ApiError } from "@/lib/http/errors";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // The Inngest SDK endpoint: an Inngest server (or the embedded executor, in-process) calls the
 // app's functions here, every call signed with X-Inngest-Signature; unsigned calls get 401.
@@ -37,3 +38,6 @@ export const GET = withRequestId(inngestHandler.GET);
 export const POST = withRequestId(inngestHandler.POST);
 // PUT /api/inngest – sync the app's functions with an Inngest server
 export const PUT = withRequestId(inngestHandler.PUT);
+
+// Any other method – 405 method_not_allowed with Allow
+export const { PATCH, DELETE } = gatewayOtherMethods("GET", "POST", "PUT");

@@ -2,6 +2,7 @@ import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 import { currentStorage } from "@/lib/storage";
 import { serveObject } from "@/lib/storage/serve";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 type Context = { params: Promise<{ key?: string[] }> };
 
@@ -21,3 +22,6 @@ async function handle(req: Request, context: Context): Promise<Response> {
 export const GET = handle;
 // HEAD /files/{key} – the same headers without the body
 export const HEAD = handle;
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "HEAD");

@@ -1,6 +1,7 @@
 import { withGateway } from "@/lib/http/handler";
 import { notFound } from "@/lib/http/errors";
 import { checkMediaLink, renderMedia } from "@/lib/provider/local/media-url";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 /**
  * The simulator's media links (`passthrough=1` results point here, like fal's CDN links do):
@@ -56,3 +57,6 @@ function parseRange(header: string | null, total: number): [number, number] | "u
 export const GET = withGateway({ auth: "none" }, ({ req, url }) => serve(req, url));
 // HEAD /sim/{kind}/… – headers only
 export const HEAD = GET;
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "HEAD");

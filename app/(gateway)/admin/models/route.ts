@@ -4,6 +4,7 @@ import { listAdminModels } from "@/lib/catalog/admin-list";
 import { upsertModel } from "@/lib/catalog/admin-upsert";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/models – every model, hidden ones included
 export const GET = withGateway({ auth: "admin", query: adminModelsQuery }, async ({ ctx, query }) =>
@@ -19,3 +20,6 @@ export const POST = withGateway({ auth: "admin", body: upsertModelBody }, async 
 export const DELETE = withGateway({ auth: "admin", body: modelIdBody }, async ({ ctx, body }) =>
   json(await deleteModel(ctx.db, body.modelId, ctx.principal.userId)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { PUT, PATCH } = gatewayOtherMethods("GET", "POST", "DELETE");

@@ -2,6 +2,10 @@ import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listTransactions } from "@/lib/transactions/list-transactions";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/transactions – the ledger across users, newest first
 export const GET = withGateway({ auth: "admin", query: adminTransactionsQuery }, async ({ ctx, query }) => json(await listTransactions(ctx.db, query)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

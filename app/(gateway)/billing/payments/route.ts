@@ -2,8 +2,12 @@ import { paymentListQuery } from "@/lib/api/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listPayments } from "@/lib/payments/list-payments";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments – your payments, newest first
 export const GET = withGateway({ auth: "key", query: paymentListQuery }, async ({ ctx, query }) =>
   json(await listPayments(ctx.db, ctx.principal.userId, query)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -2,8 +2,12 @@ import { listAssetsQuery } from "@/lib/api/contracts/assets";
 import { listAssets } from "@/lib/assets/list-assets";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/assets – your stored files, newest first
 export const GET = withGateway({ auth: "key", query: listAssetsQuery }, async ({ ctx, query }) =>
   json(await listAssets(ctx, query)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -2,8 +2,12 @@ import { autoTopupBody } from "@/lib/api/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { updateAutoTopup } from "@/lib/payments/auto-topup/settings";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // PATCH /me/auto-topup – auto top-up settings (dashboard session only: they let us charge your card)
 export const PATCH = withGateway({ auth: "session", body: autoTopupBody }, async ({ ctx, body }) =>
   json(await updateAutoTopup(ctx.db, ctx.principal.userId, body)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, POST, PUT, DELETE, HEAD } = gatewayOtherMethods("PATCH");

@@ -1,6 +1,10 @@
 import { gatewayBalance } from "@/lib/balance/gateway-balance";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/balance – your balance in credits
 export const GET = withGateway({}, async ({ ctx }) => json(await gatewayBalance(ctx.db, ctx.principal.userId)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

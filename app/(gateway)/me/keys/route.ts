@@ -3,6 +3,7 @@ import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { createApiKey } from "@/lib/keys/create-key";
 import { listKeys } from "@/lib/keys/list-keys";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/keys – list your API keys (never their values)
 export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
@@ -13,3 +14,6 @@ export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
 export const POST = withGateway({ auth: "session", body: createKeyBody }, async ({ ctx, body }) =>
   json(await createApiKey(ctx, body), { status: 201, headers: { "Cache-Control": "no-store" } }),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "POST");

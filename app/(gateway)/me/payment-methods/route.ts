@@ -1,6 +1,10 @@
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listPaymentMethods } from "@/lib/payments/methods/list-methods";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/payment-methods – your saved cards (dashboard session only)
 export const GET = withGateway({ auth: "session" }, async ({ ctx }) => json(await listPaymentMethods(ctx.db, ctx.principal.userId)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -1,8 +1,12 @@
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listSessions } from "@/lib/me/sessions";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/sessions – your signed-in browser sessions
 export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
   json({ sessions: await listSessions(ctx.db, ctx.principal.userId, ctx.principal.sessionId) }),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

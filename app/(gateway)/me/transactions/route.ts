@@ -2,8 +2,12 @@ import { transactionsQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listTransactions } from "@/lib/transactions/list-transactions";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/transactions – your ledger, newest first
 export const GET = withGateway({ query: transactionsQuery }, async ({ ctx, query }) =>
   json(await listTransactions(ctx.db, { ...query, userId: ctx.principal.userId })),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

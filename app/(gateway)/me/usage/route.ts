@@ -2,6 +2,10 @@ import { usageQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { meUsage } from "@/lib/usage/me-usage";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage – spend per window, by model
 export const GET = withGateway({ query: usageQuery }, async ({ ctx, query }) => json(await meUsage(ctx.db, ctx.principal.userId, query.windows)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

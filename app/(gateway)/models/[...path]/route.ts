@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/http/errors";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /models/{modelId} – the model card (schema fetched lazily when never fetched)
 export const GET = withGateway({ auth: "optional" }, async ({ ctx, params }) =>
@@ -17,3 +18,6 @@ export const POST = withGateway({ auth: "key", body: estimateBody }, async ({ ct
   if (path.kind !== "estimate") throw new ApiError("method_not_allowed", "POST is accepted only on /models/{modelId}/estimate", {}, { Allow: "GET" });
   return json(await estimateModel(ctx.db, path.modelId, body));
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "POST");

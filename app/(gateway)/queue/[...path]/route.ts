@@ -7,6 +7,7 @@ import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseQueuePath } from "@/lib/http/model-path";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 const readQuery = resultQuery.extend(statusQuery.shape);
 
@@ -35,3 +36,6 @@ export const PUT = withGateway({ auth: "key" }, async ({ ctx, params }) => {
   if (path.kind !== "cancel") throw notFound("Request");
   return readQueuedRequest(ctx, path, {});
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { PATCH, DELETE } = gatewayOtherMethods("GET", "POST", "PUT");

@@ -5,6 +5,7 @@ import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /run/{modelId} – run a model and wait for the result
 export const POST = withGateway(
@@ -15,3 +16,6 @@ export const POST = withGateway(
     return json(gatewayResult(row, query.passthrough));
   },
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");

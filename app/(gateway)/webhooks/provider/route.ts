@@ -1,6 +1,10 @@
 import { handleProviderWebhook } from "@/lib/generation/provider-webhook";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /webhooks/provider – a provider's job completion (signature-verified; the raw body is what is signed)
 export const POST = withGateway({ auth: "none" }, async ({ req, ctx }) => json(await handleProviderWebhook(ctx.db, req)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");

@@ -1,6 +1,10 @@
 import { skillBalance } from "@/lib/balance/skill-balance";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /api/v1/balance – balance in rubles, tier and rate limit
 export const GET = withSkill({}, async ({ ctx }) => json(await skillBalance(ctx.db, ctx.principal.userId)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = skillOtherMethods("GET");

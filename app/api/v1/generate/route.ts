@@ -5,6 +5,7 @@ import { startGeneration } from "@/lib/generation/start-generation";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { skillTierLimit } from "@/lib/rate-limit/tiers";
+import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /api/v1/generate – generate: sync → 200 GenerationResult, else 202 GenerationQueued
 export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit: [skillTierLimit] }, async ({ ctx, body }) => {
@@ -13,3 +14,6 @@ export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit:
   const row = await startGeneration(ctx, { modelId: body.model, input: body.input, surface: "skill", mode, operation: "generate", webhookUrl });
   return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD } = skillOtherMethods("POST");

@@ -2,8 +2,12 @@ import { skillModelsQuery } from "@/lib/api/contracts/skill-models";
 import { listSkillModels } from "@/lib/catalog/skill";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /api/v1/models – models an agent can call, with prices
 export const GET = withSkill({ auth: "key", query: skillModelsQuery }, async ({ ctx, query }) =>
   json(await listSkillModels(ctx.db, query)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = skillOtherMethods("GET");

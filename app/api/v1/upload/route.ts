@@ -2,6 +2,7 @@ import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { toUploadedFile } from "@/lib/uploads/present";
 import { asSkillUploadError, receiveUpload } from "@/lib/uploads/receive-upload";
+import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /api/v1/upload – upload an input file (multipart `file`, or JSON {data, mime_type, filename})
 export const POST = withSkill({ auth: "key" }, async ({ req, ctx }) => {
@@ -11,3 +12,6 @@ export const POST = withSkill({ auth: "key" }, async ({ req, ctx }) => {
     throw asSkillUploadError(err);
   }
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD } = skillOtherMethods("POST");

@@ -1,6 +1,10 @@
 import { syncCatalog } from "@/lib/catalog/sync";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /admin/models/sync-catalog – re-sync the whole catalog from the provider
 export const POST = withGateway({ auth: "admin" }, async ({ ctx }) => json(await syncCatalog(ctx.db)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");

@@ -2,8 +2,12 @@ import { modelIdBody } from "@/lib/api/contracts/admin-models";
 import { syncModel } from "@/lib/catalog/sync";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /admin/models/sync – refresh one model's schema from the provider
 export const POST = withGateway({ auth: "admin", body: modelIdBody }, async ({ ctx, body }) =>
   json(await syncModel(ctx.db, body.modelId)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");

@@ -2,8 +2,12 @@ import { getUserDetail } from "@/lib/admin/users/get-user";
 import { userIdParams } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id} – a user with balance and usage
 export const GET = withGateway({ auth: "admin", params: userIdParams }, async ({ ctx, params }) =>
   json(await getUserDetail(ctx.db, params.id)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -3,8 +3,12 @@ import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { getPaymentFresh } from "@/lib/payments/get-payment";
 import { toPaymentView } from "@/lib/payments/payment-view";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments/{id} – one payment (by the provider's id); a pending one is re-read first
 export const GET = withGateway({ auth: "key", params: paymentParams }, async ({ ctx, params }) =>
   json({ payment: toPaymentView(await getPaymentFresh(ctx.db, ctx.principal.userId, params.id)) }),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -3,6 +3,7 @@ import { deleteAsset } from "@/lib/assets/delete-asset";
 import { getAssetOrThrow } from "@/lib/assets/get-asset";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/assets/{id} – one of your stored files
 export const GET = withGateway({ auth: "key", params: assetIdParams }, async ({ ctx, params }) =>
@@ -13,3 +14,6 @@ export const GET = withGateway({ auth: "key", params: assetIdParams }, async ({ 
 export const DELETE = withGateway({ auth: "key", params: assetIdParams }, async ({ ctx, params }) =>
   json(await deleteAsset(ctx, params.id)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH } = gatewayOtherMethods("GET", "DELETE");

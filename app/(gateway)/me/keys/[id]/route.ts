@@ -3,6 +3,7 @@ import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
 import { deleteKey } from "@/lib/keys/delete-key";
 import { updateApiKey } from "@/lib/keys/update-api-key";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // PATCH /me/keys/{id} – rename a key, set its monthly cap or enable/disable it
 export const PATCH = withGateway({ auth: "key", params: keyIdParams, body: updateKeyBody }, async ({ ctx, params, body }) =>
@@ -14,3 +15,6 @@ export const DELETE = withGateway({ auth: "key", params: keyIdParams }, async ({
   await deleteKey(ctx.db, ctx.principal.userId, params.id);
   return noContent();
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, POST, PUT, HEAD } = gatewayOtherMethods("PATCH", "DELETE");

@@ -2,9 +2,13 @@ import { paymentMethodParams } from "@/lib/api/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { noContent } from "@/lib/http/json";
 import { deletePaymentMethod } from "@/lib/payments/methods/delete-method";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // DELETE /me/payment-methods/{id} – forget a saved card (dashboard session only)
 export const DELETE = withGateway({ auth: "session", params: paymentMethodParams }, async ({ ctx, params }) => {
   await deletePaymentMethod(ctx.db, ctx.principal.userId, params.id);
   return noContent();
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, POST, PUT, PATCH, HEAD } = gatewayOtherMethods("DELETE");

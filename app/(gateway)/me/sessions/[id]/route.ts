@@ -2,9 +2,13 @@ import { sessionIdParams } from "@/lib/api/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { noContent } from "@/lib/http/json";
 import { revokeSession } from "@/lib/me/sessions";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // DELETE /me/sessions/{id} – revoke one of your sessions
 export const DELETE = withGateway({ auth: "key", params: sessionIdParams }, async ({ ctx, params }) => {
   await revokeSession(ctx.db, ctx.principal.userId, params.id);
   return noContent();
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, POST, PUT, PATCH, HEAD } = gatewayOtherMethods("DELETE");

@@ -2,6 +2,10 @@ import { usageByQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { usageByKey } from "@/lib/usage/by-key";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/by-key – spend per API key over a window
 export const GET = withGateway({ query: usageByQuery }, async ({ ctx, query }) => json(await usageByKey(ctx.db, ctx.principal.userId, query.window)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

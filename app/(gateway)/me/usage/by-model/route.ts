@@ -2,6 +2,10 @@ import { usageByQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { usageByModel } from "@/lib/usage/by-model";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/by-model – spend per model over a window
 export const GET = withGateway({ query: usageByQuery }, async ({ ctx, query }) => json(await usageByModel(ctx.db, ctx.principal.userId, query.window)));
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -3,8 +3,12 @@ import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { usageHistory } from "@/lib/usage/history";
 import { resolveHistoryRange } from "@/lib/usage/history-range";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/history – spend over time in UTC buckets
 export const GET = withGateway({ query: historyQuery }, async ({ ctx, query }) =>
   json(await usageHistory(ctx.db, ctx.principal.userId, resolveHistoryRange(query))),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

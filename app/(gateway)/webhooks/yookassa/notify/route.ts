@@ -3,8 +3,12 @@ import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { handlePaymentNotification } from "@/lib/payments/handle-notification";
 import { webhookIpLimit } from "@/lib/rate-limit/rules";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /webhooks/yookassa/notify – payment provider notifications (authenticated, exactly-once grant)
 export const POST = withGateway({ auth: "none", body: notificationBody, rateLimit: [webhookIpLimit] }, async ({ req, ctx, body }) =>
   json(await handlePaymentNotification(ctx.db, req, body)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");

@@ -4,6 +4,7 @@ import { notFound } from "@/lib/http/errors";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";
+import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /api/v1/models/{modelId}/schema – the parameters a model accepts
 export const GET = withSkill({ auth: "key", query: skillSchemaQuery }, async ({ ctx, params, query }) => {
@@ -11,3 +12,6 @@ export const GET = withSkill({ auth: "key", query: skillSchemaQuery }, async ({ 
   if (path.kind !== "schema") throw notFound("Endpoint");
   return json(await getSkillModelSchema(ctx.db, path.modelId, query));
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = skillOtherMethods("GET");

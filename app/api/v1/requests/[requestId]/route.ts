@@ -3,8 +3,12 @@ import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { skillResult } from "@/lib/generation/present";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /api/v1/requests/{requestId} – a generation's state and result
 export const GET = withSkill({ auth: "key", params: skillRequestParams }, async ({ ctx, params }) =>
   json(skillResult(await getGenerationOrThrow(ctx, params.requestId))),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = skillOtherMethods("GET");

@@ -3,6 +3,7 @@ import { userIdParams } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
 import { listSessions, revokeAllSessions } from "@/lib/me/sessions";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/sessions – a user's live sessions
 export const GET = withGateway({ auth: "admin", params: userIdParams }, async ({ ctx, params }) => {
@@ -16,3 +17,6 @@ export const DELETE = withGateway({ auth: "admin", params: userIdParams }, async
   await revokeAllSessions(ctx.db, params.id);
   return noContent();
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH } = gatewayOtherMethods("GET", "DELETE");

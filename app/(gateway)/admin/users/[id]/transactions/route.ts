@@ -3,8 +3,12 @@ import { userIdParams } from "@/lib/api/contracts/admin-users";
 import { transactionsQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/transactions – a user's ledger, newest first
 export const GET = withGateway({ auth: "admin", params: userIdParams, query: transactionsQuery }, async ({ ctx, params, query }) =>
   json(await userTransactions(ctx.db, params.id, query)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

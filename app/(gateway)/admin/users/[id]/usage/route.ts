@@ -3,8 +3,12 @@ import { userIdParams } from "@/lib/api/contracts/admin-users";
 import { usageQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/usage – a user's spend per window
 export const GET = withGateway({ auth: "admin", params: userIdParams, query: usageQuery }, async ({ ctx, params, query }) =>
   json(await userUsage(ctx.db, params.id, query.windows)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -1,8 +1,12 @@
 import { paymentParams } from "@/lib/api/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { receiptUrl } from "@/lib/payments/receipt-url";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments/{id}/receipt – redirect to the payment's receipt
 export const GET = withGateway({ auth: "key", params: paymentParams }, async ({ ctx, params }) =>
   Response.redirect(await receiptUrl(ctx.db, ctx.principal.userId, params.id), 302),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");

@@ -2,8 +2,12 @@ import { paymentMethodParams } from "@/lib/api/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { setDefaultPaymentMethod } from "@/lib/payments/methods/set-default-method";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /me/payment-methods/{id}/default – make a saved card the default (dashboard session only)
 export const POST = withGateway({ auth: "session", params: paymentMethodParams }, async ({ ctx, params }) =>
   json(await setDefaultPaymentMethod(ctx.db, ctx.principal.userId, params.id)),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");

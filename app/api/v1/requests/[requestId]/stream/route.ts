@@ -2,8 +2,12 @@ import { skillRequestParams } from "@/lib/api/contracts/generation";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { skillStream } from "@/lib/generation/streams";
 import { withSkill } from "@/lib/http/handler";
+import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /api/v1/requests/{requestId}/stream – status, log, then completed | failed (SSE)
 export const GET = withSkill({ auth: "key", params: skillRequestParams }, async ({ req, ctx, params }) =>
   skillStream(ctx.db, await getGenerationOrThrow(ctx, params.requestId), req.signal),
 );
+
+// Any other method – 405 method_not_allowed with Allow
+export const { POST, PUT, PATCH, DELETE } = skillOtherMethods("GET");

@@ -3,6 +3,7 @@ import { adminUpdateKeyBody, userKeyParams } from "@/lib/api/contracts/admin-use
 import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
 import { deleteKey } from "@/lib/keys/delete-key";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // PATCH /admin/users/{id}/keys/{keyId} – tune a user's key (name, cap, enabled, rate limit)
 export const PATCH = withGateway(
@@ -15,3 +16,6 @@ export const DELETE = withGateway({ auth: "admin", params: userKeyParams }, asyn
   await deleteKey(ctx.db, params.id, params.keyId);
   return noContent();
 });
+
+// Any other method – 405 method_not_allowed with Allow
+export const { GET, POST, PUT, HEAD } = gatewayOtherMethods("PATCH", "DELETE");

@@ -29,3 +29,17 @@ test("an API preflight is answered with the CORS headers and X-Request-ID, on bo
     expect(res.headers()["x-request-id"], path).toBeTruthy();
   }
 });
+
+test("a method a route does not define is 405 in the envelope, with Allow and X-Request-ID", async ({ request }) => {
+  for (const [method, path, allow] of [
+    ["PUT", "/me/keys", "GET, HEAD, OPTIONS, POST"],
+    ["DELETE", "/run/fal-ai/flux/schnell", "OPTIONS, POST"],
+    ["POST", "/health", "GET, HEAD, OPTIONS"],
+  ] as const) {
+    const res = await request.fetch(path, { method, data: method === "DELETE" ? undefined : {} });
+    expect(res.status(), path).toBe(405);
+    expect(res.headers()["allow"], path).toBe(allow);
+    expect(res.headers()["x-request-id"], path).toBeTruthy();
+    expect(await res.json()).toMatchObject({ success: false, error: "method_not_allowed" });
+  }
+});
