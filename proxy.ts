@@ -1,6 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
 import { preflightHeaders } from "@/lib/http/cors";
+import { ApiError } from "@/lib/http/errors";
+import { renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 
 /**
@@ -10,6 +12,10 @@ import { requestIdOf } from "@/lib/http/request-id";
  */
 export function proxy(req: NextRequest) {
   const requestId = requestIdOf(req);
+  if (!decodablePath(req.nextUrl.pathname)) {
+    // Next fails such a path with a bare 500 while matching dynamic routes (vercel/next.js#92557).
+    return renderError("gateway", new ApiError("invalid_params", "The URL path has a malformed percent-encoding"), requestId);
+  }
   if (req.method === "OPTIONS" && req.headers.get("access-control-request-method")) {
     return new NextResponse(null, {
       status: 204,
@@ -31,6 +37,15 @@ export function proxy(req: NextRequest) {
   return res;
 }
 
+function decodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const config = {
   matcher: [
     // Left out:
@@ -44,5 +59,7 @@ export const config = {
     // …but every CORS preflight, the API's included: its routes export no OPTIONS, and Next's own
     // answer carries no CORS headers, so a browser script on another origin could not call the API.
     { source: "/:path*", has: [{ type: "header", key: "access-control-request-method" }] },
+    // …and every path with a percent-escape, so a malformed one is answered here (see above).
+    "/:path(.*%.*)",
   ],
 };

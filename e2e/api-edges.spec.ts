@@ -43,3 +43,16 @@ test("a method a route does not define is 405 in the envelope, with Allow and X-
     expect(await res.json()).toMatchObject({ success: false, error: "method_not_allowed" });
   }
 });
+
+test("a malformed percent-encoding in the path is 400 invalid_params with X-Request-ID, not Next's bare 500", async ({ request }) => {
+  for (const path of ["/me/keys/%FF", "/run/fal-ai/%zz", "/api/v1/requests/%E0%A4%A", "/catalog/%FF"]) {
+    const res = await request.fetch(path, { method: path.startsWith("/run") ? "POST" : "GET", data: path.startsWith("/run") ? {} : undefined });
+    expect(res.status(), path).toBe(400);
+    expect(res.headers()["x-request-id"], path).toBeTruthy();
+    expect(await res.json()).toMatchObject({ success: false, error: "invalid_params" });
+  }
+  // A well-formed escape still reaches its route.
+  const model = await request.get("/models/fal-ai%2Fflux%2Fschnell");
+  expect(model.status()).toBe(200);
+  expect((await model.json()).modelId).toBe("fal-ai/flux/schnell");
+});
