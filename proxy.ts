@@ -12,10 +12,8 @@ import { requestIdOf } from "@/lib/http/request-id";
  */
 export function proxy(req: NextRequest) {
   const requestId = requestIdOf(req);
-  if (!decodablePath(req.nextUrl.pathname)) {
-    // Next fails such a path with a bare 500 while matching dynamic routes (vercel/next.js#92557).
-    return renderError("gateway", new ApiError("invalid_params", "The URL path has a malformed percent-encoding"), requestId);
-  }
+  const refusal = refusedUrl(req.nextUrl);
+  if (refusal) return renderError("gateway", refusal, requestId);
   if (req.method === "OPTIONS" && req.headers.get("access-control-request-method")) {
     return new NextResponse(null, {
       status: 204,
@@ -37,13 +35,21 @@ export function proxy(req: NextRequest) {
   return res;
 }
 
-function decodablePath(pathname: string): boolean {
+/**
+ * URLs no page or route can serve. A malformed percent-encoding in the path: Next fails it with a
+ * bare 500 while matching dynamic routes (vercel/next.js#92557). A NUL: PostgreSQL can neither
+ * store nor compare one, so a page passing it to a query would fail with a 500. (The API's
+ * query strings, which skip the proxy, are checked by its wrapper.)
+ */
+function refusedUrl(url: URL): ApiError | null {
   try {
-    decodeURIComponent(pathname);
-    return true;
+    decodeURIComponent(url.pathname);
   } catch {
-    return false;
+    return new ApiError("invalid_params", "The URL path has a malformed percent-encoding");
   }
+  if (url.pathname.includes("%00")) return new ApiError("invalid_params", "The URL path contains a NUL character (%00)");
+  if (url.search.includes("%00")) return new ApiError("invalid_query", "The query string contains a NUL character (%00)");
+  return null;
 }
 
 export const config = {

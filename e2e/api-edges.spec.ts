@@ -56,3 +56,21 @@ test("a malformed percent-encoding in the path is 400 invalid_params with X-Requ
   expect(model.status()).toBe(200);
   expect((await model.json()).modelId).toBe("fal-ai/flux/schnell");
 });
+
+test("a NUL in a URL is 400 before any page or route reaches the database", async ({ request }) => {
+  for (const [path, code] of [
+    ["/me/keys/a%00b", "invalid_params"],
+    ["/dashboard/activity/a%00b", "invalid_params"],
+    ["/dashboard/admin/users?q=a%00", "invalid_query"],
+    ["/catalog?q=%00", "invalid_query"],
+  ] as const) {
+    const res = await request.fetch(path, { method: path.startsWith("/me/") ? "DELETE" : "GET" });
+    expect(res.status(), path).toBe(400);
+    expect(res.headers()["x-request-id"], path).toBeTruthy();
+    expect(await res.json()).toMatchObject({ success: false, error: code });
+  }
+  // The API's query strings skip the proxy; its wrapper names the parameter.
+  const res = await request.get("/models?q=a%00");
+  expect(res.status()).toBe(400);
+  expect(await res.json()).toMatchObject({ error: "invalid_query", issues: [{ path: ["q"] }] });
+});

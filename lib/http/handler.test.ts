@@ -152,15 +152,12 @@ describe("validation", () => {
     expect(ok.status).toBe(200);
   });
 
-  test("a NUL character in the query → 400 invalid_query; in a path param → 400 invalid_params", async () => {
+  // (A NUL in a path is refused by proxy.ts, for pages and API alike: e2e/api-edges.spec.ts.)
+  test("a NUL character in the query → 400 invalid_query naming the parameter", async () => {
     const inQuery = await call(echo, "/echo?limit=5&q=a%00", { body: { prompt: "x" } });
     expect(inQuery.status).toBe(400);
     expect(inQuery.body).toMatchObject({ error: "invalid_query", issues: [{ path: ["q"] }] });
-    const untyped = withGateway({ auth: "none" }, ({ params }) => json(params));
-    const inPath = await call(untyped, "/things/a%00b", { params: { id: "a\u0000b" } });
-    expect(inPath.status).toBe(400);
-    expect(inPath.body).toMatchObject({ error: "invalid_params", issues: [{ path: ["id"] }] });
-    expect(inPath.headers.get("x-request-id")).toMatch(UUID);
+    expect(inQuery.headers.get("x-request-id")).toMatch(UUID);
   });
 
   test("a declared Content-Length over MAX_BODY_BYTES → 413 payload_too_large", async () => {

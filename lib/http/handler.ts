@@ -9,7 +9,7 @@ import { rateLimitHeaders } from "@/lib/rate-limit/headers";
 import type { RateLimitRule } from "@/lib/rate-limit/rules";
 import { corsHeaders } from "./cors";
 import { normalizeError, renderError, type Surface } from "./render";
-import { parseWith, queryObject, readJson, refuseUnstorableText } from "./request";
+import { parseWith, queryObject, readJson } from "./request";
 import { requestIdOf } from "./request-id";
 import { isClientAbort } from "./client-abort";
 import { lap, serverTimingOf, startTiming } from "./server-timing";
@@ -88,8 +88,6 @@ function wrap(surface: Surface) {
         if (limit) limitHeaders = rateLimitHeaders(limit);
         lap(req, "ratelimit");
         const rawParams = (await context?.params) ?? {};
-        // A NUL reaches a path only percent-encoded.
-        if (url.pathname.includes("%00")) refuseUnstorableText("invalid_params", rawParams);
         const params = options.params ? parseWith(options.params, rawParams, "invalid_params") : rawParams;
         const query = options.query ? parseWith(options.query, queryObject(url), "invalid_query") : queryObject(url);
         const body = options.body

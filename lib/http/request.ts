@@ -86,7 +86,7 @@ const problemOf = (text: string): string | null =>
  * PostgreSQL keeps no NUL character and no lone surrogate in text or jsonb (the statement fails),
  * and no id, name or prompt needs one: input carrying one is refused up front, each place named.
  */
-export function refuseUnstorableText(code: "invalid_body" | "invalid_query" | "invalid_params", value: unknown): void {
+function refuseUnstorableText(code: "invalid_body" | "invalid_query", value: unknown): void {
   type Place = { key: string; parent: Place | null } | null;
   const pathOf = (place: Place): string[] => {
     const path: string[] = [];

@@ -143,15 +143,12 @@ describe("validation", () => {
     });
   });
 
-  // PostgreSQL cannot store or compare a NUL: these were 500s.
-  test("a NUL in a key's name → 400 invalid_body; in the key id of the path → 400 invalid_params; nothing changes", async () => {
+  // PostgreSQL cannot store a NUL: this was a 500. (In a path, proxy.ts refuses it: e2e/api-edges.)
+  test("a NUL in a key's name → 400 invalid_body; no key is created", async () => {
     const alice = await createActor();
     const named = await call(POST, "/me/keys", { session: alice.session, body: { name: "evil\u0000name" } });
     expect(named.status).toBe(400);
     expect(named.body).toMatchObject({ error: "invalid_body", issues: [{ path: ["name"] }] });
-    const deleted = await call(DELETE, "/me/keys/a%00b", { method: "DELETE", session: alice.session, params: { id: "a\u0000b" } });
-    expect(deleted.status).toBe(400);
-    expect(deleted.body).toMatchObject({ success: false, error: "invalid_params", issues: [{ path: ["id"] }] });
     const listed = await call(GET, "/me/keys", { session: alice.session });
     expect(listed.body.keys.map((k: { id: string }) => k.id)).toEqual([alice.apiKey.id]);
   });
