@@ -58,7 +58,7 @@ export async function readJson(req: Request, maxBytes: number): Promise<unknown>
   return body;
 }
 
-export const MAX_NESTING = 64;
+const MAX_NESTING = 64;
 
 /** How deep arrays and objects nest in JSON text (brackets inside strings do not count). */
 function nestingOf(text: string): number {
