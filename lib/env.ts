@@ -76,6 +76,8 @@ export const envSchema = z.object({
   RATE_LIMIT_USER_GENERATIONS_PER_HOUR: int(100),
   RATE_LIMIT_KEY_PER_HOUR: int(1000),
   RATE_LIMIT_WEBHOOK_IP_PER_MINUTE: int(100),
+  /** Generation streams (SSE) one user may hold open at once, per instance. */
+  STREAMS_PER_USER_MAX: int(32),
   TIER_THRESHOLDS_RUB: z.string().default("0,1000,10000,100000"),
   TIER_RPM: z.string().default("10,30,60,120"),
 

@@ -4,6 +4,7 @@ import { generationRequests } from "@/db/schema";
 import { sseResponse, type SseSend } from "@/lib/http/sse";
 import { eventsAfter, waitForGenerationNotice, type StoredGenerationEvent } from "./events";
 import { skillResult, statusBody } from "./present";
+import { takeStreamSlot } from "./stream-slots";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
@@ -16,7 +17,9 @@ const POLL_MS = 1_000;
 
 type Render = (event: StoredGenerationEvent, row: () => Promise<GenerationRow>, send: SseSend) => Promise<boolean>;
 
-function follow(db: Db, id: string, render: Render, signal?: AbortSignal) {
+function follow(db: Db, job: GenerationRow, render: Render, signal?: AbortSignal) {
+  const id = job.id;
+  const release = takeStreamSlot(job.userId);
   return sseResponse(
     async (send, abort) => {
       let seq = 0;
@@ -36,7 +39,7 @@ function follow(db: Db, id: string, render: Render, signal?: AbortSignal) {
         }
       }
     },
-    { signal },
+    { signal, onClose: release },
   );
 }
 
@@ -47,7 +50,7 @@ export function gatewayStatusStream(db: Db, job: GenerationRow, withLogs: boolea
   const logs: { message: string; timestamp: string }[] = [];
   return follow(
     db,
-    job.id,
+    job,
     async (event, row, send) => {
       if (event.kind === "log") {
         logs.push(event.data as { message: string; timestamp: string });
@@ -67,7 +70,7 @@ export function gatewayStatusStream(db: Db, job: GenerationRow, withLogs: boolea
 export function gatewayProgressStream(db: Db, job: GenerationRow, signal?: AbortSignal) {
   return follow(
     db,
-    job.id,
+    job,
     async (event, _row, send) => {
       if (event.kind !== "progress") return false;
       send("progress", event.data);
@@ -81,7 +84,7 @@ export function gatewayProgressStream(db: Db, job: GenerationRow, signal?: Abort
 export function skillStream(db: Db, job: GenerationRow, signal?: AbortSignal) {
   return follow(
     db,
-    job.id,
+    job,
     async (event, row, send) => {
       if (event.kind === "log") send("log", event.data);
       if (event.kind !== "status") return false;

@@ -1,3 +1,5 @@
+import { log } from "@/lib/logger";
+
 /**
  * Server-sent events: `event: <type>`, `data: <json>`, blank line. A comment line goes out every
  * `heartbeatMs` so proxies keep an idle stream open. The producer returns when the stream should
@@ -7,7 +9,7 @@ export type SseSend = (event: string, data: unknown) => void;
 
 export function sseResponse(
   producer: (send: SseSend, signal: AbortSignal) => Promise<void>,
-  { heartbeatMs = 15_000, signal: outer }: { heartbeatMs?: number; signal?: AbortSignal } = {},
+  { heartbeatMs = 15_000, signal: outer, onClose }: { heartbeatMs?: number; signal?: AbortSignal; onClose?: () => void } = {},
 ): Response {
   const encoder = new TextEncoder();
   const abort = new AbortController();
@@ -22,9 +24,14 @@ export function sseResponse(
       const send: SseSend = (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       write(": connected\n\n");
       producer(send, abort.signal)
-        .catch((err) => send("error", { message: err instanceof Error ? err.message : "stream failed" }))
+        .catch((error) => {
+          // Internals (a failed query's text) stay in the log; the client learns to reconnect.
+          log.error("event stream failed", { error });
+          send("error", { message: "The stream failed; reconnect to resume it" });
+        })
         .finally(() => {
           clearInterval(heartbeat);
+          onClose?.();
           if (!abort.signal.aborted) controller.close();
         });
     },

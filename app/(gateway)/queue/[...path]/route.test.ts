@@ -87,6 +87,44 @@ describe("success", () => {
   });
 });
 
+describe("limits", () => {
+  test("a user holds at most STREAMS_PER_USER_MAX streams open at once: the next is 429 until one closes", async () => {
+    process.env.STREAMS_PER_USER_MAX = "3";
+    resetEnv();
+    try {
+      const { key } = await fundedActor(100);
+      const id = (await submit({ prompt: "watched [latency:60000]" }, key)).body.requestId;
+      await jobs.drain();
+      // Opened straight on the handler, bodies left unread: each stream stays open until aborted.
+      const openFor = (requestId: string, apiKey: string, abort: AbortController) =>
+        GET(new Request(`http://localhost:3000/queue/${FLUX}/requests/${requestId}/status/stream`, { headers: { authorization: `Bearer ${apiKey}` }, signal: abort.signal }), {
+          params: Promise.resolve(pathOf(FLUX, "requests", requestId, "status", "stream")),
+        });
+      const open = (abort: AbortController) => openFor(id, key, abort);
+      const aborts = [new AbortController(), new AbortController(), new AbortController()];
+      const streams = await Promise.all(aborts.map(open));
+      expect(streams.map((r) => r.status)).toEqual([200, 200, 200]);
+      const refused = await open(new AbortController());
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ success: false, error: "rate_limited" });
+      expect(refused.headers.get("retry-after")).toBe("1");
+      // Another user is not affected.
+      const other = await fundedActor(100);
+      const theirs = (await submit({ prompt: "theirs [latency:60000]" }, other.key)).body.requestId;
+      const theirAbort = new AbortController();
+      expect((await openFor(theirs, other.key, theirAbort)).status).toBe(200);
+      aborts[0]!.abort();
+      await sleep(50);
+      const reopened = new AbortController();
+      expect((await open(reopened)).status).toBe(200);
+      for (const a of [...aborts, reopened, theirAbort]) a.abort();
+    } finally {
+      delete process.env.STREAMS_PER_USER_MAX;
+      resetEnv();
+    }
+  });
+});
+
 describe("cancel", () => {
   test("before it runs: {ok: true}, status cancelled, refunded exactly once; the result says cancelled", async () => {
     const { user, key } = await fundedActor(100);

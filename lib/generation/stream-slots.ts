@@ -1,0 +1,26 @@
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+
+const open = new Map<string, number>();
+
+/**
+ * Each open stream follows its job with a database read per second at worst, so one user may hold
+ * at most STREAMS_PER_USER_MAX open at once (per instance); past that, 429 until one closes.
+ * Returns the release, which is safe to call more than once.
+ */
+export function takeStreamSlot(userId: string): () => void {
+  const max = env().STREAMS_PER_USER_MAX;
+  const count = open.get(userId) ?? 0;
+  if (count >= max) {
+    throw new ApiError("rate_limited", `At most ${max} streams may be open at once; close one first`, {}, { "Retry-After": "1" });
+  }
+  open.set(userId, count + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (open.get(userId) ?? 1) - 1;
+    if (left > 0) open.set(userId, left);
+    else open.delete(userId);
+  };
+}
