@@ -42,6 +42,11 @@ test("a method a route does not define is 405 in the envelope, with Allow and X-
     expect(res.headers()["x-request-id"], path).toBeTruthy();
     expect(await res.json()).toMatchObject({ success: false, error: "method_not_allowed" });
   }
+  // A plain OPTIONS (no preflight) lists the methods, with X-Request-ID too.
+  const options = await request.fetch("/me/keys", { method: "OPTIONS" });
+  expect(options.status()).toBe(204);
+  expect(options.headers()["allow"]).toBe("GET, HEAD, OPTIONS, POST");
+  expect(options.headers()["x-request-id"]).toBeTruthy();
 });
 
 test("a malformed percent-encoding in the path is 400 invalid_params with X-Request-ID, not Next's bare 500", async ({ request }) => {

@@ -33,10 +33,17 @@ describe("methods a route does not define", () => {
     expect(skill.status).toBe(405);
     expect(skill.body).toEqual({ error: expect.any(String), code: "INVALID_PARAMS", details: { reason: "method_not_allowed" } });
     expect(skill.headers.get("allow")).toBe("OPTIONS, POST");
+
+    const { OPTIONS } = await import("@/app/(gateway)/me/keys/route");
+    const options = await call(OPTIONS, "/me/keys", { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, HEAD, OPTIONS, POST");
+    expect(options.headers.get("x-request-id")).toBeTruthy();
   });
 
-  // Next answers a method a route module does not export with a bare 405 (no body, no request id).
-  test("every API route module exports all five methods, and HEAD where it has no GET", () => {
+  // Next answers a method a route module does not export with a bare 405 (no body, no request id),
+  // and OPTIONS with a 204 without one.
+  test("every API route module exports all five methods and OPTIONS, and HEAD where it has no GET", () => {
     const files = execSync("find app -name route.ts", { encoding: "utf8" }).split("\n").filter(Boolean);
     // The routes the proxy does not pass (it sets X-Request-ID on everything else): the API's.
     const api = files.filter((f) => /withGateway|withSkill|UnknownRoute|requestIdOf/.test(readFileSync(f, "utf8")));
@@ -44,10 +51,11 @@ describe("methods a route does not define", () => {
     const lacking = api.flatMap((file) => {
       const text = readFileSync(file, "utf8");
       const exported = new Set([
-        ...[...text.matchAll(/export (?:const|async function) (GET|HEAD|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!),
+        ...[...text.matchAll(/export (?:const|async function) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g)].map((m) => m[1]!),
         ...[...text.matchAll(/export const \{([^}]*)\}/g)].flatMap((m) => m[1]!.split(",").map((s) => s.trim())),
       ]);
-      const wanted = ["GET", "POST", "PUT", "PATCH", "DELETE", ...(exported.has("GET") ? [] : ["HEAD"])];
+      // The catch-alls answer 404 to everything; Next's own OPTIONS there is harmless.
+      const wanted = ["GET", "POST", "PUT", "PATCH", "DELETE", ...(exported.has("GET") ? [] : ["HEAD"]), ...(/UnknownRoute/.test(text) ? [] : ["OPTIONS"])];
       return wanted.filter((m) => !exported.has(m)).map((m) => `${m} ${file}`);
     });
     expect(lacking).toEqual([]);

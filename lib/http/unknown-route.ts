@@ -22,14 +22,16 @@ const METHODS: Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 /**
  * The methods a route does not define, answered 405 method_not_allowed with `Allow`, in the
  * envelope with X-Request-ID (Next's own 405 has neither body nor request id). A route exports
- * the ones it lacks: `export const { PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "POST");`
+ * the ones it lacks and OPTIONS: `export const { PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "POST");`
  */
-function otherMethods(wrap: typeof withGateway, allowed: Method[]): Record<Method, RouteHandler> {
+function otherMethods(wrap: typeof withGateway, allowed: Method[]): Record<Method | "OPTIONS", RouteHandler> {
   const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"])].sort().join(", ");
   const handler = wrap({ auth: "none" }, ({ req }) => {
     throw new ApiError("method_not_allowed", `${req.method} is not accepted here; use ${allowed.join(" or ")}`, {}, { Allow: allow });
   });
-  return Object.fromEntries(METHODS.map((method) => [method, handler])) as Record<Method, RouteHandler>;
+  // A plain OPTIONS (a CORS preflight is answered by proxy.ts before it gets here).
+  const options = wrap({ auth: "none" }, () => new Response(null, { status: 204, headers: { Allow: allow } }));
+  return { ...(Object.fromEntries(METHODS.map((method) => [method, handler])) as Record<Method, RouteHandler>), OPTIONS: options };
 }
 
 export const gatewayOtherMethods = (...allowed: Method[]) => otherMethods(withGateway, allowed);

@@ -6,5 +6,5 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 // GET /changelog.json – published changes, newest first
 export const GET = withGateway({ auth: "none" }, async ({ ctx }) => json(await listChangelog(ctx.db)));
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -17,5 +17,5 @@ export const PATCH = withGateway({ auth: "key", body: updateMeBody }, async ({ c
   json({ user: await updateProfile(ctx.db, ctx.principal.userId, body) }),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, DELETE } = gatewayOtherMethods("GET", "PATCH");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, DELETE, OPTIONS } = gatewayOtherMethods("GET", "PATCH");

@@ -8,5 +8,5 @@ export const GET = withGateway({ auth: "none" }, () =>
   json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300" } }),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

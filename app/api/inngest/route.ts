@@ -39,5 +39,5 @@ export const POST = withRequestId(inngestHandler.POST);
 // PUT /api/inngest – sync the app's functions with an Inngest server
 export const PUT = withRequestId(inngestHandler.PUT);
 
-// Any other method – 405 method_not_allowed with Allow
-export const { PATCH, DELETE } = gatewayOtherMethods("GET", "POST", "PUT");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "POST", "PUT");

@@ -23,5 +23,5 @@ export const GET = handle;
 // HEAD /files/{key} – the same headers without the body
 export const HEAD = handle;
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "HEAD");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "HEAD");

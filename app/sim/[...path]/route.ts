@@ -58,5 +58,5 @@ export const GET = withGateway({ auth: "none" }, ({ req, url }) => serve(req, ur
 // HEAD /sim/{kind}/… – headers only
 export const HEAD = GET;
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "HEAD");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "HEAD");

@@ -21,5 +21,5 @@ export const DELETE = withGateway({ auth: "admin", body: modelIdBody }, async ({
   json(await deleteModel(ctx.db, body.modelId, ctx.principal.userId)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { PUT, PATCH } = gatewayOtherMethods("GET", "POST", "DELETE");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { PUT, PATCH, OPTIONS } = gatewayOtherMethods("GET", "POST", "DELETE");

@@ -6,5 +6,5 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 // GET /admin/stats – users, active keys, models and credits issued and used
 export const GET = withGateway({ auth: "admin" }, async ({ ctx }) => json(await adminStats(ctx.db)));
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -7,5 +7,5 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 // GET /me/activity – your activity records, newest first, with filters
 export const GET = withGateway({ auth: "key", query: activityQuery }, async ({ ctx, query }) => json(await listActivity(ctx, query)));
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -9,5 +9,5 @@ export const PATCH = withGateway({ auth: "session", body: autoTopupBody }, async
   json(await updateAutoTopup(ctx.db, ctx.principal.userId, body)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, POST, PUT, DELETE, HEAD } = gatewayOtherMethods("PATCH");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, POST, PUT, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("PATCH");

@@ -6,5 +6,5 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 // GET /me/balance – your balance in credits
 export const GET = withGateway({}, async ({ ctx }) => json(await gatewayBalance(ctx.db, ctx.principal.userId)));
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

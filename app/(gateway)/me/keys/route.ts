@@ -15,5 +15,5 @@ export const POST = withGateway({ auth: "session", body: createKeyBody }, async 
   json(await createApiKey(ctx, body), { status: 201, headers: { "Cache-Control": "no-store" } }),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "POST");

@@ -8,5 +8,5 @@ export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
   json({ sessions: await listSessions(ctx.db, ctx.principal.userId, ctx.principal.sessionId) }),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -9,5 +9,5 @@ export const GET = withGateway({ query: transactionsQuery }, async ({ ctx, query
   json(await listTransactions(ctx.db, { ...query, userId: ctx.principal.userId })),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -9,5 +9,5 @@ export const POST = withGateway({ auth: "key" }, async ({ req, ctx }) =>
   json(toUploadResult(await receiveUpload(ctx, req, { allowJson: false })), { status: 201 }),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

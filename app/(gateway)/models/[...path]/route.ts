@@ -19,5 +19,5 @@ export const POST = withGateway({ auth: "key", body: estimateBody }, async ({ ct
   return json(await estimateModel(ctx.db, path.modelId, body));
 });
 
-// Any other method – 405 method_not_allowed with Allow
-export const { PUT, PATCH, DELETE } = gatewayOtherMethods("GET", "POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "POST");

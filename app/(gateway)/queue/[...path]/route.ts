@@ -37,5 +37,5 @@ export const PUT = withGateway({ auth: "key" }, async ({ ctx, params }) => {
   return readQueuedRequest(ctx, path, {});
 });
 
-// Any other method – 405 method_not_allowed with Allow
-export const { PATCH, DELETE } = gatewayOtherMethods("GET", "POST", "PUT");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "POST", "PUT");

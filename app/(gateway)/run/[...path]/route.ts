@@ -17,5 +17,5 @@ export const POST = withGateway(
   },
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

@@ -6,5 +6,5 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 // POST /webhooks/provider – a provider's job completion (signature-verified; the raw body is what is signed)
 export const POST = withGateway({ auth: "none" }, async ({ req, ctx }) => json(await handleProviderWebhook(ctx.db, req)));
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

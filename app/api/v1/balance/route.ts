@@ -6,5 +6,5 @@ import { skillOtherMethods } from "@/lib/http/unknown-route";
 // GET /api/v1/balance – balance in rubles, tier and rate limit
 export const GET = withSkill({}, async ({ ctx }) => json(await skillBalance(ctx.db, ctx.principal.userId)));
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = skillOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = skillOtherMethods("GET");

@@ -15,5 +15,5 @@ export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit:
   return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
 });
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = skillOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = skillOtherMethods("POST");

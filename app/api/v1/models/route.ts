@@ -9,5 +9,5 @@ export const GET = withSkill({ auth: "key", query: skillModelsQuery }, async ({ 
   json(await listSkillModels(ctx.db, query)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = skillOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = skillOtherMethods("GET");

@@ -13,5 +13,5 @@ export const POST = withSkill({ auth: "key" }, async ({ req, ctx }) => {
   }
 });
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = skillOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = skillOtherMethods("POST");

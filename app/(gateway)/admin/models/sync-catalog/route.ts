@@ -6,5 +6,5 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 // POST /admin/models/sync-catalog – re-sync the whole catalog from the provider
 export const POST = withGateway({ auth: "admin" }, async ({ ctx }) => json(await syncCatalog(ctx.db)));
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

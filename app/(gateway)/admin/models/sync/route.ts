@@ -9,5 +9,5 @@ export const POST = withGateway({ auth: "admin", body: modelIdBody }, async ({ c
   json(await syncModel(ctx.db, body.modelId)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

@@ -9,5 +9,5 @@ export const GET = withGateway({ auth: "admin", params: userIdParams }, async ({
   json(await getUserDetail(ctx.db, params.id)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

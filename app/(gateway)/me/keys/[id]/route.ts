@@ -16,5 +16,5 @@ export const DELETE = withGateway({ auth: "key", params: keyIdParams }, async ({
   return noContent();
 });
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, POST, PUT, HEAD } = gatewayOtherMethods("PATCH", "DELETE");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, POST, PUT, HEAD, OPTIONS } = gatewayOtherMethods("PATCH", "DELETE");

@@ -10,5 +10,5 @@ export const DELETE = withGateway({ auth: "key", params: sessionIdParams }, asyn
   return noContent();
 });
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, POST, PUT, PATCH, HEAD } = gatewayOtherMethods("DELETE");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, POST, PUT, PATCH, HEAD, OPTIONS } = gatewayOtherMethods("DELETE");

@@ -10,5 +10,5 @@ export const GET = withGateway({ query: historyQuery }, async ({ ctx, query }) =
   json(await usageHistory(ctx.db, ctx.principal.userId, resolveHistoryRange(query))),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

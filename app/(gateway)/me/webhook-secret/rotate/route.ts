@@ -8,5 +8,5 @@ export const POST = withGateway({ auth: "session" }, async ({ ctx }) =>
   json({ secret: await rotateWebhookSecret(ctx.db, ctx.principal.userId) }, { headers: { "Cache-Control": "no-store" } }),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

@@ -10,5 +10,5 @@ export const POST = withGateway({ auth: "none", body: notificationBody, rateLimi
   json(await handlePaymentNotification(ctx.db, req, body)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

@@ -10,5 +10,5 @@ export const GET = withSkill({ auth: "key", params: skillRequestParams }, async 
   json(skillResult(await getGenerationOrThrow(ctx, params.requestId))),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = skillOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = skillOtherMethods("GET");

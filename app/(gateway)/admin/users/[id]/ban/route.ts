@@ -10,5 +10,5 @@ export const POST = withGateway({ auth: "admin", params: userIdParams, body: ban
   return json({ ok: true });
 });
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

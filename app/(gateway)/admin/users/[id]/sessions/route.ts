@@ -18,5 +18,5 @@ export const DELETE = withGateway({ auth: "admin", params: userIdParams }, async
   return noContent();
 });
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH } = gatewayOtherMethods("GET", "DELETE");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, OPTIONS } = gatewayOtherMethods("GET", "DELETE");

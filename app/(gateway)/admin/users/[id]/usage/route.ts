@@ -10,5 +10,5 @@ export const GET = withGateway({ auth: "admin", params: userIdParams, query: usa
   json(await userUsage(ctx.db, params.id, query.windows)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -8,5 +8,5 @@ export const GET = withGateway({ auth: "key", params: paymentParams }, async ({ 
   Response.redirect(await receiptUrl(ctx.db, ctx.principal.userId, params.id), 302),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { POST, PUT, PATCH, DELETE } = gatewayOtherMethods("GET");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -9,5 +9,5 @@ export const DELETE = withGateway({ auth: "key", params: falRequestParams }, asy
   json(await deleteActivityAssets(ctx, params.falRequestId)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, POST, PUT, PATCH, HEAD } = gatewayOtherMethods("DELETE");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, POST, PUT, PATCH, HEAD, OPTIONS } = gatewayOtherMethods("DELETE");

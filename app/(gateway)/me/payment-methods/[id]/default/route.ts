@@ -9,5 +9,5 @@ export const POST = withGateway({ auth: "session", params: paymentMethodParams }
   json(await setDefaultPaymentMethod(ctx.db, ctx.principal.userId, params.id)),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

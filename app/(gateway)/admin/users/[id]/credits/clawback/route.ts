@@ -10,5 +10,5 @@ export const POST = withGateway({ auth: "admin", params: userIdParams, body: adm
   json(await adminClawbackCredits(ctx.db, { adminId: ctx.principal.userId, userId: params.id, ...body }), { status: 201 }),
 );
 
-// Any other method – 405 method_not_allowed with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD } = gatewayOtherMethods("POST");
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");
