@@ -102,3 +102,4 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what = "Resource") => new ApiError("not_found", `${what} not found`);
+export const invalidJson = () => new ApiError("invalid_json", "Request body is not valid JSON");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, type Issue } from "./errors";
+import { ApiError, invalidJson, type Issue } from "./errors";
 import { validationError } from "./render";
 
 /**
@@ -45,7 +45,7 @@ export async function readJson(req: Request, maxBytes: number): Promise<unknown>
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ApiError("invalid_json", "Request body is not valid JSON");
+    throw invalidJson();
   }
   // Nesting that deep only serves to exhaust the stack of whatever walks the value later.
   if (text.length > 2 * MAX_NESTING && nestingOf(text) > MAX_NESTING) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, invalidJson } from "@/lib/http/errors";
 import { readBodyBytes } from "@/lib/http/request";
 import { parseWith } from "@/lib/http/request";
 import { tooLarge } from "./multipart";
@@ -87,7 +87,7 @@ export async function readJsonUpload(req: Request, maxBytes: number): Promise<De
   try {
     parsed = JSON.parse(new TextDecoder().decode(raw));
   } catch {
-    throw new ApiError("invalid_json", "Request body is not valid JSON");
+    throw invalidJson();
   }
   return decodeJsonUpload(parseWith(jsonUploadBody, parsed, "invalid_body"), maxBytes);
 }

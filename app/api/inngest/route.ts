@@ -1,5 +1,5 @@
 import { inngestHandler } from "@/inngest/handler";
-import { ApiError } from "@/lib/http/errors";
+import { invalidJson } from "@/lib/http/errors";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
@@ -23,7 +23,7 @@ function withRequestId(handler: (req: never, ctx: unknown) => Promise<Response>)
     try {
       res = await handler(req as never, ctx);
     } catch (err) {
-      const error = err instanceof SyntaxError ? new ApiError("invalid_json", "Request body is not valid JSON") : normalizeError(err, requestId);
+      const error = err instanceof SyntaxError ? invalidJson() : normalizeError(err, requestId);
       return renderError("gateway", error, requestId);
     }
     const out = new Response(res.body, res);
