@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { brand } from "@/lib/brand";
 
 /**
  * The one place configuration is read. Every variable the product understands is declared here,
@@ -176,6 +177,10 @@ export class EnvError extends Error {
     this.name = "EnvError";
   }
 }
+
+const envErrors = brand<EnvError>("env-error");
+envErrors.mark(EnvError);
+export const isEnvError = envErrors.is;
 
 /** Parses a set of variables; empty strings count as unset so `.env` templates stay harmless. */
 export function parseEnv(source: Record<string, string | undefined>): Env {

@@ -1,7 +1,7 @@
 import { NonRetriableError } from "inngest";
 import { getDb } from "@/db/client";
 import { chargeAutoTopup } from "@/lib/payments/auto-topup/charge";
-import { PaymentProviderError } from "@/lib/payments/errors";
+import { isPaymentProviderError } from "@/lib/payments/errors";
 import { inngest } from "../client";
 import { autoTopupRequested } from "../events";
 
@@ -23,7 +23,7 @@ export const autoTopupFn = inngest.createFunction(
       try {
         return await chargeAutoTopup(await getDb(), event.data.userId);
       } catch (err) {
-        if (err instanceof PaymentProviderError && !err.retryable) throw new NonRetriableError(err.message);
+        if (isPaymentProviderError(err) && !err.retryable) throw new NonRetriableError(err.message);
         throw err;
       }
     }),

@@ -7,13 +7,13 @@ import { preparedQuery } from "@/db/prepared";
 import { assets } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { OutboundError, safeFetch, type NetPolicy, type Resolver } from "@/lib/net";
+import { isOutboundError, type NetPolicy, OutboundError, type Resolver, safeFetch } from "@/lib/net";
 import { currentStorage, type ObjectSource, type ObjectStorage } from "@/lib/storage";
 import { contentTypeForKey, extensionFor, OCTET_STREAM } from "@/lib/storage/media-types";
 import { HEAD_BYTES, spoolToFile } from "@/lib/storage/spool";
 import { assetKey } from "./keys";
 import { findMediaUrls, rewriteMediaUrls, type Replacement } from "./media-refs";
-import { classifyResult, UnsupportedResult } from "./result-types";
+import { classifyResult, isUnsupportedResult } from "./result-types";
 
 export type AssetRow = typeof assets.$inferSelect;
 
@@ -337,7 +337,7 @@ async function openStream(url: string, maxBytes: number, o: RehostOptions): Prom
 }
 
 function describe(err: unknown): string {
-  if (err instanceof OutboundError || err instanceof UnsupportedResult) return `${err.code}: ${err.message}`.slice(0, 500);
+  if (isOutboundError(err) || isUnsupportedResult(err)) return `${err.code}: ${err.message}`.slice(0, 500);
   return `storage_error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
 }
 

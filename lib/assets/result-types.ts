@@ -1,3 +1,4 @@
+import { brand } from "@/lib/brand";
 import { fileTypeFromBuffer } from "file-type";
 import { extensionFor, knownContentType } from "@/lib/storage/media-types";
 
@@ -5,6 +6,9 @@ import { extensionFor, knownContentType } from "@/lib/storage/media-types";
 export class UnsupportedResult extends Error {
   readonly code = "unsupported_media_type";
 }
+const unsupportedResults = brand<UnsupportedResult>("unsupported-result");
+unsupportedResults.mark(UnsupportedResult);
+export const isUnsupportedResult = unsupportedResults.is;
 
 const ALIASES: Record<string, string> = {
   "image/apng": "image/png",

@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
-import { ApiError } from "@/lib/http/errors";
+import { isApiError } from "@/lib/http/errors";
 import type { AuthContext, Principal } from "./principal";
 import { resolveSession } from "./resolve";
 import { SESSION_COOKIES } from "./session-cookie";
@@ -19,7 +19,7 @@ export const currentViewer = cache(async (): Promise<Principal | null> => {
   try {
     return await resolveSession(await getDb(), token);
   } catch (err) {
-    if (err instanceof ApiError) return null;
+    if (isApiError(err)) return null;
     throw err;
   }
 });

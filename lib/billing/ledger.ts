@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { eq, is, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { rawRows, type Executor } from "@/db/client";
 import { balances, type TransactionType } from "@/db/schema";
@@ -113,7 +113,7 @@ async function runMove(db: Executor, idempotencyKey: string, statement: SQL): Pr
     const transaction = toTransaction(rows[0]);
     return { applied: true, transaction, balance: transaction.balanceAfter };
   } catch (error) {
-    if (isUniqueViolation(error) && !(db instanceof PgTransaction)) return existingMove(db, idempotencyKey);
+    if (isUniqueViolation(error) && !is(db, PgTransaction)) return existingMove(db, idempotencyKey);
     throw error;
   }
 }
@@ -175,7 +175,7 @@ export async function reserveCredits(db: Executor, input: ReserveInput): Promise
     return { move: rows[0] ? { applied: true, transaction: toTransaction(rows[0]), balance: Number(rows[0].balance_after) } : null };
   };
   const outcome =
-    db instanceof PgTransaction
+    is(db, PgTransaction)
       ? await cappedReserve(db)
       : await db.transaction(cappedReserve).catch(async (error: unknown) => {
           if (isUniqueViolation(error)) return { move: await existingMove(db, key) };

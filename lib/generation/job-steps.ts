@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
-import { ProviderRejectedError, ProviderUnavailableError } from "@/lib/provider";
+import { isProviderUnavailable, ProviderRejectedError } from "@/lib/provider";
 import { appendEvents, logEvent, notifyGeneration, progressEvent, statusEvent } from "./events";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
@@ -37,7 +37,7 @@ export async function submitJobStep(id: string): Promise<StepState> {
     const row = await ensureSubmitted(db, job.row, job.model, { webhook: true });
     return { state: isFinal(row.status) ? "final" : "pending", logsSeen: 0 };
   } catch (err) {
-    if (err instanceof ProviderUnavailableError) throw err;
+    if (isProviderUnavailable(err)) throw err;
     return endWith(db, job.row, err);
   }
 }
@@ -52,7 +52,7 @@ export async function checkJobStep(id: string, logsSeen: number): Promise<StepSt
   try {
     status = await providerOf(row).status(refOf(row, model), { logs: true });
   } catch (err) {
-    if (err instanceof ProviderUnavailableError) throw err;
+    if (isProviderUnavailable(err)) throw err;
     return endWith(db, row, err);
   }
   const fresh = status.logs.slice(logsSeen).map((l) => logEvent(l.message, l.timestamp));
@@ -85,7 +85,7 @@ export async function collectJobStep(id: string): Promise<{ status: string }> {
   try {
     result = await providerOf(job.row).result(refOf(job.row, job.model));
   } catch (err) {
-    if (err instanceof ProviderUnavailableError) throw err;
+    if (isProviderUnavailable(err)) throw err;
     await endWith(db, job.row, err);
     return { status: "failed" };
   }

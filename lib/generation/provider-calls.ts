@@ -5,18 +5,7 @@ import { rehostResult } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import {
-  CircuitOpenError,
-  fetchProviderMedia,
-  ModelFailedError,
-  ProviderError,
-  ProviderUnavailableError,
-  providerByName,
-  type GenerationProvider,
-  type ProviderName,
-  type ProviderRequestRef,
-  type ProviderResult,
-} from "@/lib/provider";
+import { fetchProviderMedia, type GenerationProvider, isCircuitOpen, isModelFailed, isProviderError, isProviderUnavailable, providerByName, type ProviderName, type ProviderRequestRef, type ProviderResult } from "@/lib/provider";
 import { insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./events";
 import type { RunJournal, Submission } from "./run-journal";
 import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
@@ -71,7 +60,7 @@ export async function submitJob(
       const submitted = await provider.submit(request);
       return { providerRequestId: submitted.providerRequestId, queuePosition: submitted.queuePosition ?? null, at: new Date() };
     } catch (err) {
-      const retry = err instanceof ProviderUnavailableError && !(err instanceof CircuitOpenError) && !err.maybeAccepted && attempt < (options.retries ?? 0);
+      const retry = isProviderUnavailable(err) && !isCircuitOpen(err) && !err.maybeAccepted && attempt < (options.retries ?? 0);
       if (!retry || options.signal?.aborted) throw err;
       await sleep(Math.min(err.retryAfterMs ?? 100 * 2 ** attempt, 2_000), options.signal);
     }
@@ -136,9 +125,9 @@ export async function awaitResult(row: GenerationRow, model: ModelRow, signal: A
     try {
       return await provider.result(ref, { signal });
     } catch (err) {
-      if (!(err instanceof ProviderUnavailableError) || signal.aborted) throw err;
+      if (!isProviderUnavailable(err) || signal.aborted) throw err;
       if (err.reason !== "not_ready") {
-        if (err instanceof CircuitOpenError || ++failures > 3) throw err;
+        if (isCircuitOpen(err) || ++failures > 3) throw err;
       }
       await sleep(Math.max(5, Math.min(err.retryAfterMs ?? delay, delay)), signal);
       delay = Math.min(delay * 2, 1_000);
@@ -175,8 +164,8 @@ async function rehostOutput(db: Db, row: GenerationRow, output: Record<string, u
 
 /** A provider failure as the outcome that ends the job (the charge is refunded). */
 export function failureOutcome(err: unknown): GenerationOutcome {
-  if (err instanceof ModelFailedError) return { kind: "failed", errorCode: "generation_failed", message: err.message };
-  if (err instanceof ProviderError) {
+  if (isModelFailed(err)) return { kind: "failed", errorCode: "generation_failed", message: err.message };
+  if (isProviderError(err)) {
     log.warn("generation failed at the provider", { provider: err.provider, operation: err.operation, error: err.message });
     return { kind: "failed", errorCode: "provider_error", message: err.message };
   }

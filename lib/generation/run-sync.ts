@@ -5,7 +5,7 @@ import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
-import { ProviderError } from "@/lib/provider";
+import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
 import { failureError } from "./present";
@@ -15,10 +15,15 @@ import { isFinal, type GenerationRow } from "./types";
 
 /**
  * Sync mode (`/run`, skill `sync: true`, integrations): the job runs inline in the request, with
- * its row as the durable state. When RUN_SYNC_TIMEOUT_MS passes, the inline work stops, the job
- * is handed to the queue function (which reuses the provider request) and the caller gets 504
- * `timeout` with the request id. If this process dies mid-run, the re-drive sweep hands it over.
- * Returns the final row when completed; throws the job's error when it failed.
+ * its row as the durable state. Every way out after the reserve is an answer the client can act on:
+ * - completed → the row (200 with the result);
+ * - a provider or model failure → the job is ended and refunded first, then 502/503
+ *   `provider_error` (Retry-After when the provider gave a hint) or `generation_failed`;
+ * - RUN_SYNC_TIMEOUT_MS passed, or anything unexpected (storage, database) → the job is handed to
+ *   the queue function, which resumes the provider request, and the answer is 504 `timeout`
+ *   carrying the request id to follow on `/queue`. Never a bare 500 for a job that goes on and
+ *   is charged.
+ * If this process dies mid-run, the re-drive sweep hands the job over.
  */
 export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: (stage: string) => void = () => {}): Promise<GenerationRow> {
   const abort = new AbortController();
@@ -26,27 +31,39 @@ export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), env().RUN_SYNC_TIMEOUT_MS)));
   const first = await Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-  let final: GenerationRow | null = first === "timeout" ? null : first;
-  if (first === "timeout") {
-    abort.abort();
-    final = await work.catch(() => null);
-    if (!final || !isFinal(final.status)) {
-      await dispatchGeneration(row.id);
-      throw new ApiError("timeout", "The generation did not finish within the sync wait; fetch it through /queue with requestId", {
-        requestId: row.id,
-        request_id: row.id,
-      });
-    }
-  }
-  return answerOf(final!);
+  if (first === "timeout") abort.abort();
+  const run = first === "timeout" ? await work : first;
+  if (run.kind === "ended") return answerOf(run.row, run.cause);
+  await dispatchGeneration(row.id).catch((error) =>
+    // The re-drive sweep hands it over later; the answer stays the same.
+    log.error("sync generation not handed to the queue yet", { generationId: row.id, error }),
+  );
+  throw stillRunning(row.id, run.reason);
 }
 
-function answerOf(row: GenerationRow): GenerationRow {
+/** How the inline work ended: the job is final, or it goes on in the queue function. */
+type InlineRun = { kind: "ended"; row: GenerationRow; cause?: unknown } | { kind: "handed_over"; reason: "timeout" | "unexpected" };
+
+function answerOf(row: GenerationRow, cause?: unknown): GenerationRow {
   if (row.status === "completed") return row;
-  throw failureError(row);
+  const error = failureError(row);
+  if (row.errorCode !== "provider_error" || !isProviderUnavailable(cause)) throw error;
+  // The provider's own hint tells the client when a retry can work; an open circuit is 503.
+  const retryAfter = { "Retry-After": String(Math.max(1, Math.ceil((cause.retryAfterMs ?? 1000) / 1000))) };
+  if (isCircuitOpen(cause)) throw new ApiError("provider_error", error.message, error.extra, retryAfter, 503);
+  throw new ApiError("provider_error", error.message, error.extra, cause.retryAfterMs == null ? {} : retryAfter);
 }
 
-async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal, lap: (stage: string) => void): Promise<GenerationRow> {
+function stillRunning(id: string, reason: "timeout" | "unexpected"): ApiError {
+  const message =
+    reason === "timeout"
+      ? "The generation did not finish within the sync wait; it goes on: fetch it through /queue with requestId"
+      : "The generation could not be finished inline; it goes on in the queue: fetch it through /queue with requestId";
+  return new ApiError("timeout", message, { requestId: id, request_id: id, status: "in_progress" });
+}
+
+/** The inline work; it never throws (see runSync for what each way out means). */
+async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal, lap: (stage: string) => void): Promise<InlineRun> {
   let current = row;
   // A quick run (most) leaves its progress to its ending's statement; see RunJournal.
   const journal = new RunJournal(db, row, model);
@@ -57,31 +74,37 @@ async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal
       current = withSubmission(row, submission);
     }
     lap("submit");
-    if (isFinal(current.status)) return current;
+    if (isFinal(current.status)) return { kind: "ended", row: current };
     const result = await awaitResult(current, model, signal);
     lap("result");
     const outcome = await outcomeOf(db, current, result, journal);
     lap("rehost");
     const final = (await finalizeGeneration(db, current, outcome, await journal.close())).row;
     lap("finalize");
-    return final;
+    return { kind: "ended", row: final };
   } catch (err) {
     const unrecorded = await journal.close();
-    if (err instanceof ProviderError && !signal.aborted) return (await finalizeGeneration(db, current, failureOutcome(err), unrecorded)).row;
-    // Handed over (the wait ran out, or not the provider's fault): the queue function must find
-    // the provider's id, so it resumes that request instead of submitting again.
+    if (isProviderError(err) && !signal.aborted) {
+      const ended = await finalizeGeneration(db, current, failureOutcome(err), unrecorded).then(
+        (f) => f.row,
+        (error) => (log.error("failed sync generation not ended; handing it to the queue", { generationId: row.id, error }), null),
+      );
+      if (ended) return { kind: "ended", row: ended, cause: err };
+    }
+    // Handed over: the queue function must find the provider's id, so it resumes that request
+    // instead of submitting again.
     await recordNow(db, row, model, unrecorded).catch((error) =>
       log.warn("run progress not recorded before the hand-over", { generationId: row.id, error }),
     );
-    if (signal.aborted) return reload(db, row.id);
-    // Not the provider's fault (storage, database): the queue function retries it durably.
-    log.error("sync generation failed unexpectedly; handing it to the queue", { generationId: row.id, error: err });
-    await dispatchGeneration(row.id).catch(() => undefined);
-    throw err;
+    if (!signal.aborted && !isProviderError(err)) log.error("sync generation failed unexpectedly; handing it to the queue", { generationId: row.id, error: err });
+    // A job that ended meanwhile (a cancel, a provider webhook) is answered as it ended.
+    const latest = await reload(db, row.id).catch(() => null);
+    if (latest && isFinal(latest.status)) return { kind: "ended", row: latest };
+    return { kind: "handed_over", reason: signal.aborted ? "timeout" : "unexpected" };
   }
 }
 
-async function reload(db: Db, id: string): Promise<GenerationRow> {
+async function reload(db: Db, id: string): Promise<GenerationRow | null> {
   const [row] = await db.select().from(generationRequests).where(eq(generationRequests.id, id));
-  return row!;
+  return row ?? null;
 }

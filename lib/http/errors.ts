@@ -1,3 +1,5 @@
+import { brand } from "@/lib/brand";
+
 /**
  * Every error the API can answer with: one table of stable codes and their HTTP statuses (the
  * spec's "Errors" section), plus the skill surface's coarser codes. Domain code throws `ApiError`;
@@ -20,6 +22,7 @@ export const gatewayErrors = {
   asset_too_large: 413,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   key_limit_exceeded: 429,
   internal_error: 500,
@@ -61,6 +64,7 @@ export const skillCodeOf: Record<ErrorCode, SkillCode> = {
   asset_too_large: "INVALID_PARAMS",
   payload_too_large: "INVALID_PARAMS",
   unsupported_media_type: "INVALID_PARAMS",
+  idempotency_key_reused: "INVALID_PARAMS",
   rate_limited: "RATE_LIMITED",
   key_limit_exceeded: "RATE_LIMITED",
   internal_error: "PROVIDER_ERROR",
@@ -100,6 +104,11 @@ export class ApiError extends Error {
     this.status = status ?? gatewayErrors[code];
   }
 }
+
+const apiErrors = brand<ApiError>("api-error");
+apiErrors.mark(ApiError);
+/** Domain code throws ApiError from any server chunk: check it with this, never `instanceof` (lib/brand.ts). */
+export const isApiError = apiErrors.is;
 
 export const notFound = (what = "Resource") => new ApiError("not_found", `${what} not found`);
 export const invalidJson = () => new ApiError("invalid_json", "Request body is not valid JSON");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { log } from "@/lib/logger";
-import { ApiError, skillCodeOf, type ErrorCode, type Issue } from "./errors";
+import { ApiError, type ErrorCode, isApiError, type Issue, skillCodeOf } from "./errors";
 
 export type Surface = "gateway" | "skill";
 
@@ -21,7 +21,7 @@ export function validationError(code: Extract<ErrorCode, `invalid_${string}`>, e
  * request id, with nothing of their message or stack in the response.
  */
 export function normalizeError(err: unknown, requestId: string): ApiError {
-  if (err instanceof ApiError) return err;
+  if (isApiError(err)) return err;
   log.error("unhandled error", { requestId, error: err });
   return new ApiError("internal_error", `Unexpected error. Quote X-Request-ID ${requestId} to support.`);
 }

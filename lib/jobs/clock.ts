@@ -22,3 +22,5 @@ export class ManualClock implements Clock {
     this.current = typeof to === "number" ? to : to.getTime();
   }
 }
+
+export const isManualClock = (clock: Clock): clock is ManualClock => "advance" in clock && "set" in clock;

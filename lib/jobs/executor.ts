@@ -3,7 +3,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db, type Tx } from "@/db/client";
 import { jobRuns, type JobEvent } from "@/db/schema";
 import { log } from "@/lib/logger";
-import { ManualClock, systemClock, type Clock } from "./clock";
+import { isManualClock, systemClock, type Clock, type ManualClock } from "./clock";
 import { syncFunctions, type Transport } from "./protocol";
 import { buildRegistry, type Registry } from "./registry";
 import { RunDriver, type DriverHost } from "./run-driver";
@@ -319,7 +319,7 @@ export class JobExecutor {
   }
 
   private manualClock(): ManualClock {
-    if (!(this.clock instanceof ManualClock)) throw new Error("advance() needs a ManualClock");
+    if (!isManualClock(this.clock)) throw new Error("advance() needs a ManualClock");
     return this.clock;
   }
 

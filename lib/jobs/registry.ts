@@ -1,3 +1,4 @@
+import { brand } from "@/lib/brand";
 import { Cron } from "croner";
 import { z } from "zod";
 import { assertExpression } from "./expressions";
@@ -69,6 +70,10 @@ export class UnsupportedFunctionError extends Error {
     this.name = "UnsupportedFunctionError";
   }
 }
+
+const unsupportedFunctionErrors = brand<UnsupportedFunctionError>("unsupported-function-error");
+unsupportedFunctionErrors.mark(UnsupportedFunctionError);
+export const isUnsupportedFunctionError = unsupportedFunctionErrors.is;
 
 /** The SDK's default when `retries` is not set: 3 retries, 4 attempts. */
 const DEFAULT_RETRIES = 3;

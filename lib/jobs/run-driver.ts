@@ -1,3 +1,4 @@
+import { brand } from "@/lib/brand";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { jobRunOps, jobRuns, type MemoizedStep } from "@/db/schema";
@@ -48,6 +49,9 @@ const PARALLEL_STEPS = 8;
 
 /** The claim was lost (lease expired and taken over, run cancelled, or this process "died"). */
 export class LostRun extends Error {}
+const lostRuns = brand<LostRun>("lost-run");
+lostRuns.mark(LostRun);
+export const isLostRun = lostRuns.is;
 
 type RunState = {
   steps: Record<string, MemoizedStep>;
@@ -134,7 +138,7 @@ export class RunDriver {
         if (done) return;
       }
     } catch (err) {
-      if (err instanceof LostRun) return;
+      if (isLostRun(err)) return;
       throw err;
     } finally {
       clearInterval(renew);

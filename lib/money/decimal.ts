@@ -1,3 +1,5 @@
+import { brand } from "@/lib/brand";
+
 /**
  * Exact decimals for money: a value is `units / 10^scale` with `units` a BigInt. Prices arrive as
  * Postgres `numeric` strings ("0.00035") or as JSON numbers, and are never turned into floats
@@ -13,6 +15,9 @@ export class DecimalError extends Error {
     this.name = "DecimalError";
   }
 }
+const decimalErrors = brand<DecimalError>("decimal-error");
+decimalErrors.mark(DecimalError);
+export const isDecimalError = decimalErrors.is;
 
 /**
  * Parses "12", "0.00035", "1e-7", "-3.5" or a finite JS number. A number is read through its

@@ -1,3 +1,5 @@
+import { brand } from "@/lib/brand";
+
 export type OutboundErrorCode =
   | "invalid_url"
   | "blocked_address"
@@ -24,4 +26,6 @@ export class OutboundError extends Error {
   }
 }
 
-export const isOutboundError = (err: unknown): err is OutboundError => err instanceof OutboundError;
+const outboundErrors = brand<OutboundError>("outbound-error");
+outboundErrors.mark(OutboundError);
+export const isOutboundError = outboundErrors.is;

@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import { Transform, type Readable } from "node:stream";
 import { env } from "@/lib/env";
 import { isAddressAllowed, type NetPolicy } from "./address";
-import { OutboundError } from "./errors";
+import { isOutboundError, OutboundError } from "./errors";
 import { guardedLookup, type Resolver } from "./lookup";
 
 export type SafeFetchOptions = {
@@ -202,10 +202,10 @@ function wrapResponse(
 }
 
 export function toOutboundError(err: unknown, signal?: AbortSignal): OutboundError {
-  if (err instanceof OutboundError) return err;
-  if (signal?.aborted && signal.reason instanceof OutboundError) return signal.reason;
+  if (isOutboundError(err)) return err;
+  if (signal?.aborted && isOutboundError(signal.reason)) return signal.reason;
   const cause = (err as { cause?: unknown })?.cause;
-  if (cause instanceof OutboundError) return cause;
+  if (isOutboundError(cause)) return cause;
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new OutboundError("dns_failure", "Cannot resolve the host");
   return new OutboundError("network", `Connection failed${code ? ` (${code})` : ""}`);

@@ -6,7 +6,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { rubToCredits } from "@/lib/money/credits";
-import { PaymentProviderError, paymentProviderApiError } from "./errors";
+import { isPaymentProviderError, paymentProviderApiError } from "./errors";
 import { toPaymentView } from "./payment-view";
 import { currentPaymentProvider } from "./registry";
 
@@ -58,7 +58,7 @@ export async function createTopup(ctx: { db: Db; principal: Principal }, input: 
       .returning();
     return { payment: toPaymentView(updated!), confirmationUrl: remote.confirmationUrl };
   } catch (err) {
-    if (!(err instanceof PaymentProviderError)) throw err;
+    if (!isPaymentProviderError(err)) throw err;
     // The provider refused or failed: the payment can never be confirmed, so it is closed here.
     await ctx.db.update(payments).set({ status: "canceled", cancellationReason: "provider_error" }).where(eq(payments.id, row!.id));
     throw paymentProviderApiError(err);

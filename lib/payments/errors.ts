@@ -1,3 +1,4 @@
+import { brand } from "@/lib/brand";
 import { ApiError } from "@/lib/http/errors";
 
 /**
@@ -15,6 +16,10 @@ export class PaymentProviderError extends Error {
     this.name = "PaymentProviderError";
   }
 }
+
+const paymentProviderErrors = brand<PaymentProviderError>("payment-provider-error");
+paymentProviderErrors.mark(PaymentProviderError);
+export const isPaymentProviderError = paymentProviderErrors.is;
 
 /** The HTTP answer to a provider failure: 502 payment_provider (spec "Errors"). */
 export const paymentProviderApiError = (err: PaymentProviderError) =>

@@ -6,7 +6,7 @@ import { log } from "@/lib/logger";
 import { clientIp } from "@/lib/rate-limit/client-ip";
 import { valueToKopecks } from "./amount";
 import { applyProviderPayment } from "./apply-provider-payment";
-import { PaymentProviderError, paymentProviderApiError } from "./errors";
+import { isPaymentProviderError, paymentProviderApiError } from "./errors";
 import { isLocalPaymentSecret } from "./local/secret";
 import type { ProviderName } from "./provider";
 import { paymentProvider } from "./registry";
@@ -87,7 +87,7 @@ async function applyNotification(db: Db, provider: ProviderName, body: Notificat
     remote = await paymentProvider(provider).getPayment(body.object.id);
   } catch (err) {
     // 502 makes the provider redeliver later, when it can be checked.
-    if (err instanceof PaymentProviderError) throw paymentProviderApiError(err);
+    if (isPaymentProviderError(err)) throw paymentProviderApiError(err);
     throw err;
   }
   if (!remote) return { processed: false, reason: "unknown_at_provider" };

@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { log } from "@/lib/logger";
 import { applyProviderPayment, type ApplyResult } from "./apply-provider-payment";
-import { PaymentProviderError } from "./errors";
+import { isPaymentProviderError } from "./errors";
 import type { PaymentRow } from "./payment-view";
 import { isFinalStatus } from "./provider";
 import { paymentProvider } from "./registry";
@@ -24,7 +24,7 @@ export async function reconcileQuietly(db: Db, row: PaymentRow): Promise<Payment
   try {
     return (await reconcilePayment(db, row)).payment;
   } catch (err) {
-    if (!(err instanceof PaymentProviderError)) throw err;
+    if (!isPaymentProviderError(err)) throw err;
     log.warn("could not reconcile a pending payment", { paymentId: row.id, error: err.message });
     return row;
   }

@@ -2,7 +2,7 @@ import { and, asc, inArray, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
 import { log } from "@/lib/logger";
-import { PaymentProviderError } from "./errors";
+import { isPaymentProviderError } from "./errors";
 import { clearRecoveredLowBalances } from "./low-balance";
 import { reconcilePayment } from "./reconcile-payment";
 
@@ -25,7 +25,7 @@ export async function reconcileStalePayments(db: Db, options: { now: number; old
     try {
       if ((await reconcilePayment(db, row)).applied) outcome.applied++;
     } catch (err) {
-      if (!(err instanceof PaymentProviderError)) throw err;
+      if (!isPaymentProviderError(err)) throw err;
       outcome.failed++;
       log.warn("reconcile: provider unavailable", { paymentId: row.id, error: err.message });
     }

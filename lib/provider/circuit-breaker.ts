@@ -1,7 +1,7 @@
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
-import { CircuitOpenError, isRetryableProviderError, type ProviderOperation } from "./errors";
+import { CircuitOpenError, isCircuitOpen, isProviderUnavailable, type ProviderOperation } from "./errors";
 import type { ProviderName } from "./types";
 
 export type CircuitState = "closed" | "open" | "half_open";
@@ -100,7 +100,7 @@ export class CircuitBreaker {
       return value;
     } catch (err) {
       // "Not finished yet" is an answer, not a fault.
-      if (isRetryableProviderError(err) && err.reason !== "not_ready") this.onFailure(err);
+      if (isProviderUnavailable(err) && err.reason !== "not_ready") this.onFailure(err);
       else this.onSuccess();
       throw err;
     } finally {
@@ -141,7 +141,7 @@ export class CircuitBreaker {
 
   private onFailure(err?: unknown) {
     // A failure fast-failed by this breaker says nothing new about the provider.
-    if (err instanceof CircuitOpenError) return;
+    if (isCircuitOpen(err)) return;
     this.failures += 1;
     const reopen = this.openedAt !== null; // a failed half-open probe
     if (reopen || this.failures >= this.options.failureThreshold) {

@@ -1,3 +1,4 @@
+import { brand } from "@/lib/brand";
 import { ApiError } from "@/lib/http/errors";
 import type { ProviderName } from "./types";
 
@@ -11,11 +12,18 @@ import type { ProviderName } from "./types";
  *   422 with `detail`: answer `generation_failed` and refund. Not thrown by `result()`, returned.
  * - `ProviderRejectedError` — the provider refused us (credentials, unknown endpoint or request,
  *   a malformed answer): not retryable; answer 502 `provider_error` and refund.
+ *
+ * Providers live on `globalThis`, so their errors cross server bundles: tell them apart with the
+ * guards below (`isProviderUnavailable(err)`, …), never with `instanceof` (see lib/brand.ts).
  */
 export type ProviderOperation = "submit" | "status" | "result" | "cancel" | "schema" | "models" | "webhook";
 
+/** Which of the classes below an error is; `circuit_open` is also `unavailable` to the guards. */
+export type ProviderErrorKind = "unavailable" | "circuit_open" | "model_failed" | "rejected";
+
 export abstract class ProviderError extends Error {
   abstract readonly retryable: boolean;
+  abstract readonly kind: ProviderErrorKind;
   constructor(
     readonly provider: ProviderName,
     readonly operation: ProviderOperation,
@@ -29,6 +37,7 @@ export abstract class ProviderError extends Error {
 
 export class ProviderUnavailableError extends ProviderError {
   readonly retryable = true;
+  readonly kind: "unavailable" | "circuit_open" = "unavailable";
   constructor(
     provider: ProviderName,
     operation: ProviderOperation,
@@ -67,6 +76,7 @@ export class CircuitOpenError extends ProviderUnavailableError {
     });
     this.name = "CircuitOpenError";
   }
+  override readonly kind = "circuit_open" as const;
 }
 
 /** One entry of fal's validation `detail` array. */
@@ -74,6 +84,7 @@ export type ModelErrorDetail = { loc?: (string | number)[]; msg?: string; type?:
 
 export class ModelFailedError extends ProviderError {
   readonly retryable = false;
+  readonly kind = "model_failed" as const;
   constructor(
     provider: ProviderName,
     operation: ProviderOperation,
@@ -97,6 +108,7 @@ export class ModelFailedError extends ProviderError {
 
 export class ProviderRejectedError extends ProviderError {
   readonly retryable = false;
+  readonly kind = "rejected" as const;
   constructor(
     provider: ProviderName,
     operation: ProviderOperation,
@@ -111,6 +123,17 @@ export class ProviderRejectedError extends ProviderError {
   /** `unauthorized`, `not_found`, `bad_response`, `rejected`. */
   readonly reason: string;
 }
+
+const providerErrors = brand<ProviderError>("provider-error");
+providerErrors.mark(ProviderError);
+
+export const isProviderError = providerErrors.is;
+/** Retryable: network, timeout, 429, 5xx, not ready yet — and an open circuit. */
+export const isProviderUnavailable = (err: unknown): err is ProviderUnavailableError =>
+  isProviderError(err) && (err.kind === "unavailable" || err.kind === "circuit_open");
+export const isCircuitOpen = (err: unknown): err is CircuitOpenError => isProviderError(err) && err.kind === "circuit_open";
+export const isModelFailed = (err: unknown): err is ModelFailedError => isProviderError(err) && err.kind === "model_failed";
+export const isProviderRejected = (err: unknown): err is ProviderRejectedError => isProviderError(err) && err.kind === "rejected";
 
 function firstDetailType(detail: unknown): string | undefined {
   if (!Array.isArray(detail)) return undefined;
@@ -133,9 +156,6 @@ export function describeDetail(detail: unknown): string | null {
   return parts.length ? parts.join("; ") : null;
 }
 
-export const isRetryableProviderError = (err: unknown): err is ProviderUnavailableError =>
-  err instanceof ProviderUnavailableError;
-
 const retryAfterHeader = (ms: number | null): Record<string, string> =>
   ms == null ? {} : { "Retry-After": String(Math.max(1, Math.ceil(ms / 1000))) };
 
@@ -144,7 +164,7 @@ const retryAfterHeader = (ms: number | null): Record<string, string> =>
  * are returned unchanged so the caller can rethrow them.
  */
 export function providerErrorToApiError(err: unknown): ApiError | unknown {
-  if (err instanceof CircuitOpenError) {
+  if (isCircuitOpen(err)) {
     return new ApiError(
       "provider_error",
       "The generation provider is temporarily unavailable; retry after the indicated time",
@@ -153,16 +173,16 @@ export function providerErrorToApiError(err: unknown): ApiError | unknown {
       503,
     );
   }
-  if (err instanceof ModelFailedError) {
+  if (isModelFailed(err)) {
     return new ApiError("generation_failed", `Generation failed: ${err.message}`, {
       ...(err.errorType ? { errorType: err.errorType } : {}),
       ...(err.detail != null ? { detail: err.detail } : {}),
     });
   }
-  if (err instanceof ProviderUnavailableError) {
+  if (isProviderUnavailable(err)) {
     return new ApiError("provider_error", "The generation provider is unavailable; retry later", {}, retryAfterHeader(err.retryAfterMs));
   }
-  if (err instanceof ProviderRejectedError) {
+  if (isProviderRejected(err)) {
     return new ApiError("provider_error", "The generation provider refused the request");
   }
   return err;

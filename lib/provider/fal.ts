@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { describeDetail, ModelFailedError, ProviderRejectedError, ProviderUnavailableError, type ProviderOperation } from "./errors";
+import { describeDetail, isProviderRejected, ModelFailedError, type ProviderOperation, ProviderRejectedError, ProviderUnavailableError } from "./errors";
 import { badResponse, falFetch, messageOf, rejection, sleep, type FalHttpConfig, type FalResponse } from "./fal-http";
 import {
   decimalString,
@@ -234,7 +234,7 @@ export class FalProvider implements GenerationProvider {
     try {
       res = await this.platform("models", url, signal);
     } catch (err) {
-      if (err instanceof ProviderRejectedError && err.reason === "unauthorized") {
+      if (isProviderRejected(err) && err.reason === "unauthorized") {
         log.warn("fal refused the pricing call; listing models without prices", { status: err.status });
         return prices;
       }

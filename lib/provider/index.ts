@@ -6,7 +6,11 @@ export type * from "./types";
 export {
   CircuitOpenError,
   describeDetail,
-  isRetryableProviderError,
+  isCircuitOpen,
+  isModelFailed,
+  isProviderError,
+  isProviderRejected,
+  isProviderUnavailable,
   ModelFailedError,
   ProviderError,
   ProviderRejectedError,

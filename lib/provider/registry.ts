@@ -37,7 +37,7 @@ export function providerByName(name: ProviderName): GenerationProvider {
   const all = instances();
   let guarded = all.guarded.get(name);
   if (!guarded) {
-    guarded = withBreaker(rawProvider(name), breakerFor(name));
+    guarded = withBreaker(rawProvider(name), () => breakerFor(name));
     all.guarded.set(name, guarded);
   }
   return guarded;
@@ -82,13 +82,14 @@ export function resetProviders(): void {
   resetBreakers();
 }
 
-function withBreaker(inner: GenerationProvider, breaker: CircuitBreaker): GenerationProvider {
+/** `breaker` is looked up at each call, so a breaker rebuilt from new settings takes effect at once. */
+function withBreaker(inner: GenerationProvider, breaker: () => CircuitBreaker): GenerationProvider {
   return {
     name: inner.name,
-    submit: (request) => breaker.run("submit", () => inner.submit(request)),
-    status: (ref, options) => breaker.run("status", () => inner.status(ref, options)),
-    result: (ref, options) => breaker.run("result", () => inner.result(ref, options)),
-    cancel: (ref, options) => breaker.run("cancel", () => inner.cancel(ref, options)),
+    submit: (request) => breaker().run("submit", () => inner.submit(request)),
+    status: (ref, options) => breaker().run("status", () => inner.status(ref, options)),
+    result: (ref, options) => breaker().run("result", () => inner.result(ref, options)),
+    cancel: (ref, options) => breaker().run("cancel", () => inner.cancel(ref, options)),
     schema: (endpointId, options) => inner.schema(endpointId, options),
     listModels: (options) => inner.listModels(options),
     fetchMedia: (url) => inner.fetchMedia(url),

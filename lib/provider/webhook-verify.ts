@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
-import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import { Webhook } from "standardwebhooks";
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
@@ -84,7 +84,8 @@ export function verifyLocalSignature(raw: RawWebhook, secret: string): void {
     const body = typeof raw.body === "string" ? raw.body : Buffer.from(raw.body).toString("utf8");
     localWebhookSigner(secret).verify(body, headers, { jsonParse: false });
   } catch (err) {
-    if (err instanceof WebhookVerificationError) throw invalid(`Webhook signature invalid: ${err.message}`);
+    // By name: the library is bundled into several server chunks, each with its own class.
+    if (err instanceof Error && err.name === "WebhookVerificationError") throw invalid(`Webhook signature invalid: ${err.message}`);
     throw err;
   }
 }

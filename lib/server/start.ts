@@ -1,5 +1,5 @@
 import { getDbHandle } from "@/db/client";
-import { env, EnvError } from "@/lib/env";
+import { env, isEnvError } from "@/lib/env";
 import { jobsMode } from "@/lib/jobs/mode";
 import { log } from "@/lib/logger";
 
@@ -12,7 +12,7 @@ export function startServer(): Promise<void> {
       env();
       jobsMode();
     } catch (err) {
-      if (!(err instanceof EnvError)) throw err;
+      if (!isEnvError(err)) throw err;
       // A bad setting stops start-up, naming the variable.
       console.error(err.message);
       process.exit(1);
@@ -43,11 +43,11 @@ async function startJobs(): Promise<void> {
     return;
   }
   const { startEmbeddedJobs } = await import("@/lib/jobs/runtime");
-  const { UnsupportedFunctionError } = await import("@/lib/jobs/registry");
+  const { isUnsupportedFunctionError } = await import("@/lib/jobs/registry");
   try {
     await startEmbeddedJobs();
   } catch (err) {
-    if (err instanceof UnsupportedFunctionError) {
+    if (isUnsupportedFunctionError(err)) {
       console.error(err.message);
       process.exit(1);
     }

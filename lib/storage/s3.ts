@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, type S3ServiceException } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { OCTET_STREAM } from "./media-types";
@@ -26,7 +26,8 @@ export type S3StorageOptions = {
 /** S3 requires parts of at least 5 MiB (except the last). */
 export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
-const statusOf = (err: unknown) => (err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined);
+// The SDK is bundled into several server chunks: read the status without `instanceof`.
+const statusOf = (err: unknown) => (err as Partial<S3ServiceException> | null)?.$metadata?.httpStatusCode;
 const encodeKey = (key: string) => key.split("/").map(encodeURIComponent).join("/");
 
 export function s3Storage(options: S3StorageOptions): ObjectStorage {

@@ -3,7 +3,7 @@ import { notFound } from "@/lib/http/errors";
 import { renderError } from "@/lib/http/render";
 import { OCTET_STREAM } from "./media-types";
 import { parseRangeHeader } from "./range";
-import { RangeNotSatisfiable, type ObjectRead, type ObjectStorage, type RangeRequest } from "./types";
+import { isRangeNotSatisfiable, type ObjectRead, type ObjectStorage, type RangeRequest } from "./types";
 
 /**
  * Headers for a stored file served from the app's own origin. The key of a file never changes
@@ -43,7 +43,7 @@ export async function serveObject(req: Request, key: string, storage: ObjectStor
   try {
     object = await storage.get(key, range);
   } catch (err) {
-    if (!(err instanceof RangeNotSatisfiable)) throw err;
+    if (!isRangeNotSatisfiable(err)) throw err;
     return new Response(null, {
       status: 416,
       headers: { ...FILE_HEADERS, "Content-Range": `bytes */${err.totalBytes}`, "X-Request-ID": requestId },

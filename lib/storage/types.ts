@@ -1,3 +1,4 @@
+import { brand } from "@/lib/brand";
 import type { Readable } from "node:stream";
 
 /** Bytes to store: in memory, a stream, or a finished temp file the storage may move. */
@@ -31,6 +32,9 @@ export class RangeNotSatisfiable extends Error {
     this.name = "RangeNotSatisfiable";
   }
 }
+const rangeNotSatisfiable = brand<RangeNotSatisfiable>("range-not-satisfiable");
+rangeNotSatisfiable.mark(RangeNotSatisfiable);
+export const isRangeNotSatisfiable = rangeNotSatisfiable.is;
 
 /**
  * Object storage: the embedded `local` driver (files under DATA_DIR/assets, served by the app)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, invalidJson } from "@/lib/http/errors";
+import { ApiError, invalidJson, isApiError } from "@/lib/http/errors";
 import { readBodyBytes } from "@/lib/http/request";
 import { parseWith } from "@/lib/http/request";
 import { tooLarge } from "./multipart";
@@ -80,7 +80,7 @@ export async function readJsonUpload(req: Request, maxBytes: number): Promise<De
   try {
     raw = await readBodyBytes(req, jsonUploadCap(maxBytes));
   } catch (err) {
-    if (err instanceof ApiError && err.code === "payload_too_large") throw tooLarge(maxBytes);
+    if (isApiError(err) && err.code === "payload_too_large") throw tooLarge(maxBytes);
     throw err;
   }
   let parsed: unknown;

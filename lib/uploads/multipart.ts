@@ -1,7 +1,7 @@
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, isApiError } from "@/lib/http/errors";
 
 export type IncomingFile = {
   stream: Readable;
@@ -98,9 +98,9 @@ export async function readMultipartFile<T>(
     parser.on("close", () => {
       if (!fileSeen) fail(missingFile());
     });
-    parser.on("error", (err) => fail(err instanceof ApiError ? err : new ApiError("invalid_body", "Malformed multipart body")));
+    parser.on("error", (err) => fail(isApiError(err) ? err : new ApiError("invalid_body", "Malformed multipart body")));
     meter.on("error", fail);
-    source.on("error", (err) => fail(err instanceof ApiError ? err : new ApiError("invalid_body", "The upload was interrupted")));
+    source.on("error", (err) => fail(isApiError(err) ? err : new ApiError("invalid_body", "The upload was interrupted")));
     source.pipe(meter).pipe(parser);
   });
 }

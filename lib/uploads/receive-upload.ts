@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { RequestContext } from "@/lib/http/handler";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, isApiError } from "@/lib/http/errors";
 import { env } from "@/lib/env";
 import { getStorage } from "@/lib/storage";
 import { readJsonUpload } from "./json-upload";
@@ -43,7 +43,7 @@ export async function receiveUpload(
  * INVALID_PARAMS, with the gateway code in `details.reason`). Size keeps its 413.
  */
 export function asSkillUploadError(err: unknown): unknown {
-  if (err instanceof ApiError && err.code === "unsupported_media_type") {
+  if (isApiError(err) && err.code === "unsupported_media_type") {
     return new ApiError(err.code, err.message, err.extra, err.headers, 400);
   }
   return err;

@@ -3,7 +3,7 @@
 import { getDb } from "@/db/client";
 import { currentViewer } from "@/lib/auth/viewer";
 import { getRunCost, type RunCost } from "@/lib/generation-ui/get-run-cost";
-import { ApiError } from "@/lib/http/errors";
+import { isApiError } from "@/lib/http/errors";
 
 /**
  * The playground's cost line after a run: reserved and settled credits of the signed-in user's
@@ -17,7 +17,7 @@ export async function runCostAction(requestId: unknown): Promise<RunCost | null>
   try {
     return await getRunCost(await getDb(), viewer.userId, requestId);
   } catch (err) {
-    if (err instanceof ApiError) return null;
+    if (isApiError(err)) return null;
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 "use server";
 
-import { AuthError } from "next-auth";
+import type { AuthError } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
@@ -17,12 +17,16 @@ function back(error: string, callbackUrl: string): never {
   redirect(`/signin?${new URLSearchParams({ error, callbackUrl })}`);
 }
 
+/** Auth.js errors carry `type` and `kind`; checked by shape, since next-auth is bundled into several chunks. */
+const isAuthError = (err: unknown): err is AuthError =>
+  err instanceof Error && typeof (err as Partial<AuthError>).type === "string" && typeof (err as { kind?: unknown }).kind === "string";
+
 /** Auth.js reports failures as thrown AuthErrors; anything else (incl. Next's redirect) propagates. */
 async function run(callbackUrl: string, action: () => Promise<unknown>) {
   try {
     await action();
   } catch (err) {
-    if (err instanceof AuthError) back(err.type, callbackUrl);
+    if (isAuthError(err)) back(err.type, callbackUrl);
     throw err;
   }
 }

@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { PriceUnit } from "@/db/schema/models";
 import { formatPriceRub } from "@/lib/money/credits";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
-import { AdminApiError, useAdminModels, useDeleteModel, useSyncCatalog, useSyncModel, useUpdateModel, type AdminModelsPage } from "./use-admin-models";
+import { type AdminModelsPage, isAdminApiError, useAdminModels, useDeleteModel, useSyncCatalog, useSyncModel, useUpdateModel } from "./use-admin-models";
 
 // Not imported from the schema module: that would ship drizzle's table builder to the browser.
 const priceUnits = ["image", "megapixel", "second", "request", "1k_chars"] as const satisfies readonly PriceUnit[];
@@ -16,7 +16,7 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
   const [price, setPrice] = useState(model.priceRub === null ? "" : String(model.priceRub));
   const [unit, setUnit] = useState(model.priceUnit ?? "");
   const [discount, setDiscount] = useState(String(model.discountPercent));
-  const issues = update.error instanceof AdminApiError ? update.error.issues : [];
+  const issues = isAdminApiError(update.error) ? update.error.issues : [];
   return (
     <form
       className="space-y-2"

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { brand } from "@/lib/brand";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
 
 export type AdminModelsPage = { items: AdminModelRecord[]; total: number; limit: number; offset: number };
@@ -13,6 +14,9 @@ export class AdminApiError extends Error {
     super(message);
   }
 }
+const adminApiErrors = brand<AdminApiError>("admin-api-error");
+adminApiErrors.mark(AdminApiError);
+export const isAdminApiError = adminApiErrors.is;
 
 /** The admin JSON API with the dashboard session cookie (same origin). */
 async function adminFetch<T>(path: string, init?: { method: string; body?: unknown }): Promise<T> {

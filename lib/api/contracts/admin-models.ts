@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { licenseTypes, priceUnits } from "@/db/schema/models";
-import { DecimalError, formatDecimal, parseDecimal } from "@/lib/money/decimal";
+import { formatDecimal, isDecimalError, parseDecimal } from "@/lib/money/decimal";
 import { defineOperations } from "./operation";
 import { booleanQuery, csvOf, limitQuery, offsetQuery } from "./models";
 
@@ -24,7 +24,7 @@ const exactDecimal = (scale: number, min: number, max: number) =>
       else if (Number(text) < min || Number(text) > max) ctx.addIssue({ code: "custom", message: `must be between ${min} and ${max}` });
       return text;
     } catch (err) {
-      if (!(err instanceof DecimalError)) throw err;
+      if (!isDecimalError(err)) throw err;
       ctx.addIssue({ code: "custom", message: "Expected a decimal number" });
       return z.NEVER;
     }

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { autoTopupSettings, balances, paymentMethods, payments, users } from "@/db/schema";
 import { CREDITS_PER_RUB, rubToCredits } from "@/lib/money/credits";
 import { applyProviderPayment } from "../apply-provider-payment";
-import { PaymentProviderError } from "../errors";
+import { isPaymentProviderError } from "../errors";
 import type { PaymentRow } from "../payment-view";
 import { paymentProvider } from "../registry";
 
@@ -111,7 +111,7 @@ async function chargeRow(db: Db, row: PaymentRow, email: string | null): Promise
   } catch (err) {
     // A refusal (4xx) is final: close the payment so the next crossing may try again. Anything
     // retryable is thrown to the function's retries, which resume this same row and key.
-    if (err instanceof PaymentProviderError && !err.retryable) await cancel(db, row.id, err.providerCode ?? "provider_refused");
+    if (isPaymentProviderError(err) && !err.retryable) await cancel(db, row.id, err.providerCode ?? "provider_refused");
     throw err;
   }
   await db.update(payments).set({ paymentProviderId: remote.id, providerData: remote.raw }).where(eq(payments.id, row.id));

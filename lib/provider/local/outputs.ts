@@ -1,3 +1,4 @@
+import { brand } from "@/lib/brand";
 import type { ModelErrorDetail } from "../errors";
 import { renderEmbedding, renderTranscript } from "./media/text";
 import { mp4FrameCount, VIDEO_SIZES } from "./media/mp4";
@@ -31,6 +32,9 @@ class Invalid extends Error {
     super(message);
   }
 }
+const invalidInputs = brand<Invalid>("local-invalid-input");
+invalidInputs.mark(Invalid);
+const isInvalid = invalidInputs.is;
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 const int = (v: unknown) => (typeof v === "number" && Number.isInteger(v) ? v : undefined);
@@ -56,7 +60,7 @@ export async function buildOutput(req: OutputRequest): Promise<BuiltOutput> {
         return { ok: true, output: await mesh(req) };
     }
   } catch (err) {
-    if (!(err instanceof Invalid)) throw err;
+    if (!isInvalid(err)) throw err;
     return { ok: false, status: 422, detail: [{ loc: ["body", err.field], msg: err.message, type: err.type }] };
   }
 }

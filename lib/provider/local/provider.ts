@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { log } from "@/lib/logger";
-import { describeDetail, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
+import { describeDetail, isProviderRejected, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
 import type {
   CancelResult,
   GenerationProvider,
@@ -179,7 +179,7 @@ export class LocalProvider implements GenerationProvider {
     try {
       row = await this.row(ref, "cancel");
     } catch (err) {
-      if (err instanceof ProviderRejectedError && err.reason === "not_found") return { status: "not_found" };
+      if (isProviderRejected(err) && err.reason === "not_found") return { status: "not_found" };
       throw err;
     }
     const now = this.now();

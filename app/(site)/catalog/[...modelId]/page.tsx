@@ -12,7 +12,7 @@ import { previewEstimate } from "@/lib/catalog/estimate";
 import { currentViewer } from "@/lib/auth/viewer";
 import { getModelCard } from "@/lib/catalog/get";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { isApiError } from "@/lib/http/errors";
 import { estimateAction } from "../actions";
 import { runCostAction } from "../run-actions";
 
@@ -26,7 +26,7 @@ const loadCard = cache(async (segments: string[]) => {
   try {
     return await getModelCard(await getDb(), segments.join("/"));
   } catch (err) {
-    if (err instanceof ApiError && (err.code === "unknown_model" || err.code === "invalid_params")) notFound();
+    if (isApiError(err) && (err.code === "unknown_model" || err.code === "invalid_params")) notFound();
     throw err;
   }
 });

@@ -9,7 +9,7 @@ import { Alert, Badge, cellClass, formatTime, Table } from "@/components/dashboa
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getActivityDetail } from "@/lib/generation-ui/get-activity-detail";
-import { ApiError } from "@/lib/http/errors";
+import { isApiError } from "@/lib/http/errors";
 import { formatCredits } from "@/lib/money/credits";
 
 export const metadata = { title: "Activity record" };
@@ -20,7 +20,7 @@ async function load(id: string) {
     return await getActivityDetail(ctx, id);
   } catch (err) {
     // Someone else's record is exactly as missing as none.
-    if (err instanceof ApiError && err.code === "not_found") notFound();
+    if (isApiError(err) && err.code === "not_found") notFound();
     throw err;
   }
 }
