@@ -12,3 +12,4 @@ export * from "./provider";
 export * from "./catalog";
 export * from "./jobs";
 export * from "./local-payments";
+export * from "./idempotency";

@@ -1,6 +1,7 @@
 import { autoTopupFn } from "./auto-topup";
 import { deliverCallbackFn } from "./deliver-callback";
 import { lowBalanceEmailFn } from "./low-balance-email";
+import { pruneIdempotencyKeysFn } from "./prune-idempotency-keys";
 import { pruneJobHistoryFn } from "./prune-job-history";
 import { pruneRateLimitWindowsFn } from "./prune-rate-limit-windows";
 import { reconcilePaymentsFn } from "./reconcile-payments";
@@ -11,6 +12,7 @@ import { runGenerationFn } from "./run-generation";
 export const functions = [
   pruneJobHistoryFn,
   pruneRateLimitWindowsFn,
+  pruneIdempotencyKeysFn,
   runGenerationFn,
   deliverCallbackFn,
   redriveGenerationsFn,

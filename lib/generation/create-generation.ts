@@ -7,6 +7,7 @@ import { afterReserve, reserveCredits, reserveCtes } from "@/lib/billing/ledger"
 import type { ModelRow } from "@/lib/catalog/columns";
 import type { ProviderName } from "@/lib/provider";
 import { appendEvents, insertEventsFor, progressEvent, statusEvent } from "./events";
+import { keyInsertFor, recordKey, type Idempotency } from "./idempotency";
 import type { GenerationContext, GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
 export type NewGeneration = {
@@ -19,6 +20,8 @@ export type NewGeneration = {
   quoteCredits: number;
   webhookUrl: string | null;
   passthrough: boolean;
+  /** The request's Idempotency-Key: recorded with the job, in the same statement or transaction. */
+  idempotency?: Idempotency;
 };
 
 const createdEvents = () => [statusEvent("queued"), progressEvent("queued")];
@@ -64,7 +67,8 @@ export async function createGeneration(ctx: GenerationContext, g: NewGeneration)
     ctx.db,
     sql`with ${reserve ? sql`${reserveCtes(reserve)}, ` : sql``}
          new_job as (${insertJob(job, reserve ? sql`exists (select 1 from debited)` : sql`true`)}),
-         new_job_events as (${insertEventsFor("new_job", createdEvents())})
+         new_job_events as (${insertEventsFor("new_job", createdEvents())})${g.idempotency ? sql`,
+         new_key as (${keyInsertFor("new_job", g.idempotency, now)})` : sql``}
        select new_job.*${reserve ? sql`, (select balance_after from reserved) as reserve_balance_after` : sql``} from new_job`,
   );
   if (created) {
@@ -74,6 +78,7 @@ export async function createGeneration(ctx: GenerationContext, g: NewGeneration)
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.insert(generationRequests).values(job).returning();
     if (reserve) await reserveCredits(tx, reserve);
+    if (g.idempotency) await recordKey(tx, job, g.idempotency);
     await appendEvents(tx, job.id, createdEvents());
     return row!;
   });

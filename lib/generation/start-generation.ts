@@ -5,6 +5,7 @@ import { quoteForInput } from "@/lib/money/pricing";
 import { breakerFor, providerFor } from "@/lib/provider";
 import { createGeneration } from "./create-generation";
 import { dispatchGeneration } from "./dispatch";
+import { keyedGeneration, replayGeneration, type Idempotency } from "./idempotency";
 import { lapper } from "@/lib/http/server-timing";
 import { log } from "@/lib/logger";
 import { runSync } from "./run-sync";
@@ -21,6 +22,10 @@ export type StartGeneration = {
   /** Completion callback, already checked against the outbound rules (checkCallbackUrl). */
   webhookUrl?: string | null;
   passthrough?: boolean;
+  /** The request's Idempotency-Key (idempotencyOf): a repeat answers with the key's job. */
+  idempotency?: Idempotency;
+  /** The client's request: a repeat waiting on a running sync job stops when it goes away. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -28,8 +33,16 @@ export type StartGeneration = {
  * quote → breaker (503, nothing charged) → the job row and its reserve in one transaction (402
  * before anything runs) → dispatch: inline for sync, the queue function otherwise. Returns the
  * final row (sync) or the queued row (queue).
+ *
+ * With an Idempotency-Key, a key already recorded answers with its job before anything else (a
+ * retry after a top-up or while the breaker is open still gets the first outcome). A request that
+ * fails to create its job looks the key up once more: if a concurrent duplicate recorded it
+ * meanwhile (its insert won the unique index, or took the balance first), that job is the answer.
  */
 export async function startGeneration(ctx: GenerationContext, o: StartGeneration): Promise<GenerationRow> {
+  const startedAtMs = Date.now();
+  const keyed = o.idempotency && (await keyedGeneration(ctx, o.idempotency));
+  if (keyed) return replayGeneration(ctx.db, keyed, o.mode, startedAtMs, o.signal);
   const lap = lapper(o.timing);
   const model = await getModelForRun(ctx.db, o.modelId);
   lap("model");
@@ -38,17 +51,25 @@ export async function startGeneration(ctx: GenerationContext, o: StartGeneration
   const provider = providerFor({ sandbox: isSandbox(ctx.principal), modelProvider: model.provider });
   breakerFor(provider.name).assertAvailable();
   lap("validate");
-  const row = await createGeneration(ctx, {
-    model,
-    input,
-    surface: o.surface,
-    mode: o.mode,
-    operation: o.operation,
-    provider: provider.name,
-    quoteCredits: quote.credits,
-    webhookUrl: o.webhookUrl ?? null,
-    passthrough: o.passthrough ?? false,
-  });
+  let row: GenerationRow;
+  try {
+    row = await createGeneration(ctx, {
+      model,
+      input,
+      surface: o.surface,
+      mode: o.mode,
+      operation: o.operation,
+      provider: provider.name,
+      quoteCredits: quote.credits,
+      webhookUrl: o.webhookUrl ?? null,
+      passthrough: o.passthrough ?? false,
+      idempotency: o.idempotency,
+    });
+  } catch (err) {
+    const winner = o.idempotency && (await keyedGeneration(ctx, o.idempotency));
+    if (!winner) throw err;
+    return replayGeneration(ctx.db, winner, o.mode, startedAtMs, o.signal);
+  }
   lap("reserve");
   if (o.mode === "sync") return runSync(ctx.db, row, model, lap);
   // If this hand-off is lost (a crash right here), the re-drive sweep sends it again.

@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import { idempotencyOf } from "@/lib/generation/idempotency";
 import { parseWith, readJson } from "@/lib/http/request";
 import type { IntegrationContext } from "./context";
 import { resolveIntegration } from "./registry";
@@ -10,5 +11,6 @@ import { resolveIntegration } from "./registry";
 export async function runIntegration(ctx: IntegrationContext, req: Request, segment: string): Promise<unknown> {
   const { action } = resolveIntegration(segment);
   const body = parseWith(action.body, await readJson(req, env().MAX_BODY_BYTES), "invalid_body");
-  return action.run(ctx, body);
+  const idempotency = idempotencyOf(req, ctx.principal, { operation: `integration:${segment}`, body });
+  return action.run({ ...ctx, idempotency }, body);
 }

@@ -54,8 +54,14 @@ function toOperation(op: Operation): ZodOpenApiOperationObject {
     description: op.description,
     tags: op.tags,
     security: op.auth === "none" ? [] : op.auth === "key" || op.auth === "optional" ? [{ bearerAuth: [] }, { sessionCookie: [] }] : [{ sessionCookie: [] }],
-    ...(op.params || op.query
-      ? { requestParams: { ...(op.params ? { path: op.params } : {}), ...(op.query ? { query: op.query } : {}) } }
+    ...(op.params || op.query || op.headers
+      ? {
+          requestParams: {
+            ...(op.params ? { path: op.params } : {}),
+            ...(op.query ? { query: op.query } : {}),
+            ...(op.headers ? { header: op.headers } : {}),
+          },
+        }
       : {}),
     ...(op.body
       ? {

@@ -18,6 +18,25 @@ export const queueSubmitQuery = z.object({
 export const resultQuery = z.object({ passthrough: booleanQuery.default(false) });
 export const statusQuery = z.object({ logs: booleanQuery.default(false).meta({ description: "Include the runner's logs" }) });
 
+/** The most characters an `Idempotency-Key` may have (Stripe's limit). */
+export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
+
+export const idempotencyHeaders = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(1, "Idempotency-Key must not be empty")
+    .max(IDEMPOTENCY_KEY_MAX_CHARS, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_CHARS} characters`)
+    .optional()
+    .meta({
+      description:
+        "Makes a retry safe: a repeat with the same key, by the same user, of the same request (route, model, body and " +
+        "query options) within 24 h answers with the first request's job — the same request id, no second charge or run; " +
+        "a sync repeat waits for the job like the first request. The same key with a different request is 422 " +
+        "idempotency_key_reused. Requests refused before a job existed (400, 402, 429, 503) do not keep the key. " +
+        `1–${IDEMPOTENCY_KEY_MAX_CHARS} characters (else 400 invalid_params).`,
+    }),
+});
+
 export const requestPathParams = modelPathParams.extend({ requestId: z.uuid() });
 export const skillRequestParams = z.object({ requestId: z.string().min(1).max(64) });
 
@@ -124,7 +143,7 @@ export const activityList = z
   .meta({ id: "ActivityList" });
 
 const sse = (description: string) => ({ description, contentType: "text/event-stream" });
-const runErrors = ["invalid_body", "unknown_model", "insufficient_balance", "key_limit_exceeded", "rate_limited", "generation_failed", "provider_error"] as const;
+const runErrors = ["invalid_body", "invalid_params", "idempotency_key_reused", "unknown_model", "insufficient_balance", "key_limit_exceeded", "rate_limited", "generation_failed", "provider_error"] as const;
 
 export const generationOperations = defineOperations([
   {
@@ -141,6 +160,7 @@ export const generationOperations = defineOperations([
     auth: "key",
     params: modelPathParams,
     query: runQuery,
+    headers: idempotencyHeaders,
     body: modelInputBody,
     responses: { 200: { description: "The result", schema: gatewayResult } },
     errors: [...runErrors, "timeout"],
@@ -156,6 +176,7 @@ export const generationOperations = defineOperations([
     auth: "key",
     params: modelPathParams,
     query: queueSubmitQuery,
+    headers: idempotencyHeaders,
     body: modelInputBody,
     responses: { 200: { description: "Queued", schema: queueSubmitted } },
     errors: [...runErrors, "invalid_query"],
@@ -236,6 +257,7 @@ export const generationOperations = defineOperations([
     tags: ["Skill"],
     surface: "skill",
     auth: "key",
+    headers: idempotencyHeaders,
     body: skillGenerateBody,
     responses: {
       200: { description: "sync: the GenerationResult", schema: skillGenerationResult },

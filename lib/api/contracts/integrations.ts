@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idempotencyHeaders } from "./generation";
 import { defineOperations } from "./operation";
 
 /** Lengths a cover can carry; `text` is shortened into the prompt (see lib/integrations/covers/prompt.ts). */
@@ -87,7 +88,8 @@ export const integrationParams = z.object({
 
 const costNote =
   "Billed to the caller like any generation on INTEGRATION_MODEL_ID (402 insufficient_balance, 429 key_limit_exceeded), " +
-  "refunded in full when the generation fails.";
+  "refunded in full when the generation fails. With `Idempotency-Key`, a repeat of the same request within 24 h reuses " +
+  "the first request's generation (no second charge or run).";
 
 export const integrationOperations = defineOperations([
   {
@@ -103,9 +105,10 @@ export const integrationOperations = defineOperations([
     surface: "gateway",
     auth: "key",
     params: integrationParams,
+    headers: idempotencyHeaders,
     body: coverGenerateBody,
     responses: { 200: { description: "The cover", schema: coverAnswer } },
-    errors: ["not_found", "insufficient_balance", "key_limit_exceeded", "generation_failed", "provider_error", "timeout"],
+    errors: ["not_found", "invalid_params", "idempotency_key_reused", "insufficient_balance", "key_limit_exceeded", "generation_failed", "provider_error", "timeout"],
   },
   {
     method: "post",
@@ -122,8 +125,9 @@ export const integrationOperations = defineOperations([
     surface: "gateway",
     auth: "key",
     params: integrationParams,
+    headers: idempotencyHeaders,
     body: coverEditBody,
     responses: { 200: { description: "The cover with its text", schema: coverAnswer } },
-    errors: ["not_found", "insufficient_balance", "key_limit_exceeded", "generation_failed", "provider_error", "timeout", "asset_storage_disabled"],
+    errors: ["not_found", "invalid_params", "idempotency_key_reused", "insufficient_balance", "key_limit_exceeded", "generation_failed", "provider_error", "timeout", "asset_storage_disabled"],
   },
 ]);

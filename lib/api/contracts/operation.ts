@@ -23,6 +23,8 @@ export type Operation = {
   extraBodies?: { contentType: string; schema: z.ZodType }[];
   query?: z.ZodObject;
   params?: z.ZodObject;
+  /** Request headers the operation reads, e.g. `Idempotency-Key`. */
+  headers?: z.ZodObject;
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** Error codes this operation may answer with (beyond those its auth mode implies). */
   errors?: ErrorCode[];

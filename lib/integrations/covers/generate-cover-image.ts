@@ -11,13 +11,15 @@ export type GeneratedCover = { url: string; requestId: string; costCredits: numb
 /**
  * One cover from the prompt on INTEGRATION_MODEL_ID, through the generation engine: billed to the
  * caller like any sync generation (reserve, settle, full refund when it fails; activity operation
- * `integration`), its result re-hosted on the service's storage.
+ * `integration`), its result re-hosted on the service's storage. The request's Idempotency-Key
+ * keys it: a repeat reuses the first request's generation.
  */
 export async function generateCoverImage(ctx: IntegrationContext, prompt: string): Promise<GeneratedCover> {
   const result = await runGeneration(ctx, {
     modelId: env().INTEGRATION_MODEL_ID,
     input: { prompt, ...COVER_IMAGE_INPUT },
     operation: "integration",
+    idempotency: ctx.idempotency,
   });
   const url = firstImageUrl(result.output);
   if (!url) throw new ApiError("generation_failed", "The model answered without an image", { requestId: result.requestId });

@@ -1,5 +1,6 @@
 import { modelInputBody, queueSubmitQuery, resultQuery, statusQuery } from "@/lib/api/contracts/generation";
 import { checkCallbackUrl } from "@/lib/generation/callbacks";
+import { idempotencyOf } from "@/lib/generation/idempotency";
 import { queuedAnswer, readQueuedRequest } from "@/lib/generation/queue-requests";
 import { startGeneration } from "@/lib/generation/start-generation";
 import { ApiError, notFound } from "@/lib/http/errors";
@@ -11,14 +12,15 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 const readQuery = resultQuery.extend(statusQuery.shape);
 
-// POST /queue/{modelId} – queue a model run (optional `webhook` completion callback)
+// POST /queue/{modelId} – queue a model run (optional `webhook` completion callback, Idempotency-Key)
 export const POST = withGateway(
   { auth: "key", body: modelInputBody, query: queueSubmitQuery, rateLimit: [userGenerationLimit] },
-  async ({ ctx, params, body, query }) => {
+  async ({ req, ctx, params, body, query }) => {
     const path = parseQueuePath(params.path);
     if (path.kind !== "submit") throw new ApiError("method_not_allowed", "POST is accepted only on /queue/{modelId}", {}, { Allow: "GET, PUT" });
+    const idempotency = idempotencyOf(req, ctx.principal, { operation: "queue", modelId: path.modelId, body, options: { webhook: query.webhook ?? null } });
     const webhookUrl = await checkCallbackUrl(query.webhook, ["webhook"]);
-    const row = await startGeneration(ctx, { modelId: path.modelId, input: body, surface: "gateway", mode: "queue", operation: "queue", webhookUrl });
+    const row = await startGeneration(ctx, { modelId: path.modelId, input: body, surface: "gateway", mode: "queue", operation: "queue", webhookUrl, idempotency });
     return json(queuedAnswer(row));
   },
 );

@@ -1,4 +1,5 @@
 import { modelInputBody, runQuery } from "@/lib/api/contracts/generation";
+import { idempotencyOf } from "@/lib/generation/idempotency";
 import { gatewayResult } from "@/lib/generation/present";
 import { startGeneration } from "@/lib/generation/start-generation";
 import { withGateway } from "@/lib/http/handler";
@@ -7,12 +8,23 @@ import { parseModelPath } from "@/lib/http/model-path";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
-// POST /run/{modelId} – run a model and wait for the result
+// POST /run/{modelId} – run a model and wait for the result (optional Idempotency-Key)
 export const POST = withGateway(
   { auth: "key", body: modelInputBody, query: runQuery, rateLimit: [userGenerationLimit], serverTiming: true },
   async ({ req, ctx, params, body, query }) => {
     const { modelId } = parseModelPath(params.path, []);
-    const row = await startGeneration(ctx, { modelId, input: body, surface: "gateway", mode: "sync", operation: "run", passthrough: query.passthrough, timing: req });
+    const idempotency = idempotencyOf(req, ctx.principal, { operation: "run", modelId, body, options: { passthrough: query.passthrough } });
+    const row = await startGeneration(ctx, {
+      modelId,
+      input: body,
+      surface: "gateway",
+      mode: "sync",
+      operation: "run",
+      passthrough: query.passthrough,
+      timing: req,
+      idempotency,
+      signal: req.signal,
+    });
     return json(gatewayResult(row, query.passthrough));
   },
 );

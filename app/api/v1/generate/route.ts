@@ -1,5 +1,6 @@
 import { skillGenerateBody } from "@/lib/api/contracts/generation";
 import { checkCallbackUrl } from "@/lib/generation/callbacks";
+import { idempotencyOf } from "@/lib/generation/idempotency";
 import { skillQueued, skillResult } from "@/lib/generation/present";
 import { startGeneration } from "@/lib/generation/start-generation";
 import { withSkill } from "@/lib/http/handler";
@@ -7,11 +8,12 @@ import { json } from "@/lib/http/json";
 import { skillTierLimit } from "@/lib/rate-limit/tiers";
 import { skillOtherMethods } from "@/lib/http/unknown-route";
 
-// POST /api/v1/generate – generate: sync → 200 GenerationResult, else 202 GenerationQueued
-export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit: [skillTierLimit] }, async ({ ctx, body }) => {
+// POST /api/v1/generate – generate: sync → 200 GenerationResult, else 202 GenerationQueued (optional Idempotency-Key)
+export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit: [skillTierLimit] }, async ({ req, ctx, body }) => {
+  const idempotency = idempotencyOf(req, ctx.principal, { operation: "generate", modelId: body.model, body });
   const webhookUrl = await checkCallbackUrl(body.webhook_url, ["webhook_url"]);
   const mode = body.sync ? "sync" : "queue";
-  const row = await startGeneration(ctx, { modelId: body.model, input: body.input, surface: "skill", mode, operation: "generate", webhookUrl });
+  const row = await startGeneration(ctx, { modelId: body.model, input: body.input, surface: "skill", mode, operation: "generate", webhookUrl, idempotency, signal: req.signal });
   return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
 });
 

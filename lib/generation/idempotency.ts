@@ -1,0 +1,127 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { and, eq, lte, sql, type SQL } from "drizzle-orm";
+import type { Db, Executor } from "@/db/client";
+import { generationRequests, idempotencyKeys } from "@/db/schema";
+import { idempotencyHeaders } from "@/lib/api/contracts/generation";
+import { isSandbox, type Principal } from "@/lib/auth/principal";
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { parseWith } from "@/lib/http/request";
+import { waitForGenerationNotice } from "./events";
+import { failureError } from "./present";
+import { isFinal, type GenerationContext, type GenerationMode, type GenerationRow } from "./types";
+
+/**
+ * `Idempotency-Key` on the generation-creating requests, as Stripe defines it: the first request
+ * with a key that gets as far as creating its job records the key with that job (in the job's own
+ * statement, see createGeneration), and every repeat within 24 h answers with that job — no second
+ * job, reserve or provider call. The database's unique (user_id, key) decides races; a request
+ * that lost one finds the winner's row and answers with its job.
+ */
+export type Idempotency = { key: string; fingerprint: string };
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** How often a repeat waiting on a running sync job re-reads it (other instances do not wake it). */
+const WAIT_POLL_MS = 500;
+
+/** What makes two requests "the same": the operation (route), model, body and behavioural query. */
+export type RequestIdentity = { operation: string; modelId?: string; body: unknown; options?: Record<string, unknown> };
+
+/**
+ * The request's key (undefined without the header) and its fingerprint. A key that is empty or
+ * longer than 255 characters is 400 invalid_params naming the header. Sandbox and live requests
+ * differ, so a key used with a test key never replays into a live one.
+ */
+export function idempotencyOf(req: Request, principal: Principal, identity: RequestIdentity): Idempotency | undefined {
+  const header = req.headers.get("idempotency-key");
+  if (header === null) return undefined;
+  const { "Idempotency-Key": key } = parseWith(idempotencyHeaders, { "Idempotency-Key": header }, "invalid_params");
+  if (key === undefined) return undefined;
+  const canonical = canonicalize({ ...identity, modelId: identity.modelId ?? null, options: identity.options ?? {}, sandbox: isSandbox(principal) })!;
+  return { key, fingerprint: createHash("sha256").update(canonical).digest("hex") };
+}
+
+/**
+ * The job a key names, or null when the key is new or older than 24 h (the expired row is deleted
+ * here so the new job can take the key). The same key with another request is 422.
+ */
+export async function keyedGeneration(ctx: GenerationContext, idem: Idempotency): Promise<GenerationRow | null> {
+  const owner = and(eq(idempotencyKeys.userId, ctx.principal.userId), eq(idempotencyKeys.key, idem.key));
+  const [hit] = await ctx.db
+    .select({ fingerprint: idempotencyKeys.fingerprint, createdAt: idempotencyKeys.createdAt, job: generationRequests })
+    .from(idempotencyKeys)
+    .innerJoin(generationRequests, eq(generationRequests.id, idempotencyKeys.generationId))
+    .where(owner);
+  if (!hit) return null;
+  const cutoff = new Date(Date.now() - IDEMPOTENCY_TTL_MS);
+  if (hit.createdAt <= cutoff) {
+    await ctx.db.delete(idempotencyKeys).where(and(owner, lte(idempotencyKeys.createdAt, cutoff)));
+    return null;
+  }
+  if (hit.fingerprint !== idem.fingerprint) {
+    throw new ApiError(
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used for a different request (route, model, body or options); send a new key for a new request",
+    );
+  }
+  return hit.job;
+}
+
+/** The key's insert for the CTE that creates the job: one row per row of `jobs` (the new job). */
+export function keyInsertFor(jobs: string, idem: Idempotency, createdAt: Date): SQL {
+  return sql`insert into ${idempotencyKeys} (user_id, key, fingerprint, generation_id, created_at)
+    select j.user_id, ${idem.key}::text, ${idem.fingerprint}::text, j.id, ${createdAt.toISOString()}::timestamptz from ${sql.identifier(jobs)} j
+    returning 1 as n`;
+}
+
+/** The key's row inside the transaction that creates the job (the fallback of createGeneration). */
+export async function recordKey(tx: Executor, job: { id: string; userId: string; createdAt: Date }, idem: Idempotency): Promise<void> {
+  await tx.insert(idempotencyKeys).values({ userId: job.userId, key: idem.key, fingerprint: idem.fingerprint, generationId: job.id, createdAt: job.createdAt });
+}
+
+/**
+ * A repeat's answer, as the first request would give it. Queue: the job as it is now. Sync: the
+ * job once final — its result, or its failure's error — waiting for a running one until the
+ * repeat's own sync wait (RUN_SYNC_TIMEOUT_MS from `startedAtMs`) runs out, then 504 `timeout`
+ * with the request id, as a first request's wait ends. The first request keeps running the job.
+ */
+export async function replayGeneration(db: Db, row: GenerationRow, mode: GenerationMode, startedAtMs: number, signal?: AbortSignal): Promise<GenerationRow> {
+  if (mode === "queue") return row;
+  const final = await waitUntilFinal(db, row, startedAtMs + env().RUN_SYNC_TIMEOUT_MS, signal);
+  if (!isFinal(final.status)) {
+    throw new ApiError("timeout", "The generation did not finish within the sync wait; fetch it through /queue with requestId", {
+      requestId: final.id,
+      request_id: final.id,
+    });
+  }
+  if (final.status === "completed") return final;
+  throw failureError(final);
+}
+
+async function waitUntilFinal(db: Db, row: GenerationRow, deadlineMs: number, signal?: AbortSignal): Promise<GenerationRow> {
+  for (;;) {
+    // Listen before reading, so an ending committed in between still wakes this wait.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const notice = waitForGenerationNotice(row.id, Math.min(WAIT_POLL_MS, Math.max(0, deadlineMs - Date.now())), stop.signal);
+    try {
+      const [current = row] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));
+      if (isFinal(current.status) || Date.now() >= deadlineMs || signal?.aborted) return current;
+      await notice;
+    } finally {
+      stop.abort();
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}
+
+/** Deletes keys past the 24 h window (they are already ignored); returns how many. */
+export async function pruneIdempotencyKeys(db: Executor, asOf = Date.now()): Promise<number> {
+  const gone = await db
+    .delete(idempotencyKeys)
+    .where(lte(idempotencyKeys.createdAt, new Date(asOf - IDEMPOTENCY_TTL_MS)))
+    .returning({ key: idempotencyKeys.key });
+  return gone.length;
+}
