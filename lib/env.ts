@@ -129,6 +129,16 @@ export const envSchema = z.object({
   FAL_JWKS_URL: z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json"),
   RUN_SYNC_TIMEOUT_MS: int(5 * 60 * 1000),
   LOCAL_PROVIDER_LATENCY_MS: int(0),
+  /**
+   * The simulator's latency profile: `instant` gives every request LOCAL_PROVIDER_LATENCY_MS;
+   * `realistic` draws each one by kind of output like fal's (images 1–4 s, audio 2–10 s, video
+   * 20–60 s, embeddings 0.1–0.8 s; docs/providers.md). Prompt markers and LOCAL_PROVIDER_MODELS win.
+   */
+  LOCAL_PROVIDER_PROFILE: z.enum(["instant", "realistic"]).default("instant"),
+  /** Multiplies the realistic profile's latencies (e.g. 0.1 for quick tests). */
+  LOCAL_PROVIDER_LATENCY_SCALE: z.coerce.number().nonnegative().max(1000).default(1),
+  /** Share of simulator submits failing transiently (429 or 503; a quarter as many first result fetches); unset: 0.02 under realistic, else 0. */
+  LOCAL_PROVIDER_ERROR_RATE: z.coerce.number().min(0).max(1).optional(),
   /** Secret the local provider signs its webhooks and media links with (generated under DATA_DIR when unset). */
   LOCAL_PROVIDER_SECRET: z.string().min(16).optional(),
   /** Per-model simulator behaviour, JSON: {"<endpointId>": {"latencyMs": 2000, "fail": "generation"}}. */

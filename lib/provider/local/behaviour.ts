@@ -1,10 +1,14 @@
 import { z } from "zod";
 import { env } from "@/lib/env";
+import { outputKindOf } from "./models";
+import { drawFailure, drawLatencyMs, simulatorSettings, type SimulatorSettings } from "./profile";
 
 /**
  * How the simulator treats a request: its latency and any injected failure, so every path of the
  * engine can be exercised. Decided, in order, by markers in the input's text fields, then by the
- * model's entry in LOCAL_PROVIDER_MODELS, then by LOCAL_PROVIDER_LATENCY_MS.
+ * model's entry in LOCAL_PROVIDER_MODELS, then by the profile (./profile: LOCAL_PROVIDER_PROFILE,
+ * LOCAL_PROVIDER_LATENCY_MS, LOCAL_PROVIDER_LATENCY_SCALE, LOCAL_PROVIDER_ERROR_RATE). Latency and
+ * failure are decided separately: `[latency:N]` alone still leaves the profile's failure draw.
  *
  * Markers (anywhere in a top-level string field, e.g. the prompt):
  *   [latency:2000]                 processing takes 2 s (queue wait included)
@@ -63,7 +67,15 @@ function modelConfig(endpointId: string) {
   return parsedFor.value[endpointId];
 }
 
-export function behaviourOf(endpointId: string, input: Record<string, unknown>): Behaviour {
+export type BehaviourOptions = {
+  /** The catalog category: with the endpoint id it picks the kind of output, hence the profile's latency. */
+  category?: string | null;
+  /** Defaults to the environment's (simulatorSettings()). */
+  settings?: SimulatorSettings;
+  random?: () => number;
+};
+
+export function behaviourOf(endpointId: string, input: Record<string, unknown>, options: BehaviourOptions = {}): Behaviour {
   let latencyMs: number | undefined;
   let failure: Failure | null | undefined;
   for (const value of Object.values(input)) {
@@ -74,8 +86,13 @@ export function behaviourOf(endpointId: string, input: Record<string, unknown>):
     }
   }
   const config = modelConfig(endpointId);
-  return {
-    latencyMs: latencyMs ?? config?.latencyMs ?? env().LOCAL_PROVIDER_LATENCY_MS,
-    failure: failure ?? (config?.fail ? parseFailure(config.fail) : null),
-  };
+  const settings = options.settings ?? simulatorSettings();
+  const random = options.random ?? Math.random;
+  latencyMs ??=
+    config?.latencyMs ??
+    (settings.profile === "realistic"
+      ? Math.min(MAX_LATENCY_MS, drawLatencyMs(outputKindOf(endpointId, options.category), random, settings.latencyScale))
+      : settings.latencyMs);
+  failure ??= config?.fail ? parseFailure(config.fail) : null;
+  return { latencyMs, failure: failure ?? drawFailure(settings.errorRate, random) };
 }

@@ -103,27 +103,39 @@ export function parseMediaPath(pathname: string): MediaSpec | null {
   return null;
 }
 
-function signature(path: string, exp: number): string {
-  const key = createHmac("sha256", localProviderSecret()).update("sim-media-links").digest();
+function signature(path: string, exp: number, secret: string): string {
+  const key = createHmac("sha256", secret).update("sim-media-links").digest();
   return createHmac("sha256", key).update(`${path}?exp=${exp}`).digest("hex").slice(0, 32);
 }
 
+/**
+ * Who issues links: the app's simulator (APP_URL, the local secret) by default; the fal-protocol
+ * simulator passes its own origin and secret, so its links are downloaded like fal's CDN files.
+ */
+export type MediaLinkIssuer = { base: string; secret: string };
+const appIssuer = (): MediaLinkIssuer => ({ base: env().APP_URL, secret: localProviderSecret() });
+
 /** An absolute, signed link to the media, valid until `expiresAt` (unix seconds). */
-export function signedMediaUrl(spec: MediaSpec, expiresAt: number, base = env().APP_URL): string {
+export function signedMediaUrl(spec: MediaSpec, expiresAt: number, issuer: MediaLinkIssuer = appIssuer()): string {
   const path = mediaPath(spec);
-  return `${base.replace(/\/+$/, "")}${path}?exp=${expiresAt}&sig=${signature(path, expiresAt)}`;
+  return `${issuer.base.replace(/\/+$/, "")}${path}?exp=${expiresAt}&sig=${signature(path, expiresAt, issuer.secret)}`;
 }
 
 export type MediaLinkCheck = { ok: true; spec: MediaSpec } | { ok: false; reason: "not_media" | "bad_signature" | "expired" };
 
 /** Checks a link's path, signature and expiry (`nowSeconds` defaults to the clock). */
-export function checkMediaLink(pathname: string, params: URLSearchParams, nowSeconds = Math.floor(Date.now() / 1000)): MediaLinkCheck {
+export function checkMediaLink(
+  pathname: string,
+  params: URLSearchParams,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  secret = localProviderSecret(),
+): MediaLinkCheck {
   const spec = parseMediaPath(pathname);
   if (!spec) return { ok: false, reason: "not_media" };
   const exp = Number(params.get("exp"));
   const sig = params.get("sig") ?? "";
   if (!Number.isSafeInteger(exp) || !/^[0-9a-f]{32}$/.test(sig)) return { ok: false, reason: "bad_signature" };
-  if (!timingSafeEqual(Buffer.from(sig), Buffer.from(signature(pathname, exp)))) return { ok: false, reason: "bad_signature" };
+  if (!timingSafeEqual(Buffer.from(sig), Buffer.from(signature(pathname, exp, secret)))) return { ok: false, reason: "bad_signature" };
   if (exp < nowSeconds) return { ok: false, reason: "expired" };
   return { ok: true, spec };
 }

@@ -3,7 +3,7 @@ import type { ModelErrorDetail } from "../errors";
 import { renderEmbedding, renderTranscript } from "./media/text";
 import { mp4FrameCount, VIDEO_SIZES } from "./media/mp4";
 import { seedHex } from "./media/random";
-import { contentTypeOf, fileNameOf, LIMITS, renderMedia, signedMediaUrl, type MediaSpec } from "./media-url";
+import { contentTypeOf, fileNameOf, LIMITS, renderMedia, signedMediaUrl, type MediaLinkIssuer, type MediaSpec } from "./media-url";
 import { IMAGE_SIZES, outputKindOf } from "./models";
 
 /**
@@ -19,9 +19,20 @@ export type OutputRequest = {
   /** Unix seconds when the media links stop working. */
   linksExpireAt: number;
   inferenceMs: number;
+  /** Who signs the media links (default: the app's simulator under APP_URL). */
+  links?: MediaLinkIssuer;
 };
 
 export type BuiltOutput = { ok: true; output: Record<string, unknown> } | { ok: false; status: number; detail: ModelErrorDetail[] };
+
+/** What a `[fail:generation]` request ends with: the model's 422 with fal's `detail`. */
+export function simulatedModelFailure(errorType: string | null): BuiltOutput {
+  return {
+    ok: false,
+    status: 422,
+    detail: [{ loc: ["body", "prompt"], msg: "The model could not generate an output (simulated failure)", type: errorType ?? "simulated_failure" }],
+  };
+}
 
 class Invalid extends Error {
   constructor(
@@ -68,7 +79,7 @@ export async function buildOutput(req: OutputRequest): Promise<BuiltOutput> {
 async function fileOf(spec: MediaSpec, req: OutputRequest) {
   const { bytes } = await renderMedia(spec);
   return {
-    url: signedMediaUrl(spec, req.linksExpireAt),
+    url: signedMediaUrl(spec, req.linksExpireAt, req.links),
     content_type: contentTypeOf(spec),
     file_name: fileNameOf(spec),
     file_size: bytes.byteLength,

@@ -9,6 +9,7 @@ import { resetEnv } from "@/lib/env";
 import { ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
 import type { ProviderResult } from "../types";
 import { verifyProviderWebhook } from "../webhook-verify";
+import { seededRandom } from "./profile";
 import { LocalProvider } from "./provider";
 
 let clock: number;
@@ -233,6 +234,50 @@ describe("progress and latency", () => {
       delete process.env.LOCAL_PROVIDER_MODELS;
       resetEnv();
     }
+  });
+});
+
+describe("realistic profile", () => {
+  const realistic = { profile: "realistic" as const, latencyMs: 0, latencyScale: 0.1, errorRate: 0 };
+
+  test("each request takes a latency drawn for its kind, scaled, and walks IN_QUEUE → IN_PROGRESS → COMPLETED over it with logs", async () => {
+    provider = make({ settings: realistic, random: seededRandom(11) });
+    const image = await run("fal-ai/flux/dev", { prompt: "p", num_inference_steps: 4 });
+    const video = await run("acme/anything", { prompt: "p", duration: 3 }, { category: "text-to-video" });
+    const [imageRow, videoRow] = await Promise.all([image, video].map(async (ref) => (await (await getDb()).select().from(localProviderRequests).where(eq(localProviderRequests.id, ref.providerRequestId)))[0]!));
+    expect(imageRow!.latencyMs).toBeGreaterThanOrEqual(100);
+    expect(imageRow!.latencyMs).toBeLessThanOrEqual(400);
+    expect(videoRow!.latencyMs).toBeGreaterThanOrEqual(2_000);
+    expect(videoRow!.latencyMs).toBeLessThanOrEqual(6_000);
+    expect((await provider.status(image)).status).toBe("IN_QUEUE");
+    clock += Math.ceil(imageRow!.latencyMs * 0.2);
+    expect((await provider.status(image, { logs: true })).status).toBe("IN_PROGRESS");
+    clock += imageRow!.latencyMs;
+    const done = await provider.status(image, { logs: true });
+    expect(done.status).toBe("COMPLETED");
+    expect(done.logs.map((l) => l.message)).toContain("Generation finished; uploading outputs");
+    expect((await provider.status(video)).status).not.toBe("COMPLETED");
+  });
+
+  test("at an error rate of 1 every submit attempt fails transiently: a 429 with a retry hint or a 503", async () => {
+    provider = make({ settings: { ...realistic, errorRate: 1 }, random: seededRandom(4) });
+    const errors = [];
+    for (let i = 0; i < 20; i++) errors.push(await caught(provider.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "same" })));
+    for (const e of errors) expect(e).toBeInstanceOf(ProviderUnavailableError);
+    expect(errors.filter((e) => e.status === 429).every((e) => e.retryAfterMs === 1000 && e.reason === "rate_limited")).toBe(true);
+    expect(new Set(errors.map((e) => e.status))).toEqual(new Set([429, 503]));
+    // A scripted marker is not overridden by the draw.
+    await expect(provider.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "[fail:generation]" }, requestId: "x" })).resolves.toBeDefined();
+  });
+
+  test("a drawn result failure fails the first fetch only; the retry gets the output", async () => {
+    // The latency takes two draws, then 0.45 lands in the result band of rate 0.4 (rate ≤ u < 1.25 × rate).
+    const draws = [0.5, 0.5, 0.45];
+    provider = make({ settings: { ...realistic, errorRate: 0.4 }, random: () => draws.shift() ?? 0.5 });
+    const ref = await run("fal-ai/flux/dev", { prompt: "p" });
+    clock += 1_000;
+    expect(await caught(provider.result(ref))).toMatchObject({ status: 503, retryable: true });
+    expect((await provider.result(ref)).ok).toBe(true);
   });
 });
 

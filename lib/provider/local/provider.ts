@@ -19,7 +19,8 @@ import { behaviourOf, formatFailure } from "./behaviour";
 import { WebhookSender } from "./deliveries";
 import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "./media-url";
 import { LOCAL_MODELS, localModelSchema } from "./models";
-import { buildOutput, type BuiltOutput } from "./outputs";
+import { buildOutput, simulatedModelFailure, type BuiltOutput } from "./outputs";
+import type { SimulatorSettings } from "./profile";
 import { LocalStore, type Row } from "./store";
 import { completesAt, failureOf, isSettled, logsAt, phaseAt, queueMsOf } from "./timeline";
 
@@ -29,6 +30,10 @@ export type LocalProviderOptions = {
   /** First retry pause of a failed webhook delivery (default 2 s; then ×3 each time). */
   webhookRetryBaseMs?: number;
   webhookMaxAttempts?: number;
+  /** The latency profile and error rate (default: the environment's, read per request). */
+  settings?: SimulatorSettings;
+  /** The profile's draws (default Math.random; tests pass a seeded one). */
+  random?: () => number;
 };
 
 const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -45,6 +50,8 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 export class LocalProvider implements GenerationProvider {
   readonly name = "local" as const;
   private readonly now: () => number;
+  private readonly settings: SimulatorSettings | undefined;
+  private readonly random: () => number;
   private readonly store = new LocalStore();
   readonly webhooks: WebhookSender;
   // Per-process counters for "fail the first N attempts" markers.
@@ -54,6 +61,8 @@ export class LocalProvider implements GenerationProvider {
 
   constructor(options: LocalProviderOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.settings = options.settings;
+    this.random = options.random ?? Math.random;
     this.webhooks = new WebhookSender(this.store, (row) => this.webhookBody(row), {
       now: this.now,
       fetch: options.fetch ?? ((...args) => fetch(...args)),
@@ -87,7 +96,7 @@ export class LocalProvider implements GenerationProvider {
   }
 
   async submit(request: SubmitRequest): Promise<SubmitResult> {
-    const behaviour = behaviourOf(request.endpointId, request.input);
+    const behaviour = behaviourOf(request.endpointId, request.input, { category: request.category, settings: this.settings, random: this.random });
     const failure = behaviour.failure;
     if (failure && (failure.mode === "provider" || failure.mode === "rate_limit")) {
       const attempt = this.count(this.submitAttempts, `${request.requestId}:${request.endpointId}`);
@@ -249,11 +258,7 @@ export class LocalProvider implements GenerationProvider {
       const end = completesAt(row) ?? this.now();
       built =
         failure?.mode === "generation"
-          ? Promise.resolve({
-              ok: false as const,
-              status: 422,
-              detail: [{ loc: ["body", "prompt"], msg: "The model could not generate an output (simulated failure)", type: failure.errorType ?? "simulated_failure" }],
-            })
+          ? Promise.resolve(simulatedModelFailure(failure.errorType))
           : buildOutput({
               providerRequestId: row.id,
               endpointId: row.endpointId,
