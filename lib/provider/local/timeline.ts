@@ -5,22 +5,25 @@ import type { Row } from "./store";
 /**
  * Where a simulated request stands at a given moment: a pure function of its row and the clock.
  * The first fifth of the latency is spent in the queue, the rest running; a request whose failure
- * is `timeout` starts and never ends; a cancelled one ends when it was cancelled.
+ * is `timeout` starts and never ends; a cancelled one ends when it was cancelled. The fal-protocol
+ * simulator (../fal-sim) keeps the same fields in memory and uses the same timeline.
  */
+export type TimelineRow = Pick<Row, "endpointId" | "input" | "latencyMs" | "failure" | "submittedAt" | "cancelledAt">;
+
 export type Phase = { state: "IN_QUEUE"; queuePosition: number } | { state: "IN_PROGRESS" } | { state: "COMPLETED"; cancelled: boolean };
 
-export const failureOf = (row: Row): Failure | null => (row.failure ? parseFailure(row.failure) : null);
+export const failureOf = (row: TimelineRow): Failure | null => (row.failure ? parseFailure(row.failure) : null);
 
-export function queueMsOf(row: Row): number {
+export function queueMsOf(row: TimelineRow): number {
   return Math.round(row.latencyMs * 0.2);
 }
 
 /** When it completes (ms since epoch), or null if it never will. */
-export function completesAt(row: Row): number | null {
+export function completesAt(row: TimelineRow): number | null {
   return failureOf(row)?.mode === "timeout" ? null : row.submittedAt.getTime() + row.latencyMs;
 }
 
-export function phaseAt(row: Row, now: number): Phase {
+export function phaseAt(row: TimelineRow, now: number): Phase {
   const start = row.submittedAt.getTime();
   const end = completesAt(row);
   const cancelledAt = row.cancelledAt?.getTime() ?? null;
@@ -38,7 +41,7 @@ export function isSettled(row: Row, now: number): boolean {
 }
 
 /** The runner's logs up to `now`: model load, sampling steps, then the end. */
-export function logsAt(row: Row, now: number): ProviderLog[] {
+export function logsAt(row: TimelineRow, now: number): ProviderLog[] {
   const start = row.submittedAt.getTime();
   const queueMs = queueMsOf(row);
   const end = completesAt(row);

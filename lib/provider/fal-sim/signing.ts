@@ -1,0 +1,26 @@
+import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
+
+/**
+ * fal's webhook signature (notes/fal.md §4): Ed25519 over
+ * `request_id \n user_id \n timestamp \n hex(sha256(raw body))`, hex-encoded, in four
+ * `X-Fal-Webhook-*` headers; receivers verify it with any key of fal's JWKS.
+ */
+export type FalKeyPair = ReturnType<typeof ed25519KeyPair>;
+
+export function signFalWebhook(options: { privateKey: KeyObject; requestId: string; userId: string; timestamp: number; body: string | Uint8Array }) {
+  const digest = createHash("sha256").update(options.body).digest("hex");
+  const message = `${options.requestId}\n${options.userId}\n${options.timestamp}\n${digest}`;
+  return {
+    "x-fal-webhook-request-id": options.requestId,
+    "x-fal-webhook-user-id": options.userId,
+    "x-fal-webhook-timestamp": String(options.timestamp),
+    "x-fal-webhook-signature": sign(null, Buffer.from(message), options.privateKey).toString("hex"),
+  };
+}
+
+/** A signing key and its public JWK (`{kty: "OKP", crv: "Ed25519", x, kid}`), as fal's JWKS lists it. */
+export function ed25519KeyPair(kid: string = randomUUID()) {
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  const jwk = publicKey.export({ format: "jwk" }) as { kty: string; crv: string; x: string };
+  return { kid, privateKey, publicKey, jwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, kid } };
+}

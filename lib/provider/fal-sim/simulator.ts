@@ -1,0 +1,241 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { behaviourOf, formatFailure } from "../local/behaviour";
+import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "../local/media-url";
+import { LOCAL_MODELS, localModelSchema } from "../local/models";
+import { buildOutput, simulatedModelFailure, type BuiltOutput } from "../local/outputs";
+import { simulatorSettings, type SimulatorSettings } from "../local/profile";
+import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, type TimelineRow } from "../local/timeline";
+import { falOpenApi, type FalModelFixture } from "./platform";
+import { FalQueueServer, type FalOutcome, type FalPhase, type FalQueued, type FalSubmission, type Scripted, type WebhookDelivery } from "./protocol";
+
+/**
+ * The local simulator behind fal's wire format (`npm run sim:fal`): the same behaviour as
+ * PROVIDER=local — prompt markers (`[latency:N]`, `[fail:…]`), LOCAL_PROVIDER_MODELS, the latency
+ * profile and error rate, the timeline (queue, steps, logs), the outputs and their real media
+ * bytes — so `PROVIDER=fal` with FAL_QUEUE_URL pointed here runs the real fal client end to end.
+ * Requests live in memory (fal keeps results for an hour; so does this). Media links point at
+ * this server and are signed with its own secret, so the app downloads them like fal's CDN files.
+ */
+export type FalSimulatorOptions = {
+  /** The FAL_KEY it accepts (`Authorization: Key <key>`). */
+  key: string;
+  settings?: SimulatorSettings;
+  random?: () => number;
+  now?: () => number;
+  /** Signs its media links (default: random per process). */
+  mediaSecret?: string;
+  /** fal retries a failed webhook 10 times over about two hours. */
+  webhookAttempts?: number;
+  webhookRetryBaseMs?: number;
+  /** One line per event (submits, refusals, results, webhooks); default silent. */
+  log?: (line: string) => void;
+};
+
+type SimRequest = FalQueued & TimelineRow & { resultFetches: number };
+
+const RETENTION_MS = 60 * 60 * 1000;
+const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
+
+/** How fal's ingress answers when it is overloaded: no request id, no `detail` (retryable). */
+const unavailable = (): Scripted => ({
+  status: 503,
+  body: "<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>",
+  headers: { "retry-after": "1" },
+});
+const rateLimited = (): Scripted => ({
+  status: 429,
+  body: { detail: "Too many requests; retry later", error_type: "rate_limited" },
+  headers: { "retry-after": "1", "x-fal-error-type": "rate_limited" },
+});
+
+export class FalSimulator extends FalQueueServer<SimRequest> {
+  private readonly settings: SimulatorSettings;
+  private readonly random: () => number;
+  private readonly now: () => number;
+  private readonly mediaSecret: string;
+  private readonly log: (line: string) => void;
+  // "Fail the first N submits" markers count attempts of the same submission (endpoint + body);
+  // an accepted one resets its count, so the same prompt sent again fails again.
+  private submitAttempts = new Map<string, number>();
+  private outputs = new Map<string, Promise<BuiltOutput>>();
+
+  constructor(options: FalSimulatorOptions) {
+    super({
+      key: options.key,
+      userId: "fal-sim-user",
+      queuePrefix: "",
+      webhookAttempts: options.webhookAttempts ?? 10,
+      webhookRetryBaseMs: options.webhookRetryBaseMs ?? 2_000,
+    });
+    this.settings = options.settings ?? simulatorSettings();
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+    this.mediaSecret = options.mediaSecret ?? randomBytes(32).toString("hex");
+    this.log = options.log ?? (() => {});
+    this.models = LOCAL_MODELS.map((m): FalModelFixture => {
+      const schema = localModelSchema(m.endpointId);
+      const name = m.endpointId.split("/").map((p) => p.replace(/(^|[^a-z0-9])([a-z0-9])/gi, (_, __, c: string) => c.toUpperCase())).join("");
+      return {
+        endpointId: m.endpointId,
+        metadata: { display_name: m.displayName, category: m.category, description: m.description, status: "active", tags: m.tags, license_type: m.licenseType ?? null },
+        openapi: falOpenApi(m.endpointId, name, schema.input, schema.output),
+        price: { unit_price: Number(m.price!.unitPrice), unit: m.price!.unit, currency: m.price!.currency },
+      };
+    });
+  }
+
+  async listen(options: { port?: number; host?: string; publicUrl?: string } = {}): Promise<this> {
+    await super.listen(options);
+    this.later(60_000, () => this.prune());
+    return this;
+  }
+
+  protected accept(s: FalSubmission) {
+    const behaviour = behaviourOf(s.endpointId, s.input, { settings: this.settings, random: this.random });
+    const failure = behaviour.failure;
+    const key = createHash("sha256").update(`${s.endpointId}\n${s.body}`).digest("hex");
+    if (failure && (failure.mode === "provider" || failure.mode === "rate_limit")) {
+      const attempt = (this.submitAttempts.get(key) ?? 0) + 1;
+      this.submitAttempts.set(key, attempt);
+      if (failure.times === null || attempt <= failure.times) {
+        this.log(`submit ${s.endpointId} refused: ${failure.mode === "rate_limit" ? 429 : 503} (attempt ${attempt})`);
+        return { refuse: failure.mode === "rate_limit" ? rateLimited() : unavailable() };
+      }
+    }
+    this.submitAttempts.delete(key);
+    const kept = failure && failure.mode !== "provider" && failure.mode !== "rate_limit" ? formatFailure(failure) : null;
+    const r: SimRequest = {
+      ...s,
+      id: randomUUID(),
+      latencyMs: behaviour.latencyMs,
+      failure: kept,
+      submittedAt: new Date(this.now()),
+      cancelledAt: null,
+      resultFetches: 0,
+    };
+    const end = completesAt(r);
+    if (r.webhookUrl && end !== null) this.later(Math.max(0, end - this.now()), () => void this.sendWebhook(r));
+    this.log(`submit ${s.endpointId} → ${r.id} (latency ${r.latencyMs} ms${kept ? `, fail:${kept}` : ""}${r.webhookUrl ? ", webhook" : ""})`);
+    const phase = phaseAt(r, this.now());
+    return { request: r, queuePosition: phase.state === "IN_QUEUE" ? phase.queuePosition : 0 };
+  }
+
+  protected phase(r: SimRequest): FalPhase {
+    const now = this.now();
+    const phase = phaseAt(r, now);
+    const logs = logsAt(r, now).map((l) => ({ ...l, source: "USER" as const }));
+    if (phase.state === "IN_QUEUE") return { status: "IN_QUEUE", queuePosition: phase.queuePosition };
+    if (phase.state === "IN_PROGRESS") return { status: "IN_PROGRESS", logs };
+    const failure = failureOf(r);
+    if (phase.cancelled) return { status: "COMPLETED", logs, inferenceTimeSeconds: null, error: "Request was cancelled", errorType: "request_cancelled" };
+    const inferenceTimeSeconds = (r.latencyMs - queueMsOf(r)) / 1000;
+    if (failure?.mode === "generation") {
+      return { status: "COMPLETED", logs, inferenceTimeSeconds, error: "Invalid status code: 422", errorType: failure.errorType ?? "simulated_failure" };
+    }
+    return { status: "COMPLETED", logs, inferenceTimeSeconds };
+  }
+
+  protected async outcome(r: SimRequest, countFetch = true): Promise<FalOutcome> {
+    const phase = phaseAt(r, this.now());
+    if (phase.state !== "COMPLETED") return { kind: "pending" };
+    if (phase.cancelled) return { kind: "cancelled" };
+    const failure = failureOf(r);
+    if (failure?.mode === "result" && countFetch) {
+      r.resultFetches += 1;
+      if (failure.times === null || r.resultFetches <= failure.times) {
+        this.log(`result ${r.id} refused: 503 (fetch ${r.resultFetches})`);
+        return { kind: "unavailable", answer: unavailable() };
+      }
+    }
+    const built = await this.output(r);
+    if (built.ok) return { kind: "output", output: built.output };
+    return { kind: "error", status: built.status, body: { detail: built.detail } };
+  }
+
+  async webhookBody(r: SimRequest): Promise<Record<string, unknown>> {
+    // Like the local provider: a request whose result fetch fails says so instead of carrying it.
+    if (failureOf(r)?.mode === "result") {
+      return { request_id: r.id, gateway_request_id: r.id, status: "OK", payload: null, payload_error: "Simulated output failure; fetch the result" };
+    }
+    const base = { request_id: r.id, gateway_request_id: r.id };
+    const outcome = await this.outcome(r, false);
+    if (outcome.kind === "output") return { ...base, status: "OK", payload: outcome.output };
+    if (outcome.kind === "error") return { ...base, status: "ERROR", error: `Invalid status code: ${outcome.status}`, payload: outcome.body };
+    return { ...base, status: "OK", payload: null, payload_error: "The output could not be delivered; fetch the result" };
+  }
+
+  protected cancelRequest(r: SimRequest) {
+    const phase = phaseAt(r, this.now());
+    if (phase.state === "COMPLETED") return "ALREADY_COMPLETED" as const;
+    r.cancelledAt = new Date(this.now());
+    this.log(`cancel ${r.id} (${phase.state})`);
+    return phase.state === "IN_QUEUE" ? ("OK" as const) : ("CANCELLATION_REQUESTED" as const);
+  }
+
+  protected onDelivery(d: WebhookDelivery, attempt: number) {
+    this.log(`webhook ${d.requestId} attempt ${attempt} → ${d.status ?? "no answer"}`);
+  }
+
+  protected async handleOther(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const method = req.method ?? "GET";
+    if (method !== "GET" && method !== "HEAD") return false;
+    if (url.pathname === "/" || url.pathname === "/health") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ok: true, service: "fal simulator", queueUrl: this.queueUrl, apiUrl: this.apiUrl, jwksUrl: this.jwksUrl, settings: this.settings }));
+      return true;
+    }
+    if (!url.pathname.startsWith(MEDIA_PREFIX)) return false;
+    const check = checkMediaLink(url.pathname, url.searchParams, Math.floor(this.now() / 1000), this.mediaSecret);
+    if (!check.ok) {
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ detail: "Not Found" }));
+      return true;
+    }
+    const { bytes, contentType } = await renderMedia(check.spec);
+    res.writeHead(200, { "content-type": contentType, "content-length": String(bytes.byteLength), "cache-control": "public, max-age=86400, immutable" });
+    res.end(method === "HEAD" ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return true;
+  }
+
+  private async sendWebhook(r: SimRequest) {
+    if (phaseAt(r, this.now()).state !== "COMPLETED" || r.cancelledAt) return; // cancelled: no webhook, like the local provider
+    await this.deliver(r);
+  }
+
+  private output(r: SimRequest): Promise<BuiltOutput> {
+    let built = this.outputs.get(r.id);
+    if (!built) {
+      const failure = failureOf(r);
+      const end = completesAt(r) ?? this.now();
+      built =
+        failure?.mode === "generation"
+          ? Promise.resolve(simulatedModelFailure(failure.errorType))
+          : buildOutput({
+              providerRequestId: r.id,
+              endpointId: r.endpointId,
+              category: null,
+              input: r.input,
+              linksExpireAt: Math.floor(end / 1000) + LINK_LIFETIME_SECONDS,
+              inferenceMs: r.latencyMs - queueMsOf(r),
+              links: { base: this.base, secret: this.mediaSecret },
+            });
+      this.outputs.set(r.id, built);
+      built.catch(() => this.outputs.delete(r.id));
+    }
+    return built;
+  }
+
+  /** fal keeps a result about an hour after completion; so does this (a never-ending one, a day). */
+  private prune() {
+    const now = this.now();
+    for (const [id, r] of this.requests) {
+      const end = completesAt(r) ?? r.submittedAt.getTime() + 24 * RETENTION_MS;
+      if (Math.min(end, r.cancelledAt?.getTime() ?? Infinity) + RETENTION_MS < now) {
+        this.requests.delete(id);
+        this.outputs.delete(id);
+      }
+    }
+    if (this.submitAttempts.size > 10_000) this.submitAttempts.clear();
+    this.later(60_000, () => this.prune());
+  }
+}
