@@ -166,7 +166,10 @@ describe("hand-over", () => {
     });
   });
 
-  test("an unexpected failure after the reserve (the database refuses the ending) is answered like the timeout, with the request id; the queue finishes the job", async () => {
+  test.each([
+    ["a quick run (its progress left to the ending)", "db hiccup"],
+    ["a slow run (its progress recorded as it happened)", "db hiccup [latency:400]"],
+  ])("an unexpected failure after the reserve (the database refuses the ending) of %s is answered like the timeout, with the request id; the queue resumes the same provider request", async (_, prompt) => {
     const { user, key } = await fundedActor(100);
     const db = await getDb();
     // A real failure in the database, for this job only: its ending is refused once.
@@ -176,21 +179,23 @@ describe("hand-over", () => {
         return new;
       end $$`);
     await db.execute(sql`create trigger refuse_hiccup before update on generation_requests for each row execute function refuse_hiccup()`);
+    // Warm caches first, so the quick case is quick (its progress left to the ending's statement).
+    expect((await run("warm up", key)).status).toBe(200);
     let id: string;
     try {
-      const res = await run("db hiccup [latency:100]", key);
+      const res = await run(prompt, key);
       expect(res.status).toBe(504);
       id = res.body.requestId;
       expect(res.body).toMatchObject({ error: "timeout", requestId: id, request_id: id, status: "in_progress" });
       expect(await jobRow(id)).toMatchObject({ status: "queued", providerRequestId: expect.any(String) });
-      expect(await ledgerTypes(user.id)).toEqual(["generation_reserve"]);
+      expect(await ledgerTypes(user.id)).toEqual(["generation_reserve", "generation_reserve"]);
     } finally {
       await db.execute(sql`drop trigger refuse_hiccup on generation_requests`);
     }
     await jobs.runUntilIdle({ withinMs: 60_000 });
     expect(await jobRow(id)).toMatchObject({ status: "completed" });
     expect(await simulatorRequestsFor(id)).toHaveLength(1);
-    expect(await ledgerTypes(user.id)).toEqual(["generation_reserve"]);
+    expect(await ledgerTypes(user.id)).toEqual(["generation_reserve", "generation_reserve"]);
   });
 
 });

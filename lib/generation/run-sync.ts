@@ -10,7 +10,7 @@ import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
 import { failureError } from "./present";
 import { awaitResult, failureOutcome, outcomeOf, submitJob, withSubmission } from "./provider-calls";
-import { recordNow, RunJournal } from "./run-journal";
+import { recordNow, RunJournal, type Unrecorded } from "./run-journal";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
@@ -67,6 +67,8 @@ async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal
   let current = row;
   // A quick run (most) leaves its progress to its ending's statement; see RunJournal.
   const journal = new RunJournal(db, row, model);
+  // What the run left to its ending: if the ending fails, the hand-over must still record it.
+  let leftToEnding: Unrecorded | null = null;
   try {
     if (!row.providerRequestId && !isFinal(row.status)) {
       const submission = await submitJob(row, model, { webhook: false, retries: 2, signal });
@@ -79,11 +81,12 @@ async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal
     lap("result");
     const outcome = await outcomeOf(db, current, result, journal);
     lap("rehost");
-    const final = (await finalizeGeneration(db, current, outcome, await journal.close())).row;
+    leftToEnding = await journal.close();
+    const final = (await finalizeGeneration(db, current, outcome, leftToEnding)).row;
     lap("finalize");
     return { kind: "ended", row: final };
   } catch (err) {
-    const unrecorded = await journal.close();
+    const unrecorded = leftToEnding ?? (await journal.close());
     if (isProviderError(err) && !signal.aborted) {
       const ended = await finalizeGeneration(db, current, failureOutcome(err), unrecorded).then(
         (f) => f.row,
