@@ -263,7 +263,8 @@ export const generationOperations = defineOperations([
       200: { description: "sync: the GenerationResult", schema: skillGenerationResult },
       202: { description: "queued", schema: skillGenerationQueued },
     },
-    errors: [...runErrors, "timeout"],
+    // An unknown `model` is 400 INVALID_PARAMS here (the operation lists 400, 402, 429), never 404.
+    errors: [...runErrors.filter((code) => code !== "unknown_model"), "timeout"],
   },
   {
     method: "get",

@@ -142,9 +142,16 @@ describe("validation", () => {
     expect(res.body).toMatchObject({ code: "INVALID_PARAMS", details: { issues: [{ path: ["prompt"] }] } });
   });
 
-  test("an unknown model is 404 NOT_FOUND", async () => {
-    const { key } = await fundedActor(100);
-    expect((await generate({ model: "nope/nope", input: {} }, key)).body).toMatchObject({ code: "NOT_FOUND" });
+  test("an unknown model is 400 INVALID_PARAMS naming `model` (the operation lists 400, 402, 429), nothing charged", async () => {
+    const { user, key } = await fundedActor(100);
+    const res = await generate({ model: "nope/nope", input: {} }, key);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: "model: Unknown model: nope/nope",
+      code: "INVALID_PARAMS",
+      details: { reason: "invalid_body", issues: [{ path: ["model"], message: "Unknown model: nope/nope" }] },
+    });
+    expect(await ledgerOf(user.id)).toEqual([]);
   });
 });
 

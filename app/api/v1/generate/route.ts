@@ -3,6 +3,7 @@ import { checkCallbackUrl } from "@/lib/generation/callbacks";
 import { idempotencyOf } from "@/lib/generation/idempotency";
 import { skillQueued, skillResult } from "@/lib/generation/present";
 import { startGeneration } from "@/lib/generation/start-generation";
+import { ApiError, isApiError } from "@/lib/http/errors";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { skillTierLimit } from "@/lib/rate-limit/tiers";
@@ -13,9 +14,17 @@ export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit:
   const idempotency = idempotencyOf(req, ctx.principal, { operation: "generate", modelId: body.model, body });
   const webhookUrl = await checkCallbackUrl(body.webhook_url, ["webhook_url"]);
   const mode = body.sync ? "sync" : "queue";
-  const row = await startGeneration(ctx, { modelId: body.model, input: body.input, surface: "skill", mode, operation: "generate", webhookUrl, idempotency, signal: req.signal });
+  const row = await startGeneration(ctx, { modelId: body.model, input: body.input, surface: "skill", mode, operation: "generate", webhookUrl, idempotency, signal: req.signal }).catch(
+    unknownModelIsInvalid,
+  );
   return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
 });
+
+/** The skill surface lists 400/402/429 for generate: an unknown `model` is a bad parameter, not a missing resource. */
+function unknownModelIsInvalid(err: unknown): never {
+  if (!isApiError(err) || err.code !== "unknown_model") throw err;
+  throw new ApiError("invalid_body", `model: ${err.message}`, { issues: [{ path: ["model"], message: err.message }] });
+}
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = skillOtherMethods("POST");
