@@ -6,9 +6,11 @@ import { generationProviderCompleted } from "@/inngest/events";
 import { rehostResult } from "@/lib/assets/rehost";
 import { log } from "@/lib/logger";
 import { fetchProviderMedia, verifyProviderWebhook, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
+import { progressEvent } from "./events";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { failureOutcome, providerOf, refOf } from "./provider-calls";
+import { NOTHING_UNRECORDED } from "./run-journal";
 import { isFinal, type GenerationOutcome, type GenerationRow } from "./types";
 
 export type WebhookAnswer = {
@@ -59,7 +61,9 @@ async function handle(db: Db, event: ProviderWebhookEvent): Promise<WebhookAnswe
   if (!job) return { ok: true, status: event.body.status === "OK" ? "completed" : "failed", deduped: false, unmapped: true, assets: noAssets };
   if (isFinal(job.status)) return { ok: true, status: job.status, deduped: false, unmapped: false, assets: noAssets };
   const { outcome, assets } = await outcomeOfWebhook(db, job, event);
-  const { row } = await finalizeGeneration(db, job, outcome);
+  // The result was copied here (unless passthrough): the ending records `storing` before `completed`, as a run's journal does.
+  const rehosted = outcome.kind === "completed" && !job.passthrough;
+  const { row } = await finalizeGeneration(db, job, outcome, rehosted ? { ...NOTHING_UNRECORDED, events: [progressEvent("storing")] } : NOTHING_UNRECORDED);
   await inngest
     .send({ name: generationProviderCompleted.name, data: { generationId: job.id } })
     .catch((error) => log.warn("could not wake the generation run", { generationId: job.id, error }));
