@@ -63,13 +63,13 @@ export async function simulatorRequestCount() {
   return (await db.select({ id: localProviderRequests.id }).from(localProviderRequests)).length;
 }
 
-/** Reads an SSE body to its end: [{event, data}] (comments dropped). */
+/** Reads an SSE body to its end: [{event, data}] (comments, ids and the `retry:` hint dropped). */
 export async function readSse(res: Response): Promise<{ event: string; data: any }[]> {
   const text = await res.text();
   return text
     .split("\n\n")
     .map((block) => block.split("\n").filter((l) => !l.startsWith(":")))
-    .filter((lines) => lines.length > 0 && lines[0] !== "")
+    .filter((lines) => lines.some((l) => l.startsWith("data: ")))
     .map((lines) => ({
       event: lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "message",
       data: JSON.parse(lines.find((l) => l.startsWith("data: "))?.slice(6) ?? "null"),

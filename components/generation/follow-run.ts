@@ -18,7 +18,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * Follows a queued request to its final status: `status/stream?logs=1` for the status and logs,
  * `progress/stream` beside it for the stage and percent (best effort), and, should the status
  * stream end without a final status (a proxy cut it), polling `…/status` every two seconds as
- * the spec's sample flow does. Every event goes to `dispatch`; the final phase is returned
+ * the spec's sample flow does (the first at once when the stream answered 204: the request had
+ * already ended). Every event goes to `dispatch`; the final phase is returned
  * (`fetching` = completed, its result still to fetch), or null when it never ended.
  */
 export async function followRun(base: string, dispatch: (a: RunAction) => void, signal: AbortSignal): Promise<RunPhase | null> {
@@ -36,14 +37,17 @@ export async function followRun(base: string, dispatch: (a: RunAction) => void, 
     .then((res) => (res.ok && res.body ? readSse(res.body, (event) => dispatch({ type: "sse", event })) : undefined))
     .catch(() => undefined);
 
+  // 204: the request ended before the stream opened (nothing to stream); its status is read at once.
+  let ended = false;
   try {
     const res = await fetch(`${base}/status/stream?logs=1`, { signal, headers: { accept: "text/event-stream" }, cache: "no-store" });
+    ended = res.status === 204;
     if (res.ok && res.body) await readSse(res.body, onEvent);
   } catch (err) {
     if (signal.aborted) throw err;
   }
   for (let i = 0; final === null && i < MAX_POLLS; i++) {
-    await sleep(POLL_MS, signal);
+    if (i > 0 || !ended) await sleep(POLL_MS, signal);
     const res = await fetch(`${base}/status?logs=1`, { signal, cache: "no-store" }).catch(() => null);
     if (res?.ok) onEvent({ event: "status", data: await res.json() });
     else if (res && res.status < 500 && res.status !== 429) break;

@@ -9,6 +9,7 @@ import { startTestExecutor } from "@/lib/jobs/testing";
 import { activityOf, balanceOf, fundedActor, pathOf } from "@/test/generation";
 import { ctxOf } from "@/test/generation-records";
 import { call } from "@/test/http";
+import { openStream } from "@/test/sse";
 import { getActivityDetail } from "./get-activity-detail";
 import { getRunCost } from "./get-run-cost";
 
@@ -28,8 +29,9 @@ afterAll(() => jobs.uninstall());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const queue = (input: unknown, session: string) => call(POST, `/queue/${MODEL}`, { params: pathOf(MODEL), body: input, session });
-const read = (id: string, tail: string[], session: string, query = "") =>
-  call(GET, `/queue/${MODEL}/requests/${id}/${tail.join("/")}${query}`, { params: pathOf(MODEL, "requests", id, ...tail), session });
+/** A stream's response as soon as it is open (its body unread). */
+const open = (id: string, tail: string[], session: string, query = "") =>
+  openStream(GET, `/queue/${MODEL}/requests/${id}/${tail.join("/")}${query}`, { params: pathOf(MODEL, "requests", id, ...tail), session });
 
 async function reduceStream(res: Response, from: RunState): Promise<RunState> {
   const events: SseEvent[] = [];
@@ -47,11 +49,14 @@ describe("success", () => {
     let state = runReducer(runReducer(initialRunState, { type: "submit" }), { type: "accepted", requestId: id, status: submitted.body.status });
     expect(state.phase).toBe("queued");
 
+    // The page opens its streams while the job runs (once it ended, a new connection is 204).
+    const statusStream = await open(id, ["status", "stream"], session, "?logs=1");
+    const progressStream = await open(id, ["progress", "stream"], session);
     await jobs.drain();
     await sleep(350);
     await jobs.advance("1s");
-    state = await reduceStream((await read(id, ["status", "stream"], session, "?logs=1")).response, state);
-    state = await reduceStream((await read(id, ["progress", "stream"], session)).response, state);
+    state = await reduceStream(statusStream, state);
+    state = await reduceStream(progressStream, state);
     expect(state).toMatchObject({ phase: "fetching", requestId: id, stage: "completed", failure: null });
     expect(state.logs.map((l) => l.message)).toContain("Generation finished; uploading outputs");
 
@@ -77,9 +82,10 @@ describe("success", () => {
   test("a failed run reduces to its failure from the status stream, and its cost reads as refunded", async () => {
     const { user, session } = await fundedActor(10);
     const id = (await queue({ prompt: "a fox [fail:generation]", image_size: "square" }, session)).body.requestId as string;
+    const statusStream = await open(id, ["status", "stream"], session, "?logs=1");
     await jobs.drain();
     await jobs.advance("1s");
-    const state = await reduceStream((await read(id, ["status", "stream"], session, "?logs=1")).response, { ...initialRunState, phase: "queued", requestId: id });
+    const state = await reduceStream(statusStream, { ...initialRunState, phase: "queued", requestId: id });
     expect(state).toMatchObject({ phase: "failed", failure: { code: "generation_failed" } });
     const result = await call(GET, `/queue/${MODEL}/requests/${id}`, { params: pathOf(MODEL, "requests", id), session });
     const after = runReducer(state, { type: "result", body: { ...(result.body as object), status: "failed" } });

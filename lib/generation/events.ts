@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { generationEvents } from "@/db/schema";
 
@@ -45,13 +45,44 @@ export function insertEventListFor(jobs: string, eventsJson: unknown): SQL {
     returning 1 as n`;
 }
 
-export async function eventsAfter(db: Executor, generationId: string, afterSeq: number): Promise<StoredGenerationEvent[]> {
+/**
+ * The job's events after `afterSeq` (of `kinds` only, when given), oldest first, at most 500: a
+ * stream reads from where its client left off, never the whole log again.
+ */
+export async function eventsAfter(db: Executor, generationId: string, afterSeq: number, kinds?: readonly GenerationEventKind[]): Promise<StoredGenerationEvent[]> {
   return db
     .select()
     .from(generationEvents)
-    .where(and(eq(generationEvents.generationId, generationId), gt(generationEvents.seq, afterSeq)))
+    .where(
+      and(
+        eq(generationEvents.generationId, generationId),
+        gt(generationEvents.seq, afterSeq),
+        kinds ? inArray(generationEvents.kind, [...kinds]) : undefined,
+      ),
+    )
     .orderBy(asc(generationEvents.seq))
     .limit(500);
+}
+
+/** The job's last event of `kind` at or before `seq` (the state a resumed stream starts from). */
+export async function lastEventAt(db: Executor, generationId: string, kind: GenerationEventKind, seq: number): Promise<StoredGenerationEvent | null> {
+  const [row] = await db
+    .select()
+    .from(generationEvents)
+    .where(and(eq(generationEvents.generationId, generationId), eq(generationEvents.kind, kind), lte(generationEvents.seq, seq)))
+    .orderBy(desc(generationEvents.seq))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The job's provider logs at or before `seq`, oldest first (a resumed status stream with `logs`). */
+export async function logsUpTo(db: Executor, generationId: string, seq: number): Promise<{ message: string; timestamp: string }[]> {
+  const rows = await db
+    .select({ data: generationEvents.data })
+    .from(generationEvents)
+    .where(and(eq(generationEvents.generationId, generationId), eq(generationEvents.kind, "log"), lte(generationEvents.seq, seq)))
+    .orderBy(asc(generationEvents.seq));
+  return rows.map((r) => ({ message: String(r.data.message), timestamp: String(r.data.timestamp) }));
 }
 
 const globalBus = globalThis as unknown as { __gwGenerationBus?: EventEmitter };

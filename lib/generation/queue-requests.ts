@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import type { Principal } from "@/lib/auth/principal";
 import { json } from "@/lib/http/json";
+import { lastEventIdOf } from "@/lib/http/sse";
 import type { QueuePath } from "@/lib/http/model-path";
 import { cancelGeneration } from "./cancel-generation";
 import { getGenerationOrThrow } from "./get-generation";
@@ -11,8 +12,11 @@ import { gatewayProgressStream, gatewayStatusStream } from "./streams";
 type Ctx = { db: Db; principal: Principal };
 type RequestPath = Exclude<QueuePath, { kind: "submit" }>;
 
-/** GET /queue/{modelId}/requests/{id}[/status[/stream]|/progress/stream]. */
-export async function readQueuedRequest(ctx: Ctx, path: RequestPath, query: { passthrough?: boolean; logs?: boolean }, signal?: AbortSignal): Promise<Response> {
+/**
+ * GET /queue/{modelId}/requests/{id}[/status[/stream]|/progress/stream]. A stream resumes after
+ * the request's Last-Event-ID (or `lastEventId`) and answers 204 once the job is final.
+ */
+export async function readQueuedRequest(ctx: Ctx, path: RequestPath, query: { passthrough?: boolean; logs?: boolean }, req?: Request): Promise<Response> {
   const row = await getGenerationOrThrow(ctx, path.requestId, path.modelId);
   switch (path.kind) {
     case "result":
@@ -22,9 +26,9 @@ export async function readQueuedRequest(ctx: Ctx, path: RequestPath, query: { pa
     case "status":
       return json(statusBody(row, query.logs ? await logsOf(ctx.db, row.id) : undefined));
     case "status-stream":
-      return gatewayStatusStream(ctx.db, row, query.logs ?? false, signal);
+      return gatewayStatusStream(ctx.db, row, query.logs ?? false, req ? lastEventIdOf(req) : null, req?.signal);
     case "progress-stream":
-      return gatewayProgressStream(ctx.db, row, signal);
+      return gatewayProgressStream(ctx.db, row, req ? lastEventIdOf(req) : null, req?.signal);
     case "cancel":
       return json(await cancelGeneration(ctx, row.id, path.modelId));
   }

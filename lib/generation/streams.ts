@@ -1,101 +1,155 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
-import { sseResponse, type SseSend } from "@/lib/http/sse";
-import { eventsAfter, waitForGenerationNotice, type StoredGenerationEvent } from "./events";
+import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
+import { eventsAfter, lastEventAt, logsUpTo, waitForGenerationNotice, type GenerationEventKind, type StoredGenerationEvent } from "./events";
 import { skillResult, statusBody } from "./present";
 import { takeStreamSlot } from "./stream-slots";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
- * SSE streams of a job, fed by generation_events: replay from the start, then follow (woken by
- * this process's notices, and polling for writes made by other instances), heartbeats from
- * lib/http/sse, and the stream closes after the final status. A stream opened after the end
- * replays everything, final event included, at once.
+ * SSE streams of a job, fed by its event log (generation_events). Each event's `id:` is the `seq`
+ * of the log row it renders, so a reconnect's Last-Event-ID resumes right after it: the stream
+ * reads only the rows after that id, plus the little state rendering needs as of that id (the
+ * status then; the logs so far with `logs=1`). Then it follows the job (woken by this process's
+ * notices, polling for writes made by other instances), sends exactly one final event and closes.
+ * A final request's stream answers 204, the EventSource standard's "stop reconnecting", unless
+ * the client's Last-Event-ID is before the stream's final event: a reconnect after a cut still
+ * learns the ending, and its next reconnect gets the 204. See docs/streams.md.
  */
 const POLL_MS = 1_000;
 
-type Render = (event: StoredGenerationEvent, row: () => Promise<GenerationRow>, send: SseSend) => Promise<boolean>;
+type StreamKind = {
+  /** The kinds of log rows this stream renders (and takes its ids from). */
+  kinds: readonly GenerationEventKind[];
+  /** Reads the state the events up to `seq` left, for a resumed stream. */
+  resume?: (seq: number) => Promise<void>;
+  /** Sends one event; true once it was the stream's final one. */
+  render: (event: StoredGenerationEvent, send: SseSend) => Promise<boolean>;
+};
 
-function follow(db: Db, job: GenerationRow, render: Render, signal?: AbortSignal) {
-  const id = job.id;
+async function follow(db: Db, job: GenerationRow, stream: StreamKind, from: number | null, signal?: AbortSignal): Promise<Response> {
+  let first: StoredGenerationEvent[] | null = null;
+  if (isFinal(job.status)) {
+    if (from === null) return sseDone();
+    first = await eventsAfter(db, job.id, from, stream.kinds);
+    if (first.length === 0) return sseDone();
+  }
   const release = takeStreamSlot(job.userId);
   return sseResponse(
     async (send, abort) => {
-      let seq = 0;
-      const row = async () => (await db.select().from(generationRequests).where(eq(generationRequests.id, id)))[0]!;
+      let seq = from ?? 0;
+      if (from !== null) await stream.resume?.(from);
+      let batch = first ?? (await eventsAfter(db, job.id, seq, stream.kinds));
       for (;;) {
-        const batch = await eventsAfter(db, id, seq);
         for (const event of batch) {
           seq = event.seq;
-          if (await render(event, row, send)) return;
+          if (await stream.render(event, send)) return;
         }
         if (abort.aborted) return;
         if (batch.length === 0) {
-          // Defensive: a job ended without its final event (it never does) still ends the stream.
-          const current = await row();
-          if (isFinal(current.status) && (await eventsAfter(db, id, seq)).length === 0) return;
-          await waitForGenerationNotice(id, POLL_MS, abort);
+          // Defensive: a job ended without this stream's final event (it never does) still ends it.
+          if (isFinal((await currentRow(db, job.id)).status) && (await eventsAfter(db, job.id, seq, stream.kinds)).length === 0) return;
+          await waitForGenerationNotice(job.id, POLL_MS, abort);
+          if (abort.aborted) return;
         }
+        batch = await eventsAfter(db, job.id, seq, stream.kinds);
       }
     },
     { signal, onClose: release },
   );
 }
 
-const isFinalStatus = (e: StoredGenerationEvent) => e.kind === "status" && isFinal(e.data.status as GenerationRow["status"]);
+async function currentRow(db: Db, id: string): Promise<GenerationRow> {
+  return (await db.select().from(generationRequests).where(eq(generationRequests.id, id)))[0]!;
+}
 
-/** Gateway `status/stream`: event `status`, data = the status body; with `logs`, the logs so far. */
-export function gatewayStatusStream(db: Db, job: GenerationRow, withLogs: boolean, signal?: AbortSignal) {
-  const logs: { message: string; timestamp: string }[] = [];
+type StatusData = { status: GenerationRow["status"]; queue_position?: number; error?: string };
+type LogLine = { message: string; timestamp: string };
+
+const isFinalStatus = (data: Record<string, unknown>) => isFinal(data.status as GenerationRow["status"]);
+const logLine = (data: Record<string, unknown>): LogLine => ({ message: String(data.message), timestamp: String(data.timestamp) });
+
+/** The job as a status event left it: its status, queue position and error then, not now. */
+function asOf(job: GenerationRow, data: StatusData): GenerationRow {
+  return {
+    ...job,
+    status: data.status,
+    queuePosition: typeof data.queue_position === "number" ? data.queue_position : null,
+    errorCode: typeof data.error === "string" ? data.error : data.status === "cancelled" ? "cancelled" : null,
+  };
+}
+
+/**
+ * Gateway `status/stream`: event `status`, data = the status body as of that event. With `logs`,
+ * each log line is a `status` event too, carrying the logs so far and the status at that moment.
+ */
+export function gatewayStatusStream(db: Db, job: GenerationRow, withLogs: boolean, from: number | null, signal?: AbortSignal) {
+  // Every job's log opens with its `queued` status; a log line cannot come before it.
+  let state: StatusData = { status: "queued" };
+  let logs: LogLine[] = [];
+  const body = () => statusBody(asOf(job, state), withLogs ? [...logs] : undefined);
   return follow(
     db,
     job,
-    async (event, row, send) => {
-      if (event.kind === "log") {
-        logs.push(event.data as { message: string; timestamp: string });
-        if (withLogs) send("status", statusBody(await row(), [...logs]));
-        return false;
-      }
-      if (event.kind !== "status") return false;
-      const current = await row();
-      send("status", { ...statusBody(current, withLogs ? [...logs] : undefined), status: event.data.status, ...(event.data.queue_position != null ? { queue_position: event.data.queue_position } : {}) });
-      return isFinalStatus(event);
+    {
+      kinds: withLogs ? ["status", "log"] : ["status"],
+      resume: async (seq) => {
+        state = ((await lastEventAt(db, job.id, "status", seq))?.data as StatusData | undefined) ?? state;
+        if (withLogs) logs = await logsUpTo(db, job.id, seq);
+      },
+      render: async (event, send) => {
+        if (event.kind === "log") logs.push(logLine(event.data));
+        else state = event.data as StatusData;
+        send("status", body(), event.seq);
+        return event.kind === "status" && isFinalStatus(event.data);
+      },
     },
+    from,
     signal,
   );
 }
 
 /** Gateway `progress/stream`: event `progress` `{stage, percent?, message?}`. */
-export function gatewayProgressStream(db: Db, job: GenerationRow, signal?: AbortSignal) {
+export function gatewayProgressStream(db: Db, job: GenerationRow, from: number | null, signal?: AbortSignal) {
   return follow(
     db,
     job,
-    async (event, _row, send) => {
-      if (event.kind !== "progress") return false;
-      send("progress", event.data);
-      return ["completed", "failed", "cancelled"].includes(event.data.stage as string);
+    {
+      kinds: ["progress"],
+      render: async (event, send) => {
+        send("progress", event.data, event.seq);
+        return ["completed", "failed", "cancelled"].includes(event.data.stage as string);
+      },
     },
+    from,
     signal,
   );
 }
 
 /** Skill stream: `status` `{id, status, queue_position?}`, `log`, then `completed` / `failed` with the GenerationResult. */
-export function skillStream(db: Db, job: GenerationRow, signal?: AbortSignal) {
+export function skillStream(db: Db, job: GenerationRow, from: number | null, signal?: AbortSignal) {
   return follow(
     db,
     job,
-    async (event, row, send) => {
-      if (event.kind === "log") send("log", event.data);
-      if (event.kind !== "status") return false;
-      if (isFinalStatus(event)) {
-        const current = await row();
-        send(current.status === "completed" ? "completed" : "failed", skillResult(current));
-        return true;
-      }
-      send("status", { id: job.id, status: event.data.status, ...(event.data.queue_position != null ? { queue_position: event.data.queue_position } : {}) });
-      return false;
+    {
+      kinds: ["status", "log"],
+      render: async (event, send) => {
+        if (event.kind === "log") {
+          send("log", logLine(event.data), event.seq);
+          return false;
+        }
+        const data = event.data as StatusData;
+        if (isFinalStatus(data)) {
+          // The job's row is final in the same statement that wrote this event.
+          send(data.status === "completed" ? "completed" : "failed", skillResult(await currentRow(db, job.id)), event.seq);
+          return true;
+        }
+        send("status", { id: job.id, status: data.status, ...(data.queue_position != null ? { queue_position: data.queue_position } : {}) }, event.seq);
+        return false;
+      },
     },
+    from,
     signal,
   );
 }

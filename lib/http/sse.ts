@@ -1,15 +1,24 @@
 import { log } from "@/lib/logger";
 
 /**
- * Server-sent events: `event: <type>`, `data: <json>`, blank line. A comment line goes out every
- * `heartbeatMs` so proxies keep an idle stream open. The producer returns when the stream should
- * end; a client disconnect aborts `signal`.
+ * Server-sent events in the form the WHATWG EventSource parser reads: the stream opens with a
+ * `retry:` hint (how long a stock EventSource waits before reconnecting), then each event is
+ * `id: <id>` (when it has one), `event: <type>`, one `data: <json>` line and a blank line. A
+ * comment line goes out every `heartbeatMs` so proxies keep an idle stream open. The producer
+ * returns when the stream should end; a client disconnect aborts `signal`.
  */
-export type SseSend = (event: string, data: unknown) => void;
+export type SseSend = (event: string, data: unknown, id?: number | string) => void;
+
+export const SSE_RETRY_MS = 1_000;
 
 export function sseResponse(
   producer: (send: SseSend, signal: AbortSignal) => Promise<void>,
-  { heartbeatMs = 15_000, signal: outer, onClose }: { heartbeatMs?: number; signal?: AbortSignal; onClose?: () => void } = {},
+  {
+    heartbeatMs = 15_000,
+    retryMs = SSE_RETRY_MS,
+    signal: outer,
+    onClose,
+  }: { heartbeatMs?: number; retryMs?: number; signal?: AbortSignal; onClose?: () => void } = {},
 ): Response {
   const encoder = new TextEncoder();
   const abort = new AbortController();
@@ -21,11 +30,15 @@ export function sseResponse(
         if (!abort.signal.aborted) controller.enqueue(encoder.encode(text));
       };
       heartbeat = setInterval(() => write(": keep-alive\n\n"), heartbeatMs);
-      const send: SseSend = (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      write(": connected\n\n");
+      // JSON.stringify escapes CR and LF, so the data is always one line; an id is a number or
+      // a caller's plain token (an id with a line break would end the field early).
+      const send: SseSend = (event, data, id) =>
+        write(`${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      write(`retry: ${retryMs}\n\n`);
       producer(send, abort.signal)
         .catch((error) => {
           // Internals (a failed query's text) stay in the log; the client learns to reconnect.
+          // No id: a reconnect resumes after the last event that did arrive.
           log.error("event stream failed", { error });
           send("error", { message: "The stream failed; reconnect to resume it" });
         })
@@ -48,4 +61,21 @@ export function sseResponse(
       "X-Accel-Buffering": "no",
     },
   });
+}
+
+/**
+ * 204 No Content: the EventSource standard's answer that stops a client reconnecting (a stream
+ * with nothing left to send).
+ */
+export const sseDone = (): Response => new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+
+/**
+ * Where a reconnecting client left off: the `Last-Event-ID` header a stock EventSource sends, or
+ * the `lastEventId` query parameter EventSource polyfills send. Our ids are event-log positions
+ * (non-negative integers); anything else (an id from another server, garbage) counts as none.
+ */
+export function lastEventIdOf(req: Request): number | null {
+  const raw = req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("lastEventId");
+  const value = raw?.trim();
+  return value && /^\d{1,15}$/.test(value) ? Number(value) : null;
 }

@@ -143,6 +143,18 @@ export const activityList = z
   .meta({ id: "ActivityList" });
 
 const sse = (description: string) => ({ description, contentType: "text/event-stream" });
+export const streamQuery = z.object({
+  lastEventId: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ description: "For EventSource polyfills: the id of the last event received, as the `Last-Event-ID` header carries it (the header wins)" }),
+});
+const RESUME =
+  " The stream opens with `retry: 1000`; every event has an `id:` (its position in the job's event log). A reconnect with `Last-Event-ID` (or `lastEventId`) resumes after that event without replaying the history. " +
+  "Once the request is final a new connection is answered 204 No Content (EventSource stops reconnecting); fetch the result or the status instead. " +
+  "A reconnect whose Last-Event-ID is before the final event gets the rest, then the stream closes. Comment heartbeats every 15 s.";
+const streamDone = { description: "The request is final: nothing to stream (EventSource stops reconnecting); fetch the result or status instead" };
 const runErrors = ["invalid_body", "invalid_params", "idempotency_key_reused", "unknown_model", "insufficient_balance", "key_limit_exceeded", "rate_limited", "generation_failed", "provider_error"] as const;
 
 export const generationOperations = defineOperations([
@@ -214,13 +226,15 @@ export const generationOperations = defineOperations([
     path: "/queue/{modelId}/requests/{requestId}/status/stream",
     operationId: "streamQueuedStatus",
     summary: "Status as server-sent events",
-    description: "Event `status` with the status body at every change; the stream closes after a final status. Comment heartbeats every 15 s.",
+    description:
+      "Event `status` with the status body as of that event, at every change (with `logs`, at every log line too, carrying the logs so far); exactly one final status, then the stream closes." +
+      RESUME,
     tags: ["Generation"],
     surface: "gateway",
     auth: "key",
     params: requestPathParams,
-    query: statusQuery,
-    responses: { 200: sse("`event: status`, `data: <status body>`") },
+    query: statusQuery.extend(streamQuery.shape),
+    responses: { 200: sse("`event: status`, `data: <status body>`"), 204: streamDone },
     errors: ["not_found"],
   },
   {
@@ -228,12 +242,15 @@ export const generationOperations = defineOperations([
     path: "/queue/{modelId}/requests/{requestId}/progress/stream",
     operationId: "streamQueuedProgress",
     summary: "Gateway progress as server-sent events",
-    description: "Event `progress` `{stage, percent?, message?}`; stages queued, submitted, running, storing, then completed | failed | cancelled.",
+    description:
+      "Event `progress` `{stage, percent?, message?}`; stages queued, submitted, running (once the provider is seen running), storing (when the result is copied), then completed | failed | cancelled." +
+      RESUME,
     tags: ["Generation"],
     surface: "gateway",
     auth: "key",
     params: requestPathParams,
-    responses: { 200: sse("`event: progress`") },
+    query: streamQuery,
+    responses: { 200: sse("`event: progress`"), 204: streamDone },
     errors: ["not_found"],
   },
   {
@@ -283,12 +300,15 @@ export const generationOperations = defineOperations([
     path: "/api/v1/requests/{requestId}/stream",
     operationId: "skillStreamRequest",
     summary: "A generation's events",
-    description: "Events `status` `{id,status,queue_position?}`, `log` `{message,timestamp}`, then exactly one of `completed` / `failed` with the GenerationResult; then the stream closes.",
+    description:
+      "Events `status` `{id,status,queue_position?}`, `log` `{message,timestamp}`, then exactly one of `completed` / `failed` with the GenerationResult; then the stream closes." +
+      RESUME,
     tags: ["Skill"],
     surface: "skill",
     auth: "key",
     params: skillRequestParams,
-    responses: { 200: sse("text/event-stream") },
+    query: streamQuery,
+    responses: { 200: sse("text/event-stream"), 204: streamDone },
     errors: ["not_found"],
   },
   {

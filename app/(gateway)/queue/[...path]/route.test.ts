@@ -56,7 +56,7 @@ describe("success", () => {
     expect(status.body).toMatchObject({ status: "completed", request_id: id });
   });
 
-  test("status with logs=1 carries the runner's logs; status/stream and progress/stream replay and close after the end", async () => {
+  test("status with logs=1 carries the runner's logs; after the end a new stream connection is 204, and Last-Event-ID 0 replays the whole log", async () => {
     const { key } = await fundedActor(100);
     const id = (await submit({ prompt: "with logs [latency:300]", num_inference_steps: 4 }, key)).body.requestId;
     await jobs.drain();
@@ -67,11 +67,15 @@ describe("success", () => {
     expect(status.body.logs.map((l: { message: string }) => l.message)).toEqual(
       expect.arrayContaining([`Runner acquired; loading ${FLUX}`, "Step 4/4", "Generation finished; uploading outputs"]),
     );
-    const stream = await read(id, "/status/stream", key);
+    expect((await read(id, "/status/stream", key)).status).toBe(204);
+    expect((await read(id, "/progress/stream", key)).status).toBe(204);
+    const fromStart = (tail: string) =>
+      call(GET, `/queue/${FLUX}/requests/${id}/${tail}`, { params: pathOf(FLUX, "requests", id, ...tail.split("/")), key, headers: { "last-event-id": "0" } });
+    const stream = await fromStart("status/stream");
     expect(stream.headers.get("content-type")).toContain("text/event-stream");
     const events = await readSse(stream.response);
     expect(events.map((e) => `${e.event}:${e.data.status}`)).toEqual(["status:queued", "status:in_progress", "status:completed"]);
-    const progress = await readSse((await read(id, "/progress/stream", key)).response);
+    const progress = await readSse((await fromStart("progress/stream")).response);
     expect(progress.map((e) => e.data.stage)).toEqual(["queued", "submitted", "running", "storing", "completed"]);
   });
 

@@ -29,7 +29,7 @@ export const POST = withGateway(
 export const GET = withGateway({ auth: "key", query: readQuery }, async ({ req, ctx, params, query }) => {
   const path = parseQueuePath(params.path);
   if (path.kind === "submit" || path.kind === "cancel") throw notFound("Request");
-  return readQueuedRequest(ctx, path, query, req.signal);
+  return readQueuedRequest(ctx, path, query, req);
 });
 
 // PUT /queue/{modelId}/requests/{requestId}/cancel – cancel a job that has not started running

@@ -10,6 +10,7 @@ import { getWebhookSecret } from "@/lib/me/webhook-secret";
 import { createActor } from "@/test/factories";
 import { activityOf, balanceOf, fundedActor, jobRow, ledgerOf, readSse } from "@/test/generation";
 import { call } from "@/test/http";
+import { openStream } from "@/test/sse";
 import { startCallbackReceiver } from "@/test/servers/callback-receiver";
 import { GET as GET_REQUEST } from "../requests/[requestId]/route";
 import { GET as STREAM } from "../requests/[requestId]/stream/route";
@@ -64,21 +65,24 @@ describe("success", () => {
       stream_url: `http://localhost:3000/api/v1/requests/${id}/stream`,
     });
     expect((await getRequest(id, key)).body).toEqual({ id, status: "queued", model: FLUX, cost_rub: 2.3593 });
+    const open = await openStream(STREAM, `/api/v1/requests/${id}/stream`, { key, params: { requestId: id } });
     await jobs.drain();
     expect((await getRequest(id, key)).body).toMatchObject({ id, status: "completed", output: { images: expect.any(Array) } });
-    // Opened after the end: the whole history at once, closing with the final event.
-    const events = await readSse((await stream(id, key)).response);
+    // Opened while it ran: the whole history, closing with the one final event; after the end, 204.
+    const events = await readSse(open);
     expect(events.filter((e) => e.event === "status").map((e) => e.data.status)).toEqual(["queued", "in_progress"]);
     expect(events.filter((e) => e.event === "completed")).toHaveLength(1);
     expect(events.at(-1)!.data).toMatchObject({ id, status: "completed", model: FLUX, output: { images: expect.any(Array) } });
+    expect((await stream(id, key)).status).toBe(204);
   });
 
   test("a failed job: GET says failed with error; the stream ends with `failed`; refunded once", async () => {
     const { user, key } = await fundedActor(100);
     const id = (await generate({ model: FLUX, input: { prompt: "no [fail:generation]" } }, key)).body.id;
+    const open = await openStream(STREAM, `/api/v1/requests/${id}/stream`, { key, params: { requestId: id } });
     await jobs.drain();
     expect((await getRequest(id, key)).body).toMatchObject({ id, status: "failed", error: expect.stringContaining("simulated failure") });
-    const events = await readSse((await stream(id, key)).response);
+    const events = await readSse(open);
     expect(events.at(-1)).toMatchObject({ event: "failed", data: { id, status: "failed" } });
     expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
   });

@@ -1,12 +1,13 @@
-import { skillRequestParams } from "@/lib/api/contracts/generation";
+import { skillRequestParams, streamQuery } from "@/lib/api/contracts/generation";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { skillStream } from "@/lib/generation/streams";
 import { withSkill } from "@/lib/http/handler";
+import { lastEventIdOf } from "@/lib/http/sse";
 import { skillOtherMethods } from "@/lib/http/unknown-route";
 
-// GET /api/v1/requests/{requestId}/stream – status, log, then completed | failed (SSE)
-export const GET = withSkill({ auth: "key", params: skillRequestParams }, async ({ req, ctx, params }) =>
-  skillStream(ctx.db, await getGenerationOrThrow(ctx, params.requestId), req.signal),
+// GET /api/v1/requests/{requestId}/stream – status, log, then completed | failed (SSE; Last-Event-ID resumes; 204 once final)
+export const GET = withSkill({ auth: "key", params: skillRequestParams, query: streamQuery }, async ({ req, ctx, params }) =>
+  skillStream(ctx.db, await getGenerationOrThrow(ctx, params.requestId), lastEventIdOf(req), req.signal),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
