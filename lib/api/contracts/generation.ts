@@ -150,6 +150,12 @@ export const streamQuery = z.object({
     .optional()
     .meta({ description: "For EventSource polyfills: the id of the last event received, as the `Last-Event-ID` header carries it (the header wins)" }),
 });
+const streamHeaders = z.object({
+  "Last-Event-ID": z
+    .string()
+    .optional()
+    .meta({ description: "Sent by EventSource on a reconnect: the id of the last event received; the stream resumes after it" }),
+});
 const RESUME =
   " The stream opens with `retry: 1000`; every event has an `id:` (its position in the job's event log). A reconnect with `Last-Event-ID` (or `lastEventId`) resumes after that event without replaying the history. " +
   "Once the request is final a new connection is answered 204 No Content (EventSource stops reconnecting); fetch the result or the status instead. " +
@@ -234,6 +240,7 @@ export const generationOperations = defineOperations([
     auth: "key",
     params: requestPathParams,
     query: statusQuery.extend(streamQuery.shape),
+    headers: streamHeaders,
     responses: { 200: sse("`event: status`, `data: <status body>`"), 204: streamDone },
     errors: ["not_found"],
   },
@@ -250,6 +257,7 @@ export const generationOperations = defineOperations([
     auth: "key",
     params: requestPathParams,
     query: streamQuery,
+    headers: streamHeaders,
     responses: { 200: sse("`event: progress`"), 204: streamDone },
     errors: ["not_found"],
   },
@@ -308,6 +316,7 @@ export const generationOperations = defineOperations([
     auth: "key",
     params: skillRequestParams,
     query: streamQuery,
+    headers: streamHeaders,
     responses: { 200: sse("text/event-stream"), 204: streamDone },
     errors: ["not_found"],
   },
