@@ -22,8 +22,13 @@ export const providerWebhookUrl = () => `${env().APP_URL.replace(/\/$/, "")}/web
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 /**
@@ -60,7 +65,8 @@ export async function submitJob(
       const submitted = await provider.submit(request);
       return { providerRequestId: submitted.providerRequestId, queuePosition: submitted.queuePosition ?? null, at: new Date() };
     } catch (err) {
-      const retry = isProviderUnavailable(err) && !isCircuitOpen(err) && !err.maybeAccepted && attempt < (options.retries ?? 0);
+      const retries = provider.retriesTransientFailures ? 0 : (options.retries ?? 0);
+      const retry = isProviderUnavailable(err) && !isCircuitOpen(err) && !err.maybeAccepted && attempt < retries;
       if (!retry || options.signal?.aborted) throw err;
       await sleep(Math.min(err.retryAfterMs ?? 100 * 2 ** attempt, 2_000), options.signal);
     }
@@ -127,7 +133,7 @@ export async function awaitResult(row: GenerationRow, model: ModelRow, signal: A
     } catch (err) {
       if (!isProviderUnavailable(err) || signal.aborted) throw err;
       if (err.reason !== "not_ready") {
-        if (isCircuitOpen(err) || ++failures > 3) throw err;
+        if (isCircuitOpen(err) || provider.retriesTransientFailures || ++failures > 3) throw err;
       }
       await sleep(Math.max(5, Math.min(err.retryAfterMs ?? delay, delay)), signal);
       delay = Math.min(delay * 2, 1_000);

@@ -58,6 +58,7 @@ const LOG_LEVELS = new Set<ProviderLogLevel>(["STDERR", "STDOUT", "ERROR", "INFO
 /** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1), over HTTP. */
 export class FalProvider implements GenerationProvider {
   readonly name = "fal" as const;
+  readonly retriesTransientFailures = true;
   private readonly http: FalHttpConfig;
   private readonly queueUrl: string;
   private readonly apiUrl: string;

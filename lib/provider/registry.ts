@@ -86,6 +86,7 @@ export function resetProviders(): void {
 function withBreaker(inner: GenerationProvider, breaker: () => CircuitBreaker): GenerationProvider {
   return {
     name: inner.name,
+    retriesTransientFailures: inner.retriesTransientFailures,
     submit: (request) => breaker().run("submit", () => inner.submit(request)),
     status: (ref, options) => breaker().run("status", () => inner.status(ref, options)),
     result: (ref, options) => breaker().run("result", () => inner.result(ref, options)),

@@ -113,6 +113,11 @@ export type { ModelSchema };
 
 export interface GenerationProvider {
   readonly name: ProviderName;
+  /**
+   * The client already retries its transient failures (429/5xx, network) with backoff, so the
+   * engine adds no retries of its own: retries at two layers multiply (fal: 4 × 3 attempts).
+   */
+  readonly retriesTransientFailures: boolean;
   /** Queues a request. Never retried after the provider accepted it (no duplicate runs). */
   submit(request: SubmitRequest): Promise<SubmitResult>;
   /** Queue state; with `logs: true` the runner's logs so far. */

@@ -49,6 +49,8 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  */
 export class LocalProvider implements GenerationProvider {
   readonly name = "local" as const;
+  // A simulated remote service, not a client: the engine retries its failures.
+  readonly retriesTransientFailures = false;
   private readonly now: () => number;
   private readonly settings: SimulatorSettings | undefined;
   private readonly random: () => number;
