@@ -30,7 +30,7 @@ export function preflightHeaders(origin: string | null): Record<string, string> 
   return {
     ...base,
     "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-ID, Idempotency-Key",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-ID, Idempotency-Key, Last-Event-ID",
     "Access-Control-Max-Age": "86400",
   };
 }
