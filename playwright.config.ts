@@ -5,12 +5,24 @@ import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://127.0.0.1:${port}`;
+// E2E_PROVIDER=fal: the app runs on its fal client against the fal-protocol simulator (npm run
+// sim:fal), and only the field suite runs (the rest does not depend on the provider).
+const provider = process.env.E2E_PROVIDER === "fal" ? "fal" : "local";
+const sim = `http://127.0.0.1:${port + 1}`;
+const falEnv = {
+  PROVIDER: "fal",
+  FAL_KEY: "e2e:secret",
+  FAL_QUEUE_URL: sim,
+  FAL_API_URL: `${sim}/v1`,
+  FAL_JWKS_URL: `${sim}/.well-known/jwks.json`,
+};
 // A fresh embedded database per run, unless the caller points at one.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "gw-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: "./e2e",
+  testMatch: provider === "fal" ? /field\.spec\.ts$/ : undefined,
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -34,20 +46,30 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    // The production build: `npm run test:e2e` builds first.
-    command: `npx next start -p ${port} -H 127.0.0.1`,
-    url: `${baseURL}/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: {
-      DATA_DIR: dataDir,
-      NODE_ENV: "production",
-      APP_URL: baseURL,
-      AUTH_URL: baseURL,
-      AUTH_TRUST_HOST: "true",
-      E2E: "1",
-      LOG_LEVEL: "warn",
+  webServer: [
+    ...(provider === "fal"
+      ? [{ command: `npx tsx scripts/sim-fal.ts --port ${port + 1} --key e2e:secret --quiet`, url: `${sim}/.well-known/jwks.json`, timeout: 60_000, reuseExistingServer: false }]
+      : []),
+    {
+      // The production build: `npm run test:e2e` builds first.
+      command: `npx next start -p ${port} -H 127.0.0.1`,
+      url: `${baseURL}/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: {
+        DATA_DIR: dataDir,
+        NODE_ENV: "production",
+        APP_URL: baseURL,
+        AUTH_URL: baseURL,
+        AUTH_TRUST_HOST: "true",
+        E2E: "1",
+        LOG_LEVEL: "warn",
+        // Completion callbacks and the fal simulator's media live on loopback.
+        ALLOW_PRIVATE_URLS: "true",
+        // The field suite fails the provider on purpose; its circuit must not open for the next test.
+        PROVIDER_BREAKER_FAILURES: "1000",
+        ...(provider === "fal" ? falEnv : {}),
+      },
     },
-  },
+  ],
 });
