@@ -74,6 +74,16 @@ test.describe("sync", () => {
     expect(await balance(request)).toBe(FUNDS);
   });
 
+  test("the partner integration on a provider that fails once and takes time: 200 with the cover, charged once", async ({ request }) => {
+    const release = { artist: "Земфира", release_name: "Полночный экспресс", genre: "rock" };
+    const res = await json(request, "POST", "/integrations/covers", user, { ...release, text: "a song [latency:1500] [fail:provider:1]" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, cover_image_url: expect.stringContaining("/files/") });
+    const failed = await json(request, "POST", "/integrations/covers", user, { ...release, text: "another song [fail:provider]" });
+    expect(failed.status).toBe(502);
+    expect(failed.body).toMatchObject({ error: "provider_error", requestId: expect.any(String) });
+  });
+
   test("16 sync runs at once, each taking 1–3 s: every answer 200, each job charged once", async ({ request }) => {
     const answers = await Promise.all(
       Array.from({ length: 16 }, (_, i) => json(request, "POST", `/run/${MODEL}`, user, { prompt: `crowd ${i} [latency:${1000 + (i % 5) * 500}]`, ...SMALL })),

@@ -234,6 +234,23 @@ describe("failures are refunded", () => {
     expect(record).toMatchObject({ operation: "integration", status: "failed", credits: 0 });
   });
 
+  test("a provider that fails once, then accepts, while taking time: 200 with the cover, charged once", async () => {
+    const actor = await funded();
+    const res = await post(SLUG, { ...generateBody, text: "a song [fail:provider:1] [latency:600]" }, actor.key);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, cover_image_url: expect.stringContaining("/files/") });
+    const cost = await coverQuoteCredits();
+    expect((await ledgerOf(actor.user.id)).filter((t) => t.generationId).map((t) => t.amount)).toEqual([-cost]);
+  });
+
+  test("a provider that keeps failing: 502 provider_error with the request id, refunded before the answer", async () => {
+    const actor = await funded();
+    const res = await post(SLUG, { ...generateBody, text: "a song [fail:provider]" }, actor.key);
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ success: false, error: "provider_error", requestId: expect.any(String) });
+    expect(await getBalanceCredits(await getDb(), actor.user.id)).toBe(START_CREDITS);
+  });
+
   test("edit without a reference: the failed generation is refunded and nothing is stored", async () => {
     const actor = await funded();
     const res = await post(`${SLUG}-edit`, { ...release, release_name: "Crash [fail:generation]" }, actor.key);
