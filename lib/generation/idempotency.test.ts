@@ -8,11 +8,11 @@ import { POST as QUEUE } from "@/app/(gateway)/queue/[...path]/route";
 import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { POST as GENERATE } from "@/app/api/v1/generate/route";
 import { grantCredits } from "@/lib/billing/ledger";
-import { resetEnv } from "@/lib/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { createActor, createApiKey } from "@/test/factories";
 import { balanceOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestsFor } from "@/test/generation";
+import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
 
 const FLUX = "fal-ai/flux/dev";
@@ -52,17 +52,6 @@ async function firstJobOf(userId: string) {
     const [job] = await jobsOf(userId);
     if (job) return job;
     await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  Object.assign(process.env, vars);
-  resetEnv();
-  try {
-    return await fn();
-  } finally {
-    for (const name of Object.keys(vars)) delete process.env[name];
-    resetEnv();
   }
 }
 

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { resetEnv } from "@/lib/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { breakerFor } from "@/lib/provider";
 import { resetBreakers } from "@/lib/provider/circuit-breaker";
 import { balanceOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestsFor } from "@/test/generation";
+import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
 import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { POST as GENERATE } from "@/app/api/v1/generate/route";
@@ -30,17 +30,6 @@ beforeEach(() => resetBreakers());
 
 const run = (prompt: string, key: string) => call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body: { prompt, ...SMALL }, key });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  Object.assign(process.env, vars);
-  resetEnv();
-  try {
-    return await fn();
-  } finally {
-    for (const name of Object.keys(vars)) delete process.env[name];
-    resetEnv();
-  }
-}
 
 async function ledgerTypes(userId: string) {
   return (await ledgerOf(userId)).map((t) => t.type);

@@ -1,6 +1,7 @@
 import { env, type Env } from "@/lib/env";
 import type { Failure } from "./behaviour";
 import type { OutputKind } from "./models";
+import { mulberry32 } from "./media/random";
 
 /**
  * How long simulated requests take and how often they fail when nothing else says so (no marker,
@@ -74,14 +75,5 @@ export function drawFailure(rate: number, random: () => number): Failure | null 
   return null;
 }
 
-/** A small seeded generator (mulberry32) for reproducible draws in tests and the fal simulator. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator for reproducible draws in tests and the fal simulator. */
+export const seededRandom = mulberry32;

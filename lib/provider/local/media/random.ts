@@ -7,10 +7,9 @@ export function seedHex(...parts: unknown[]): string {
   return h.digest("hex").slice(0, 16);
 }
 
-/** A small deterministic PRNG (mulberry32) seeded from a hex seed; returns floats in [0, 1). */
-export function prng(seed: string, salt = 0): () => number {
-  let a = (Number.parseInt(seed.slice(0, 8), 16) ^ Math.imul(salt + 1, 0x9e3779b1)) >>> 0;
-  a ^= Number.parseInt(seed.slice(8, 16) || "0", 16);
+/** mulberry32: a small deterministic PRNG; floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
@@ -18,4 +17,10 @@ export function prng(seed: string, salt = 0): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** mulberry32 seeded from a hex seed (and a salt per use of one seed). */
+export function prng(seed: string, salt = 0): () => number {
+  const a = (Number.parseInt(seed.slice(0, 8), 16) ^ Math.imul(salt + 1, 0x9e3779b1)) >>> 0;
+  return mulberry32(a ^ Number.parseInt(seed.slice(8, 16) || "0", 16));
 }
