@@ -154,7 +154,7 @@ describe("success", () => {
       const job = await firstJobOf(user.id);
       const repeat = await run({ prompt: "slower than the wait [latency:3000]" }, key, idem);
       expect(repeat.status).toBe(504);
-      expect(repeat.body).toEqual({ success: false, error: "timeout", message: expect.any(String), requestId: job.id, request_id: job.id });
+      expect(repeat.body).toEqual({ success: false, error: "timeout", message: expect.any(String), requestId: job.id, request_id: job.id, status: "in_progress" });
       expect((await first).body).toMatchObject({ error: "timeout", requestId: job.id });
       expect(await reserves(user.id)).toHaveLength(1);
     });

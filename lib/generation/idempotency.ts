@@ -9,7 +9,7 @@ import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/request";
 import { waitForGenerationNotice } from "./events";
-import { failureError } from "./present";
+import { failureError, stillRunningError } from "./present";
 import { isFinal, type GenerationContext, type GenerationMode, type GenerationRow } from "./types";
 
 /**
@@ -89,12 +89,7 @@ export async function recordKey(tx: Executor, job: { id: string; userId: string;
 export async function replayGeneration(db: Db, row: GenerationRow, mode: GenerationMode, startedAtMs: number, signal?: AbortSignal): Promise<GenerationRow> {
   if (mode === "queue") return row;
   const final = await waitUntilFinal(db, row, startedAtMs + env().RUN_SYNC_TIMEOUT_MS, signal);
-  if (!isFinal(final.status)) {
-    throw new ApiError("timeout", "The generation did not finish within the sync wait; fetch it through /queue with requestId", {
-      requestId: final.id,
-      request_id: final.id,
-    });
-  }
+  if (!isFinal(final.status)) throw stillRunningError(final.id);
   if (final.status === "completed") return final;
   throw failureError(final);
 }

@@ -47,6 +47,18 @@ export function failureError(row: GenerationRow): ApiError {
   return new ApiError(code, message, { requestId: row.id, request_id: row.id, status: "failed" });
 }
 
+/**
+ * A sync wait that ends before its job does (the wait ran out, or the job was handed to the queue
+ * after an unexpected failure): 504 `timeout` carrying the id to follow the job on `/queue`.
+ */
+export function stillRunningError(id: string, reason: "timeout" | "handed_over" = "timeout"): ApiError {
+  const message =
+    reason === "timeout"
+      ? "The generation did not finish within the sync wait; it goes on: fetch it through /queue with requestId"
+      : "The generation could not be finished inline; it goes on in the queue: fetch it through /queue with requestId";
+  return new ApiError("timeout", message, { requestId: id, request_id: id, status: "in_progress" });
+}
+
 const skillStatus = (row: GenerationRow) => (row.status === "cancelled" ? "failed" : row.status);
 
 /** Skill GenerationResult. */

@@ -8,7 +8,7 @@ import { log } from "@/lib/logger";
 import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
-import { failureError } from "./present";
+import { failureError, stillRunningError } from "./present";
 import { awaitResult, failureOutcome, outcomeOf, submitJob, withSubmission } from "./provider-calls";
 import { recordNow, RunJournal, type Unrecorded } from "./run-journal";
 import { isFinal, type GenerationRow } from "./types";
@@ -38,11 +38,11 @@ export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: 
     // The re-drive sweep hands it over later; the answer stays the same.
     log.error("sync generation not handed to the queue yet", { generationId: row.id, error }),
   );
-  throw stillRunning(row.id, run.reason);
+  throw stillRunningError(row.id, run.reason);
 }
 
 /** How the inline work ended: the job is final, or it goes on in the queue function. */
-type InlineRun = { kind: "ended"; row: GenerationRow; cause?: unknown } | { kind: "handed_over"; reason: "timeout" | "unexpected" };
+type InlineRun = { kind: "ended"; row: GenerationRow; cause?: unknown } | { kind: "handed_over"; reason: "timeout" | "handed_over" };
 
 function answerOf(row: GenerationRow, cause?: unknown): GenerationRow {
   if (row.status === "completed") return row;
@@ -52,14 +52,6 @@ function answerOf(row: GenerationRow, cause?: unknown): GenerationRow {
   const retryAfter = { "Retry-After": String(Math.max(1, Math.ceil((cause.retryAfterMs ?? 1000) / 1000))) };
   if (isCircuitOpen(cause)) throw new ApiError("provider_error", error.message, error.extra, retryAfter, 503);
   throw new ApiError("provider_error", error.message, error.extra, cause.retryAfterMs == null ? {} : retryAfter);
-}
-
-function stillRunning(id: string, reason: "timeout" | "unexpected"): ApiError {
-  const message =
-    reason === "timeout"
-      ? "The generation did not finish within the sync wait; it goes on: fetch it through /queue with requestId"
-      : "The generation could not be finished inline; it goes on in the queue: fetch it through /queue with requestId";
-  return new ApiError("timeout", message, { requestId: id, request_id: id, status: "in_progress" });
 }
 
 /** The inline work; it never throws (see runSync for what each way out means). */
@@ -103,7 +95,7 @@ async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal
     // A job that ended meanwhile (a cancel, a provider webhook) is answered as it ended.
     const latest = await reload(db, row.id).catch(() => null);
     if (latest && isFinal(latest.status)) return { kind: "ended", row: latest };
-    return { kind: "handed_over", reason: signal.aborted ? "timeout" : "unexpected" };
+    return { kind: "handed_over", reason: signal.aborted ? "timeout" : "handed_over" };
   }
 }
 
