@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { models } from "@/db/schema";
 import type { JsonSchema } from "@/db/schema/models";
@@ -6,12 +6,16 @@ import { formatDecimal, parseDecimal } from "@/lib/money/decimal";
 import { priceTerms, quote } from "@/lib/money/pricing";
 import { CATEGORY_ORDER, gatewayCategoriesOf, skillCategoryOf, skillPriceUnitOf, type SkillCategory } from "./categories";
 import { getModelForUse } from "./get";
+import { catalogFilter } from "./list";
 import { mergeOverlay } from "./overlay";
 
 const mapped = CATEGORY_ORDER.filter((c) => skillCategoryOf(c));
 
-/** GET /api/v1/models: visible models in the skill categories, cheapest terms an agent pays. */
-export async function listSkillModels(db: Executor, q: { category?: SkillCategory; format: "full" | "compact" }) {
+/**
+ * GET /api/v1/models (and the MCP tool list_models, which adds `search`: the catalog's own
+ * index-backed substring search): visible models in the skill categories, cheapest terms an agent pays.
+ */
+export async function listSkillModels(db: Executor, q: { category?: SkillCategory; format: "full" | "compact"; search?: string }) {
   const categories = q.category ? gatewayCategoriesOf(q.category) : mapped;
   const rows = await db
     .select({
@@ -25,7 +29,7 @@ export async function listSkillModels(db: Executor, q: { category?: SkillCategor
       creditCost: models.creditCost,
     })
     .from(models)
-    .where(and(eq(models.visible, true), inArray(models.category, categories)))
+    .where(catalogFilter({ category: categories, lab: [], tag: [], search: q.search, includeCommunity: true }))
     .orderBy(sql`array_position(${sql.raw(`ARRAY[${mapped.map((c) => `'${c}'`).join(",")}]::text[]`)}, ${models.category})`, desc(models.popularity), models.modelId);
   return {
     models: rows.map((m) => {
