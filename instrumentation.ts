@@ -1,3 +1,5 @@
+import type { Instrumentation } from "next";
+
 /**
  * Runs once when the server process starts (Node.js runtime only): validates configuration and
  * opens and migrates the database, so a bad setting stops start-up and the first request does not
@@ -8,3 +10,21 @@ export async function register() {
   const { startServer } = await import("@/lib/server/start");
   await startServer();
 }
+
+/**
+ * A page, server action or route that failed outside our wrappers (withGateway and withSkill
+ * answer their own errors): one error line with the request id and the route's template, never
+ * the path (a sign-in link's query carries its token) or a header.
+ */
+export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { log } = await import("@/lib/logger");
+  const requestId = request.headers["x-request-id"];
+  log.error("request failed", {
+    requestId: typeof requestId === "string" ? requestId : null,
+    method: request.method,
+    route: context.routePath,
+    routeType: context.routeType,
+    error,
+  });
+};

@@ -8,8 +8,8 @@ import { brand } from "@/lib/brand";
  */
 
 const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no", ""])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])
+  .transform((v) => v === "true" || v === "1" || v === "yes" || v === "on");
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 const csv = z
   .string()
@@ -172,6 +172,11 @@ export const envSchema = z.object({
     .default("covers"),
   INTEGRATION_MODEL_ID: z.string().default("fal-ai/flux/dev"),
 
+  // Operations.
+  /** Turns on GET /metrics (Prometheus text), read with `Authorization: Bearer <token>`; unset: 404. */
+  METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /** One JSON line per API request, at level info (lib/observability/request.ts). */
+  REQUEST_LOG: bool.default(true),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 }).superRefine((v, ctx) => {
   if (v.PROVIDER === "fal" && !v.FAL_KEY) {

@@ -4,7 +4,8 @@
  */
 type Level = "debug" | "info" | "warn" | "error";
 const order: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-const SECRET_FIELD = /(authorization|api[-_]?key|^key$|secret|token|password|cookie|signature)/i;
+// `apiKeyId` names a key without revealing it (a key id is not a credential); `apiKey` is masked.
+const SECRET_FIELD = /(authorization|api[-_]?key(?![-_]?id$)|^key$|secret|token|password|cookie|signature)/i;
 
 function threshold(): number {
   const level = (process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "warn" : "info")) as Level;
@@ -15,10 +16,13 @@ export function redact(value: unknown, depth = 0): unknown {
   if (depth > 5 || value === null || typeof value !== "object") return value;
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) ? "[redacted]" : redact(v, depth + 1)]),
-  );
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELD.test(k) ? "[redacted]" : redact(v, depth + 1);
+  return out;
 }
+
+/** Whether a line of this level would be written: lets a hot path skip building its fields. */
+export const logEnabled = (level: Level): boolean => order[level] >= threshold();
 
 function write(level: Level, msg: string, fields?: Record<string, unknown>) {
   if (order[level] < threshold()) return;

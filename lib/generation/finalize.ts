@@ -4,6 +4,7 @@ import { tableRow, type Db } from "@/db/client";
 import { activity, generationRequests, webhookDeliveries } from "@/db/schema";
 import { refundGeneration, settleGeneration, SETTLE_TOLERANCE_CREDITS } from "@/lib/billing/ledger";
 import { log } from "@/lib/logger";
+import { countGeneration } from "@/lib/observability/metrics";
 import { quoteForOutput } from "@/lib/money/pricing";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
 import { appendEvents, insertEventListFor, notifyGeneration, progressEvent, statusEvent } from "./events";
@@ -156,6 +157,7 @@ async function afterFinal(db: Db, job: GenerationRow, result: { row: GenerationR
     return { applied: false, row: current ?? job };
   }
   notifyGeneration(job.id);
+  countGeneration(result.row.modelId, result.row.status);
   if (result.row.status === "completed") bumpPopularity(result.row.modelId);
   if (result.deliveryId) {
     await requestCallbackDelivery(result.deliveryId).catch((error) =>

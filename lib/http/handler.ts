@@ -4,6 +4,7 @@ import { authorize, resolvePrincipal, type AuthMode } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
+import { observeRequest } from "@/lib/observability/request";
 import { enforceRateLimits } from "@/lib/rate-limit/enforce";
 import { rateLimitHeaders } from "@/lib/rate-limit/headers";
 import type { RateLimitRule } from "@/lib/rate-limit/rules";
@@ -71,23 +72,29 @@ function wrap(surface: Surface) {
     handler: (args: HandlerArgs<A, B, Q, P>) => Response | Promise<Response>,
   ): RouteHandler {
     return async (req, context) => {
+      const startedAt = performance.now();
       const requestId = requestIdOf(req);
       let response: Response;
+      // For the request's metrics and log line (lib/observability/request.ts).
+      let rawParams: Record<string, string | string[] | undefined> | undefined;
+      let caller: Principal | null = null;
       let limitHeaders: Record<string, string> | undefined;
       if (options.serverTiming) startTiming(req);
       try {
+        rawParams = (await context?.params) ?? {};
         const url = new URL(req.url);
         const db = await getDb();
         const mode = options.auth ?? "key";
         const resolved = mode === "none" ? null : await resolvePrincipal(db, req);
+        caller = resolved;
         authorize(mode, resolved);
         lap(req, "auth");
         // The rate limiter's statement also confirms a remembered key lookup (lib/auth/resolve).
         const { limit, principal } = await enforceRateLimits({ db, req, principal: resolved }, options.rateLimit);
+        caller = principal;
         authorize(mode, principal);
         if (limit) limitHeaders = rateLimitHeaders(limit);
         lap(req, "ratelimit");
-        const rawParams = (await context?.params) ?? {};
         const params = options.params ? parseWith(options.params, rawParams, "invalid_params") : rawParams;
         const query = options.query ? parseWith(options.query, queryObject(url), "invalid_query") : queryObject(url);
         const body = options.body
@@ -100,11 +107,16 @@ function wrap(surface: Surface) {
       } catch (err) {
         // A client that hung up (the body stream ended with "aborted") is not a server error;
         // nobody reads this answer, so it is an empty 499 and a debug line.
-        if (isClientAbort(err, req)) return clientClosed(requestId, err);
+        if (isClientAbort(err, req)) {
+          observeRequest({ req, requestId, status: 499, startedAt, params: rawParams, principal: caller });
+          return clientClosed(requestId, err);
+        }
         response = renderError(surface, normalizeError(err, requestId), requestId);
       }
       const timing = options.serverTiming ? serverTimingOf(req) : null;
-      return finalize(response, requestId, req.headers.get("origin"), timing ? { ...limitHeaders, "Server-Timing": timing } : limitHeaders);
+      const answer = finalize(response, requestId, req.headers.get("origin"), timing ? { ...limitHeaders, "Server-Timing": timing } : limitHeaders);
+      observeRequest({ req, requestId, status: answer.status, startedAt, params: rawParams, principal: caller });
+      return answer;
     };
   };
 }

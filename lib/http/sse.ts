@@ -1,4 +1,5 @@
 import { log } from "@/lib/logger";
+import { streamOpened } from "@/lib/observability/metrics";
 
 /**
  * Server-sent events in the form the WHATWG EventSource parser reads: the stream opens with a
@@ -24,8 +25,10 @@ export function sseResponse(
   const abort = new AbortController();
   outer?.addEventListener("abort", () => abort.abort(), { once: true });
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let closed: (() => void) | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
+      closed = streamOpened();
       const write = (text: string) => {
         if (!abort.signal.aborted) controller.enqueue(encoder.encode(text));
       };
@@ -44,12 +47,14 @@ export function sseResponse(
         })
         .finally(() => {
           clearInterval(heartbeat);
+          closed?.();
           onClose?.();
           if (!abort.signal.aborted) controller.close();
         });
     },
     cancel() {
       clearInterval(heartbeat);
+      closed?.();
       abort.abort();
     },
   });

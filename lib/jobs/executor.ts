@@ -350,6 +350,16 @@ export class JobExecutor {
     return db.select().from(jobRuns).where(eq(jobRuns.eventId, eventId));
   }
 
+  /** Whether it takes work: installed and neither stopped nor killed (for /health). */
+  get running(): boolean {
+    return !this.stopping && !this.dead;
+  }
+
+  /** Runs this process is executing now (for /metrics). */
+  get inflightCount(): number {
+    return this.inflight.size;
+  }
+
   /** How many runs are active (for health and tests). */
   async activeRunCount(): Promise<number> {
     const db = await this.getDb();

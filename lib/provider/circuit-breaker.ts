@@ -1,6 +1,7 @@
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
+import { observeProviderCall } from "@/lib/observability/metrics";
 import { CircuitOpenError, isCircuitOpen, isProviderUnavailable, type ProviderOperation } from "./errors";
 import type { ProviderName } from "./types";
 
@@ -94,13 +95,17 @@ export class CircuitBreaker {
   /** Runs one provider call under the breaker. */
   async run<T>(operation: ProviderOperation, fn: () => Promise<T>): Promise<T> {
     const probe = this.acquire(operation);
+    const startedAt = performance.now();
     try {
       const value = await fn();
+      observeProviderCall(this.provider, operation, true, (performance.now() - startedAt) / 1000);
       this.onSuccess();
       return value;
     } catch (err) {
       // "Not finished yet" is an answer, not a fault.
-      if (isProviderUnavailable(err) && err.reason !== "not_ready") this.onFailure(err);
+      const fault = isProviderUnavailable(err) && err.reason !== "not_ready";
+      observeProviderCall(this.provider, operation, !fault, (performance.now() - startedAt) / 1000);
+      if (fault) this.onFailure(err);
       else this.onSuccess();
       throw err;
     } finally {
@@ -157,7 +162,10 @@ export class CircuitBreaker {
   }
 }
 
-const breakers = new Map<ProviderName, CircuitBreaker>();
+// On globalThis: the production build copies this module into several server chunks, and the
+// engine's breaker must be the one /health and /metrics report.
+const globalBreakers = globalThis as unknown as { __gwBreakers?: Map<ProviderName, CircuitBreaker> };
+const breakers = (globalBreakers.__gwBreakers ??= new Map<ProviderName, CircuitBreaker>());
 
 /** The process-wide breaker of a provider, configured by PROVIDER_BREAKER_FAILURES/_COOLDOWN_MS. */
 export function breakerFor(provider: ProviderName): CircuitBreaker {
@@ -171,6 +179,11 @@ export function breakerFor(provider: ProviderName): CircuitBreaker {
     breakers.set(provider, breaker);
   }
   return breaker;
+}
+
+/** The state of every breaker made so far in this process (for /health and /metrics). */
+export function breakerSnapshots(): CircuitSnapshot[] {
+  return [...breakers.values()].map((breaker) => breaker.snapshot());
 }
 
 /** Tests: forget every breaker (they are rebuilt from the current env on next use). */

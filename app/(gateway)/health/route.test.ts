@@ -1,28 +1,111 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDbHandle, setDbHandle, type Db } from "@/db/client";
+import { env } from "@/lib/env";
+import { startTestExecutor } from "@/lib/jobs/testing";
+import { resetOutcomes } from "@/lib/observability/outcomes";
+import { yookassaRequest } from "@/lib/payments/yookassa/http";
+import { breakerFor, resetBreakers } from "@/lib/provider/circuit-breaker";
+import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
 import { GET } from "./route";
 
+const HEALTHY_PARTS = {
+  database: { status: "ok" },
+  storage: { status: "ok", driver: "local" },
+  jobs: { status: "ok", mode: "embedded" },
+  providers: { status: "ok", breakers: [{ provider: "local", state: "closed", retryAfterMs: 0 }] },
+  payments: { status: "ok", provider: "local" },
+};
+
+let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
+beforeAll(async () => {
+  jobs = await startTestExecutor();
+});
+afterAll(() => jobs.uninstall());
+afterEach(() => {
+  resetBreakers();
+  resetOutcomes();
+});
+
 describe("GET /health", () => {
-  test("200 with db ok after a real round trip", async () => {
+  test("200 ok with every part up, after a real database round trip; uptime counts from process start", async () => {
+    const before = process.uptime();
+    const res = await call(GET, "/health");
+    const after = process.uptime();
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok", db: "ok", uptime: expect.any(Number), timestamp: expect.any(String), parts: HEALTHY_PARTS });
+    // Not the time since the first /health call (this is the first): the process's age.
+    expect(res.body.uptime).toBeGreaterThanOrEqual(Math.floor(before));
+    expect(res.body.uptime).toBeLessThanOrEqual(Math.ceil(after));
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  test("a provider circuit forced open is 200 degraded, naming the breaker", async () => {
+    const breaker = breakerFor("local");
+    for (let i = 0; i < env().PROVIDER_BREAKER_FAILURES; i++) breaker.recordFailure();
     const res = await call(GET, "/health");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ok", db: "ok", uptime: expect.any(Number), timestamp: expect.any(String) });
-    expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(res.body).toMatchObject({ status: "degraded", db: "ok" });
+    expect(res.body.parts.providers).toEqual({
+      status: "down",
+      breakers: [{ provider: "local", state: "open", retryAfterMs: expect.any(Number) }],
+    });
+    expect(res.body.parts.providers.breakers[0].retryAfterMs).toBeGreaterThan(0);
+    expect(res.body.parts.database).toEqual({ status: "ok" });
+  });
+
+  test("storage switched off on purpose is disabled, not a fault", async () => {
+    await withEnv({ STORAGE_DRIVER: "disabled" }, async () => {
+      const res = await call(GET, "/health");
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: "ok", parts: { storage: { status: "disabled", driver: "disabled" } } });
+    });
+  });
+
+  test("the payment provider whose last call failed is down, with a fixed reason", async () => {
+    await withEnv({ PAYMENT_PROVIDER: "yookassa", YOOKASSA_SHOP_ID: "123456", YOOKASSA_SECRET_KEY: "test_secret_key_123" }, async () => {
+      expect((await call(GET, "/health")).body.parts.payments).toEqual({ status: "ok", provider: "yookassa" });
+      // Nothing listens on port 1 of loopback: a real call that cannot connect.
+      const config = { apiUrl: "http://127.0.0.1:1/v3", shopId: "123456", secretKey: "test_secret_key_123", timeoutMs: 2000, maxRetries: 0, baseDelayMs: 1 };
+      await expect(yookassaRequest(config, { method: "GET", path: "/payments/x" })).rejects.toThrow(/unreachable/);
+      const res = await call(GET, "/health");
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe("degraded");
+      expect(res.body.parts.payments).toEqual({ status: "down", provider: "yookassa", reason: "unreachable", since: expect.any(String) });
+      expect(res.text).not.toContain("test_secret_key_123");
+    });
+  });
+
+  test("without a running job executor, jobs are down and the service degraded", async () => {
+    jobs.uninstall();
+    try {
+      const res = await call(GET, "/health");
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: "degraded", parts: { jobs: { status: "down", mode: "embedded", reason: "not_running" } } });
+    } finally {
+      jobs = await startTestExecutor();
+    }
   });
 
   describe("when the database is down", () => {
     let restore: (() => void) | undefined;
     afterEach(() => restore?.());
 
-    test("503 with db down", async () => {
+    test("503 degraded with db down (the other parts still reported)", async () => {
       const real = await getDbHandle();
       const broken = { execute: () => Promise.reject(new Error("connection refused")) } as unknown as Db;
       setDbHandle({ ...real, db: broken });
       restore = () => setDbHandle(real);
       const res = await call(GET, "/health");
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ status: "degraded", db: "down" });
+      expect(res.body).toEqual({
+        status: "degraded",
+        db: "down",
+        uptime: expect.any(Number),
+        timestamp: expect.any(String),
+        parts: { ...HEALTHY_PARTS, database: { status: "down", reason: "unreachable" } },
+      });
     });
   });
 });

@@ -3,6 +3,7 @@ import { requestIdOf } from "@/lib/http/request-id";
 import { currentStorage } from "@/lib/storage";
 import { serveObject } from "@/lib/storage/serve";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { observed } from "@/lib/observability/request";
 
 type Context = { params: Promise<{ key?: string[] }> };
 
@@ -19,9 +20,9 @@ async function handle(req: Request, context: Context): Promise<Response> {
 }
 
 // GET /files/{key} – a stored file (local storage), with ranges and long-lived caching
-export const GET = handle;
+export const GET = observed("/files/{key}", handle);
 // HEAD /files/{key} – the same headers without the body
-export const HEAD = handle;
+export const HEAD = GET;
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "HEAD");

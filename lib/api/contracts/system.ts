@@ -1,12 +1,28 @@
 import { z } from "zod";
 import { defineOperations } from "./operation";
 
+const healthPart = z
+  .object({
+    status: z.enum(["ok", "down", "disabled"]).meta({ description: "`disabled`: switched off on purpose, not a fault" }),
+    reason: z.string().optional().meta({ description: "Why a part is down, as a fixed code (`unreachable`, `not_configured`, `not_running`, …)" }),
+  })
+  .catchall(z.unknown());
+
 export const healthResponse = z
   .object({
-    status: z.enum(["ok", "degraded"]),
+    status: z.enum(["ok", "degraded"]).meta({ description: "`degraded` when any part is down" }),
     db: z.enum(["ok", "down"]),
     uptime: z.number().meta({ description: "Seconds since the process started" }),
     timestamp: z.iso.datetime(),
+    parts: z
+      .object({
+        database: healthPart,
+        storage: healthPart.meta({ description: "`driver`: local, s3 or disabled" }),
+        jobs: healthPart.meta({ description: "`mode`: embedded (the in-process executor is running) or inngest / inngest-dev (a server is configured)" }),
+        providers: healthPart.meta({ description: "`breakers`: each generation provider's circuit breaker `{provider, state, retryAfterMs}`; down while one is not closed" }),
+        payments: healthPart.meta({ description: "`provider`: local or yookassa; down when not configured or its last call (within 5 minutes) failed" }),
+      })
+      .meta({ description: "Each part's state" }),
   })
   .meta({ id: "Health" });
 
@@ -21,12 +37,14 @@ export const systemOperations = defineOperations([
     method: "get",
     path: "/health",
     operationId: "getHealth",
-    summary: "Service health, with a real database round trip",
+    summary: "Service health: each part's state, with a real database round trip",
+    description:
+      "200 while the database answers, `status` `ok` or `degraded` (some part is down but the service still answers what does not need it); 503 when the database is down.",
     tags: ["System"],
     surface: "gateway",
     auth: "none",
     responses: {
-      200: { description: "Healthy", schema: healthResponse },
+      200: { description: "Serving: every part up, or degraded", schema: healthResponse },
       503: { description: "The database is unreachable", schema: healthResponse },
     },
   },

@@ -1,4 +1,5 @@
 import { log } from "@/lib/logger";
+import { reportOutcome } from "@/lib/observability/outcomes";
 import { PaymentProviderError } from "../errors";
 import { yookassaErrorSchema } from "./schemas";
 
@@ -50,6 +51,7 @@ export async function yookassaRequest(
         await sleep(config.baseDelayMs * 2 ** attempt);
         continue;
       }
+      reportOutcome("yookassa", false);
       throw new PaymentProviderError(`unreachable (${(err as Error).message})`, null, true);
     }
     const text = await res.text();
@@ -59,12 +61,16 @@ export async function yookassaRequest(
     } catch {
       body = text;
     }
-    if (res.ok || (res.status === 404 && req.method === "GET")) return { status: res.status, body };
+    if (res.ok || (res.status === 404 && req.method === "GET")) {
+      reportOutcome("yookassa", true);
+      return { status: res.status, body };
+    }
     if (RETRYABLE(res.status) && !last) {
       log.warn("yookassa call failed, retrying with the same idempotence key", { path: req.path, status: res.status, attempt });
       await sleep(config.baseDelayMs * 2 ** attempt);
       continue;
     }
+    reportOutcome("yookassa", !RETRYABLE(res.status));
     const error = yookassaErrorSchema.safeParse(body);
     const detail = error.success ? `${error.data.code ?? "error"}: ${error.data.description ?? ""}`.trim() : `HTTP ${res.status}`;
     throw new PaymentProviderError(`YooKassa answered ${res.status} (${detail})`, res.status, RETRYABLE(res.status), error.success ? (error.data.code ?? null) : null);

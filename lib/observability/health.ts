@@ -1,0 +1,130 @@
+import { access, constants } from "node:fs/promises";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { env } from "@/lib/env";
+import { jobsMode } from "@/lib/jobs/mode";
+import { currentExecutor } from "@/lib/jobs/runtime";
+import { log } from "@/lib/logger";
+import { breakerSnapshots } from "@/lib/provider/circuit-breaker";
+import { currentStorage, storageState } from "@/lib/storage";
+import { lastOutcome } from "./outcomes";
+import { withTimeout } from "./timeout";
+
+/** `disabled`: switched off on purpose (STORAGE_DRIVER=disabled); not a fault. */
+export type PartStatus = "ok" | "down" | "disabled";
+export type Part = { status: PartStatus; reason?: string } & Record<string, unknown>;
+
+const CHECK_TIMEOUT_MS = 2000;
+/** A storage probe is remembered this long, so frequent /health polling costs no I/O. */
+const STORAGE_PROBE_TTL_MS = 10_000;
+/** A failed call to the payment provider marks it down for this long, or until a call succeeds. */
+const PAYMENT_FAILURE_WINDOW_MS = 5 * 60_000;
+
+/**
+ * GET /health: each part of the service and the whole. `status` is `degraded` when any part is
+ * down; `db` and the answer's HTTP status follow the database alone (503 when it is down, else 200,
+ * degraded or not: the service still answers what does not need the part that is down). Every
+ * check is bounded by a timeout and only the database is asked each time: the others are read from
+ * memory (the breakers, the executor, the payment provider's last call) or a probe a few seconds
+ * old. Parts name states and fixed reasons only, never an error's text: the endpoint is public.
+ */
+export async function checkHealth(db: Db | null) {
+  const [database, storage] = await Promise.all([databasePart(db), storagePart()]);
+  const parts = { database, storage, jobs: safely(jobsPart), providers: safely(providersPart), payments: safely(paymentsPart) };
+  const down = Object.values(parts).some((part) => part.status === "down");
+  return {
+    status: down ? ("degraded" as const) : ("ok" as const),
+    db: database.status === "ok" ? ("ok" as const) : ("down" as const),
+    /** Seconds since the process started (not since the first /health call). */
+    uptime: Math.floor(process.uptime()),
+    timestamp: new Date().toISOString(),
+    parts,
+  };
+}
+
+function safely(check: () => Part): Part {
+  try {
+    return check();
+  } catch (error) {
+    log.warn("health check failed", { error });
+    return { status: "down", reason: "check_failed" };
+  }
+}
+
+/** One real round trip. */
+async function databasePart(db: Db | null): Promise<Part> {
+  if (!db) return { status: "down", reason: "unavailable" };
+  return withTimeout(db.execute(sql`select 1`), CHECK_TIMEOUT_MS, "database ping timed out").then(
+    () => ({ status: "ok" }),
+    () => ({ status: "down", reason: "unreachable" }),
+  );
+}
+
+let storageProbe: { at: number; part: Promise<Part> } | undefined;
+
+async function storagePart(): Promise<Part> {
+  const state = storageState();
+  if (state.driver === "disabled") {
+    return env().STORAGE_DRIVER === "disabled" ? { status: "disabled", driver: "disabled" } : { status: "down", driver: "s3", reason: "not_configured" };
+  }
+  const now = Date.now();
+  if (!storageProbe || now - storageProbe.at > STORAGE_PROBE_TTL_MS) storageProbe = { at: now, part: probeStorage(state.driver) };
+  return storageProbe.part;
+}
+
+/** Local: the data directory is writable. S3: a HEAD of an object answers (404 is an answer). */
+async function probeStorage(driver: "local" | "s3"): Promise<Part> {
+  try {
+    await withTimeout(
+      driver === "local" ? writable(path.resolve(env().DATA_DIR)) : headProbe(),
+      CHECK_TIMEOUT_MS,
+      "storage probe timed out",
+    );
+    return { status: "ok", driver };
+  } catch (error) {
+    log.warn("storage probe failed", { driver, error });
+    return { status: "down", driver, reason: "unreachable" };
+  }
+}
+
+async function headProbe(): Promise<void> {
+  await currentStorage()?.head("health/probe");
+}
+
+async function writable(dir: string): Promise<void> {
+  await access(/*turbopackIgnore: true*/ dir, constants.W_OK);
+  await access(/*turbopackIgnore: true*/ path.join(dir, "assets"), constants.W_OK).catch((err: NodeJS.ErrnoException) => {
+    // Made on the first stored file.
+    if (err.code !== "ENOENT") throw err;
+  });
+}
+
+/** The embedded executor is running, or an Inngest server is configured (it calls us). */
+function jobsPart(): Part {
+  const mode = jobsMode();
+  if (mode.kind === "server") return { status: "ok", mode: mode.dev ? "inngest-dev" : "inngest" };
+  return currentExecutor()?.running ? { status: "ok", mode: "embedded" } : { status: "down", mode: "embedded", reason: "not_running" };
+}
+
+/** Down while any provider's circuit breaker is not closed (its calls fail fast or wait for a probe). */
+function providersPart(): Part {
+  const snapshots = breakerSnapshots();
+  const configured = env().PROVIDER;
+  const breakers = snapshots.map(({ provider, state, retryAfterMs }) => ({ provider, state, retryAfterMs }));
+  if (!breakers.some((b) => b.provider === configured)) breakers.unshift({ provider: configured, state: "closed", retryAfterMs: 0 });
+  return { status: breakers.every((b) => b.state === "closed") ? "ok" : "down", breakers };
+}
+
+/** Local: in-process, always up. YooKassa: configured, and its last call (if recent) answered. */
+function paymentsPart(): Part {
+  const e = env();
+  const provider = e.PAYMENT_PROVIDER;
+  if (provider === "local") return { status: "ok", provider };
+  if (!e.YOOKASSA_SHOP_ID || !e.YOOKASSA_SECRET_KEY) return { status: "down", provider, reason: "not_configured" };
+  const last = lastOutcome("yookassa");
+  if (last && !last.ok && Date.now() - last.at < PAYMENT_FAILURE_WINDOW_MS) {
+    return { status: "down", provider, reason: "unreachable", since: new Date(last.at).toISOString() };
+  }
+  return { status: "ok", provider };
+}
