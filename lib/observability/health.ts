@@ -61,7 +61,7 @@ async function databasePart(db: Db | null): Promise<Part> {
   );
 }
 
-let storageProbe: { at: number; part: Promise<Part> } | undefined;
+let storageProbe: { at: number; target: string; part: Promise<Part> } | undefined;
 
 async function storagePart(): Promise<Part> {
   const state = storageState();
@@ -69,15 +69,18 @@ async function storagePart(): Promise<Part> {
     return env().STORAGE_DRIVER === "disabled" ? { status: "disabled", driver: "disabled" } : { status: "down", driver: "s3", reason: "not_configured" };
   }
   const now = Date.now();
-  if (!storageProbe || now - storageProbe.at > STORAGE_PROBE_TTL_MS) storageProbe = { at: now, part: probeStorage(state.driver) };
+  const target = state.driver === "local" ? path.resolve(env().DATA_DIR) : (env().S3_BUCKET ?? "");
+  if (!storageProbe || storageProbe.target !== target || now - storageProbe.at > STORAGE_PROBE_TTL_MS) {
+    storageProbe = { at: now, target, part: probeStorage(state.driver, target) };
+  }
   return storageProbe.part;
 }
 
 /** Local: the data directory is writable. S3: a HEAD of an object answers (404 is an answer). */
-async function probeStorage(driver: "local" | "s3"): Promise<Part> {
+async function probeStorage(driver: "local" | "s3", target: string): Promise<Part> {
   try {
     await withTimeout(
-      driver === "local" ? writable(path.resolve(env().DATA_DIR)) : headProbe(),
+      driver === "local" ? writable(target) : headProbe(),
       CHECK_TIMEOUT_MS,
       "storage probe timed out",
     );
@@ -92,12 +95,16 @@ async function headProbe(): Promise<void> {
   await currentStorage()?.head("health/probe");
 }
 
+/** `dir`, or where it will be made (the first stored file creates DATA_DIR/assets), is writable. */
 async function writable(dir: string): Promise<void> {
-  await access(/*turbopackIgnore: true*/ dir, constants.W_OK);
-  await access(/*turbopackIgnore: true*/ path.join(dir, "assets"), constants.W_OK).catch((err: NodeJS.ErrnoException) => {
-    // Made on the first stored file.
-    if (err.code !== "ENOENT") throw err;
-  });
+  for (let at = path.join(dir, "assets"); ; at = path.dirname(at)) {
+    try {
+      await access(/*turbopackIgnore: true*/ at, constants.W_OK);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT" || at === path.dirname(at)) throw err;
+    }
+  }
 }
 
 /** The embedded executor is running, or an Inngest server is configured (it calls us). */

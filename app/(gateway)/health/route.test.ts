@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDbHandle, setDbHandle, type Db } from "@/db/client";
 import { env } from "@/lib/env";
@@ -60,6 +62,21 @@ describe("GET /health", () => {
       const res = await call(GET, "/health");
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: "ok", parts: { storage: { status: "disabled", driver: "disabled" } } });
+    });
+  });
+
+  test("local storage is up before its directory exists, and down where it cannot be made", async () => {
+    const dataDir = env().DATA_DIR;
+    await withEnv({ DATA_DIR: path.join(dataDir, "not-made-yet", "data") }, async () => {
+      expect((await call(GET, "/health")).body.parts.storage).toEqual({ status: "ok", driver: "local" });
+    });
+    const file = path.join(dataDir, "a-file");
+    await writeFile(file, "");
+    await withEnv({ DATA_DIR: path.join(file, "data") }, async () => {
+      const res = await call(GET, "/health");
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: "degraded", parts: { storage: { status: "down", driver: "local", reason: "unreachable" } } });
+      expect(res.text).not.toContain(file);
     });
   });
 
