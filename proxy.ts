@@ -20,6 +20,13 @@ export function proxy(req: NextRequest) {
       headers: { ...preflightHeaders(req.headers.get("origin")), "X-Request-ID": requestId },
     });
   }
+  // A model's llms.txt: `/catalog/{modelId}` is the page's catch-all, which no segment may follow.
+  const llms = /^\/catalog\/(.+)\/llms\.txt$/.exec(req.nextUrl.pathname);
+  if (llms) {
+    const headers = new Headers(req.headers);
+    headers.set("x-request-id", requestId);
+    return NextResponse.rewrite(new URL(`/llms.txt/${llms[1]}`, req.url), { request: { headers }, headers: { "X-Request-ID": requestId } });
+  }
   // Dashboard pages without any session cookie go to sign-in and come back afterwards. Only a
   // shortcut for the common case: the dashboard layout validates the session itself.
   if (req.nextUrl.pathname.startsWith("/dashboard") && !SESSION_COOKIES.some((name) => req.cookies.has(name))) {
@@ -60,8 +67,9 @@ export const config = {
     // - upload routes in particular: proxy buffers matched request bodies (cutting them at 10 MB),
     //   while uploads must stream and be refused past MAX_UPLOAD_BYTES;
     // - stored files under /files/ (their handler sets X-Request-ID; a proxy pass costs throughput);
+    // - the MCP endpoint, for the same reasons as the API (its upload_file carries up to MAX_UPLOAD_BYTES);
     // - static files.
-    "/((?!_next/static|_next/image|favicon\\.ico|files/|run/|queue/|models(?:/|$)|me(?:/|$)|billing(?:/|$)|admin(?:/|$)|health$|webhooks/|integrations/|api/v1(?:/|$)|api/inngest|openapi\\.json$|changelog\\.json$).*)",
+    "/((?!_next/static|_next/image|favicon\\.ico|files/|run/|queue/|models(?:/|$)|me(?:/|$)|billing(?:/|$)|admin(?:/|$)|health$|webhooks/|integrations/|api/v1(?:/|$)|api/inngest|mcp$|openapi\\.json$|changelog\\.json$).*)",
     // …but every CORS preflight, the API's included: its routes export no OPTIONS, and Next's own
     // answer carries no CORS headers, so a browser script on another origin could not call the API.
     { source: "/:path*", has: [{ type: "header", key: "access-control-request-method" }] },

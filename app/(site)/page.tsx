@@ -1,4 +1,7 @@
+import { connection } from "next/server";
+import { McpConnect } from "@/components/agents/mcp-connect";
 import { ButtonLink } from "@/components/ui/button";
+import { env } from "@/lib/env";
 
 const features = [
   {
@@ -15,11 +18,13 @@ const features = [
   },
   {
     title: "Built for agents",
-    body: "A compact skill surface under /api/v1 with stable error codes, tiered rate limits and model schemas an agent can read.",
+    body: "A compact skill surface under /api/v1 and an MCP server at /mcp, with stable error codes, tiered rate limits and model schemas an agent can read.",
   },
 ];
 
-export default function HomePage() {
+export default async function HomePage() {
+  // The MCP snippet carries this deployment's URL, known at run time (APP_URL), not at build time.
+  await connection();
   return (
     <div>
       <section className="bg-gradient-to-b from-white to-slate-50">
@@ -52,6 +57,14 @@ export default function HomePage() {
             <p className="mt-2 text-sm text-slate-600">{f.body}</p>
           </div>
         ))}
+      </section>
+      <section className="mx-auto max-w-6xl px-4 pb-16" aria-labelledby="connect-agent">
+        <h2 id="connect-agent" className="text-2xl font-bold tracking-tight text-slate-900">
+          Connect an AI agent over MCP
+        </h2>
+        <div className="mt-4">
+          <McpConnect appUrl={env().APP_URL} />
+        </div>
       </section>
     </div>
   );

@@ -8,6 +8,7 @@ import { operations } from "@/lib/api/contracts";
 import { gatewayErrorSchema, skillErrorSchema } from "@/lib/api/contracts/errors";
 import type { Operation } from "@/lib/api/contracts/operation";
 import { gatewayErrors, type ErrorCode } from "@/lib/http/errors";
+import { mcpClientConfig, mcpServerUrl } from "@/lib/mcp/client-config";
 
 /** Errors every operation of an auth mode can answer with, besides its own list. */
 const impliedErrors: Record<Operation["auth"], ErrorCode[]> = {
@@ -78,6 +79,15 @@ function toOperation(op: Operation): ZodOpenApiOperationObject {
   };
 }
 
+/** How an AI agent connects (MCP, llms.txt), at the top of /docs. */
+function agentsDescription(serverUrl = "https://gateway.example.com"): string {
+  return (
+    `\n\n**AI agents:** connect an MCP client to \`${mcpServerUrl(serverUrl)}\` with your API key (tools, billing and limits of the skill surface; see Agents → POST /mcp), ` +
+    `e.g. in Claude Code's \`.mcp.json\` or Cursor's \`mcp.json\`:\n\n\`\`\`json\n${mcpClientConfig(serverUrl)}\n\`\`\`\n\n` +
+    `Language models can read the catalog at \`/llms.txt\` and each model's page at \`/catalog/{modelId}/llms.txt\`.`
+  );
+}
+
 export function buildOpenApiDocument(serverUrl?: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of operations) {
@@ -91,7 +101,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
       description:
         "Generate images, video and audio on catalogued models, paid in credits (1 credit = 0.0001 ₽). " +
         "The gateway surface has unprefixed paths; the skill surface for AI agents lives under /api/v1. " +
-        "`{modelId}` may contain slashes and is placed in the path as it is.",
+        "`{modelId}` may contain slashes and is placed in the path as it is." +
+        agentsDescription(serverUrl),
     },
     servers: serverUrl ? [{ url: serverUrl }] : undefined,
     components: {

@@ -2,6 +2,7 @@ import type { Operation } from "./operation";
 import { adminModelOperations } from "./admin-models";
 import { adminMoneyOperations } from "./admin-money";
 import { adminUserOperations } from "./admin-users";
+import { agentOperations } from "./agents";
 import { assetOperations } from "./assets";
 import { billingOperations } from "./billing";
 import { generationOperations } from "./generation";
@@ -36,4 +37,5 @@ export const operations: Operation[] = [
   ...billingOperations,
   ...paymentMethodOperations,
   ...generationOperations,
+  ...agentOperations,
 ];

@@ -1,0 +1,14 @@
+import { env } from "@/lib/env";
+import { withGateway } from "@/lib/http/handler";
+import { parseModelPath } from "@/lib/http/model-path";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { modelLlmsTxt } from "@/lib/llms/model";
+import { markdownText } from "@/lib/llms/response";
+
+// GET /catalog/{modelId}/llms.txt (proxy.ts rewrites it here) – one model for language models: price, input, example calls
+export const GET = withGateway({ auth: "none" }, async ({ ctx, params }) =>
+  markdownText(await modelLlmsTxt(ctx.db, parseModelPath(params.modelId, []).modelId, env().APP_URL)),
+);
+
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
