@@ -30,7 +30,9 @@ export function preflightHeaders(origin: string | null): Record<string, string> 
   return {
     ...base,
     "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-ID, Idempotency-Key, Last-Event-ID",
+    // The Mcp-* headers: what MCP clients in a browser send to /mcp (protocol version, method, tool name).
+    "Access-Control-Allow-Headers":
+      "Authorization, Content-Type, X-Request-ID, Idempotency-Key, Last-Event-ID, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name",
     "Access-Control-Max-Age": "86400",
   };
 }

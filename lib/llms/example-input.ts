@@ -1,6 +1,7 @@
 import type { JsonSchema } from "@/db/schema/models";
 
-const SAMPLE_TEXT = "a lighthouse on a cliff at dawn, oil painting";
+const SAMPLE_PROMPT = "a lighthouse on a cliff at dawn, oil painting";
+const SAMPLE_SPEECH = "Hello! This is the Generation Gateway speaking.";
 
 function sampleUrl(name: string): string {
   if (/audio|voice|speech|music/.test(name)) return "https://example.com/voice.wav";
@@ -21,7 +22,8 @@ function exampleValue(name: string, p: JsonSchema): unknown {
   if (options?.length) return options[0];
   switch (typeOf(p)) {
     case "string":
-      return p.format === "uri" || /(^|_)urls?$/.test(name) ? sampleUrl(name) : SAMPLE_TEXT;
+      if (p.format === "uri" || /(^|_)urls?$/.test(name)) return sampleUrl(name);
+      return name === "text" ? SAMPLE_SPEECH : SAMPLE_PROMPT;
     case "integer":
     case "number":
       return typeof p.minimum === "number" ? p.minimum : 1;

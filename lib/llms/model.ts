@@ -46,7 +46,9 @@ export async function modelLlmsTxt(db: Executor, modelId: string, appUrl: string
 
 ## Input
 
-${schema.required.length ? `Required: ${schema.required.map((n) => `\`${n}\``).join(", ")}.` : "No parameter is required."} Parameters left out take their defaults, and the price counts those defaults (image size, number of images, duration).
+${schema.required.length ? `Required: ${schema.required.map((n) => `\`${n}\``).join(", ")}.` : "No parameter is required."} Parameters left out take their defaults, and the price counts those defaults (image size, number of images, duration).${
+    names.some((n) => /_urls?$/.test(n)) ? " Input files are URLs: `upload_file` (MCP) or `POST /api/v1/upload` turns a local file into one." : ""
+  }
 
 | parameter | type | default | allowed | description |
 |---|---|---|---|---|
