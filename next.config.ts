@@ -5,6 +5,13 @@ const nextConfig: NextConfig = {
   // prom-client too: loaded once from node_modules, every route shares its module state.
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "sharp", "postgres", "inngest", "prom-client"],
   poweredByHeader: false,
+  experimental: {
+    // Next keeps a copy of the body of every request proxy.ts sees (pages, server actions, Auth.js,
+    // /pay/local), 10 MB by default, while the upload lasts, and hands on only that much. They take
+    // small forms (a server action's own limit is 1 MB): 1 MiB. The API skips the proxy, except
+    // paths with a percent-escape, whose bodies past 1 MiB arrive cut (and fail as invalid JSON).
+    proxyClientMaxBodySize: 1024 * 1024,
+  },
   typedRoutes: false,
 };
 

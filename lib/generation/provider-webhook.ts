@@ -5,7 +5,8 @@ import { inngest } from "@/inngest/client";
 import { generationProviderCompleted } from "@/inngest/events";
 import { rehostResult } from "@/lib/assets/rehost";
 import { log } from "@/lib/logger";
-import { fetchProviderMedia, verifyProviderWebhook, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
+import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/http/request";
+import { fetchProviderMedia, verifyProviderWebhook, webhookScheme, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
 import { progressEvent } from "./events";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
@@ -31,7 +32,9 @@ const noAssets = { found: 0, uploaded: 0, failed: 0 };
  * waiting for the provider is woken.
  */
 export async function handleProviderWebhook(db: Db, req: Request): Promise<WebhookAnswer> {
-  const body = new Uint8Array(await req.arrayBuffer());
+  // Unsigned or stale: refused from the headers, unread. Signed: read up to 1 MiB, then verified.
+  webhookScheme(req.headers);
+  const body = await readBodyBytes(req, UNVERIFIED_BODY_MAX_BYTES);
   const event = await verifyProviderWebhook({ headers: req.headers, body });
   const externalId = `${event.provider}:${event.providerRequestId}`;
   const [recorded] = await db

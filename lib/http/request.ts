@@ -3,10 +3,12 @@ import { ApiError, invalidJson, type Issue } from "./errors";
 import { validationError } from "./render";
 
 /**
- * Reads a request body into memory, refusing it as soon as it passes `maxBytes`: a declared
- * Content-Length over the cap is refused unread, and a chunked body is cut off mid-stream.
+ * The one body reader: every route reads its body through this (readJson, uploads sent as JSON,
+ * webhooks, /api/inngest). It keeps at most `maxBytes` in memory and refuses the body with 413
+ * payload_too_large as soon as it passes them: a declared Content-Length over the cap is refused
+ * unread, and a chunked body is read no further than the chunk that crosses the cap.
  */
-export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) throw tooLarge(maxBytes);
   if (!req.body) return new Uint8Array(0);
@@ -25,6 +27,13 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * The cap of a body read before its sender is known (incoming webhooks, Inngest's sync): 1 MiB,
+ * whatever MAX_BODY_BYTES says. Providers' completion and payment notifications are a few
+ * kilobytes (media travel as links), so anything larger is refused without being kept.
+ */
+export const UNVERIFIED_BODY_MAX_BYTES = 1024 * 1024;
 
 const tooLarge = (maxBytes: number) =>
   new ApiError("payload_too_large", `Request body is larger than ${maxBytes} bytes`);

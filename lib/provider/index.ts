@@ -21,5 +21,5 @@ export {
 } from "./errors";
 export { breakerFor, CircuitBreaker, type CircuitSnapshot, type CircuitState } from "./circuit-breaker";
 export { configuredProviderName, fetchProviderMedia, providerByName, providerFor, startProviders } from "./registry";
-export { verifyProviderWebhook, type RawWebhook } from "./webhook-verify";
+export { verifyProviderWebhook, webhookScheme, type RawWebhook } from "./webhook-verify";
 export { parseProviderWebhook, providerWebhookBodySchema, type ProviderWebhookEvent, type ProviderWebhookOutcome } from "./webhook-payload";

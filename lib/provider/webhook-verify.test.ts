@@ -49,6 +49,17 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 describe("fal scheme", () => {
+  // fal's format is verified only when fal is the configured provider.
+  beforeAll(() => {
+    Object.assign(process.env, { PROVIDER: "fal", FAL_KEY: "test:key" });
+    resetEnv();
+  });
+  afterAll(() => {
+    delete process.env.PROVIDER;
+    delete process.env.FAL_KEY;
+    resetEnv();
+  });
+
   test("a webhook signed by a JWKS key verifies and parses into a completed event", async () => {
     const event = await verifyProviderWebhook(falWebhook(okBody), { jwks: new JwksCache(fal.jwksUrl) });
     expect(event).toMatchObject({

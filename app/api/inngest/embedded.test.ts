@@ -25,10 +25,12 @@ describe("auth", () => {
     ["POST", POST],
     ["PUT", PUT],
   ] as const)("a %s with a malformed JSON body is 400 invalid_json in the envelope, not a bare 500", async (method, handler) => {
+    // A current (if wrong) signature, so the body is read at all.
+    const signature = `t=${Math.round(Date.now() / 1000)}&s=${"0".repeat(64)}`;
     const res = await call(handler, "/api/inngest?fnId=generation-gateway-prune-job-history&stepId=step", {
       method,
       body: "{",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-inngest-signature": signature },
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: "invalid_json", message: expect.any(String) });
