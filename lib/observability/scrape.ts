@@ -2,6 +2,7 @@ import { inArray, sql } from "drizzle-orm";
 import { Gauge } from "prom-client";
 import { getDb, type Db } from "@/db/client";
 import { balances, jobRuns } from "@/db/schema";
+import { env } from "@/lib/env";
 import { jobsMode } from "@/lib/jobs/mode";
 import { currentExecutor } from "@/lib/jobs/runtime";
 import { log } from "@/lib/logger";
@@ -34,7 +35,10 @@ export function registerScrapeGauges(): void {
     registers,
     collect() {
       this.reset();
-      for (const breaker of breakerSnapshots()) {
+      const breakers = breakerSnapshots().map(({ provider, state }) => ({ provider, state }));
+      // The configured provider's breaker exists from its first call; until then it is closed.
+      if (!breakers.some((b) => b.provider === env().PROVIDER)) breakers.push({ provider: env().PROVIDER, state: "closed" });
+      for (const breaker of breakers) {
         for (const state of CIRCUIT_STATES) this.set({ provider: breaker.provider, state }, breaker.state === state ? 1 : 0);
       }
     },

@@ -95,6 +95,8 @@ describe("success", () => {
       process_cpu_user_seconds_total: "counter",
       nodejs_eventloop_lag_seconds: "gauge",
     });
+    // Before any provider call, the configured provider's breaker is reported closed.
+    expect(sample(families, "gateway_provider_circuit_state", { provider: "local", state: "closed" })).toBe(1);
     const depth = families.gateway_jobs_queue_depth!.data as { labels: Record<string, string> }[];
     expect(depth.map((s) => s.labels.status).sort()).toEqual(["blocked", "queued", "running", "sleeping", "waiting"]);
   });
