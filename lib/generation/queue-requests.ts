@@ -26,9 +26,9 @@ export async function readQueuedRequest(ctx: Ctx, path: RequestPath, query: { pa
     case "status":
       return json(statusBody(row, query.logs ? await logsOf(ctx.db, row.id) : undefined));
     case "status-stream":
-      return gatewayStatusStream(ctx.db, row, query.logs ?? false, req ? lastEventIdOf(req) : null, req?.signal);
+      return gatewayStatusStream(ctx, row, query.logs ?? false, req ? lastEventIdOf(req) : null, req?.signal);
     case "progress-stream":
-      return gatewayProgressStream(ctx.db, row, req ? lastEventIdOf(req) : null, req?.signal);
+      return gatewayProgressStream(ctx, row, req ? lastEventIdOf(req) : null, req?.signal);
     case "cancel":
       return json(await cancelGeneration(ctx, row.id, path.modelId));
   }

@@ -1,9 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
+import type { Principal } from "@/lib/auth/principal";
+import { skillCodeOf, type ApiError } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
 import { eventsAfter, lastEventAt, logsUpTo, waitForGenerationNotice, type GenerationEventKind, type StoredGenerationEvent } from "./events";
 import { skillResult, statusBody } from "./present";
+import { streamCallerRefusal } from "./stream-standing";
 import { takeStreamSlot } from "./stream-slots";
 import { isFinal, type GenerationRow } from "./types";
 
@@ -16,8 +19,23 @@ import { isFinal, type GenerationRow } from "./types";
  * A final request's stream answers 204, the EventSource standard's "stop reconnecting", unless
  * the client's Last-Event-ID is before the stream's final event: a reconnect after a cut still
  * learns the ending, and its next reconnect gets the 204. See docs/streams.md.
+ *
+ * The caller's standing is re-read every few seconds (stream-standing.ts): a stream whose key was
+ * deleted or disabled, whose session ended or whose user was banned after it opened ends with a
+ * final `error` event carrying the refusal a new request would get (and no id), so a client's
+ * reconnect meets that refusal.
  */
 const POLL_MS = 1_000;
+const STANDING_CHECK_MS = 3_000;
+
+/** Who follows the job: the stream re-checks this caller's standing as it goes. */
+export type StreamContext = { db: Db; principal: Principal };
+type Surface = "gateway" | "skill";
+
+/** The final event of a stream whose caller may no longer read it, in the surface's error shape. */
+function sendRefusal(send: SseSend, surface: Surface, refusal: ApiError) {
+  send("error", surface === "skill" ? { error: refusal.message, code: skillCodeOf[refusal.code] } : { error: refusal.code, message: refusal.message });
+}
 
 type StreamKind = {
   /** The kinds of log rows this stream renders (and takes its ids from). */
@@ -28,7 +46,8 @@ type StreamKind = {
   render: (event: StoredGenerationEvent, send: SseSend) => Promise<boolean>;
 };
 
-async function follow(db: Db, job: GenerationRow, stream: StreamKind, from: number | null, signal?: AbortSignal): Promise<Response> {
+async function follow(ctx: StreamContext, surface: Surface, job: GenerationRow, stream: StreamKind, from: number | null, signal?: AbortSignal): Promise<Response> {
+  const { db } = ctx;
   let first: StoredGenerationEvent[] | null = null;
   if (isFinal(job.status)) {
     if (from === null) return sseDone();
@@ -41,12 +60,18 @@ async function follow(db: Db, job: GenerationRow, stream: StreamKind, from: numb
       let seq = from ?? 0;
       if (from !== null) await stream.resume?.(from);
       let batch = first ?? (await eventsAfter(db, job.id, seq, stream.kinds));
+      let standingCheckedAt = Date.now();
       for (;;) {
         for (const event of batch) {
           seq = event.seq;
           if (await stream.render(event, send)) return;
         }
         if (abort.aborted) return;
+        if (Date.now() - standingCheckedAt >= STANDING_CHECK_MS) {
+          standingCheckedAt = Date.now();
+          const refusal = await streamCallerRefusal(db, ctx.principal);
+          if (refusal) return sendRefusal(send, surface, refusal);
+        }
         if (batch.length === 0) {
           // Defensive: a job ended without this stream's final event (it never does) still ends it.
           if (isFinal((await currentRow(db, job.id)).status) && (await eventsAfter(db, job.id, seq, stream.kinds)).length === 0) return;
@@ -84,13 +109,15 @@ function asOf(job: GenerationRow, data: StatusData): GenerationRow {
  * Gateway `status/stream`: event `status`, data = the status body as of that event. With `logs`,
  * each log line is a `status` event too, carrying the logs so far and the status at that moment.
  */
-export function gatewayStatusStream(db: Db, job: GenerationRow, withLogs: boolean, from: number | null, signal?: AbortSignal) {
+export function gatewayStatusStream(ctx: StreamContext, job: GenerationRow, withLogs: boolean, from: number | null, signal?: AbortSignal) {
+  const { db } = ctx;
   // Every job's log opens with its `queued` status; a log line cannot come before it.
   let state: StatusData = { status: "queued" };
   let logs: LogLine[] = [];
   const body = () => statusBody(asOf(job, state), withLogs ? [...logs] : undefined);
   return follow(
-    db,
+    ctx,
+    "gateway",
     job,
     {
       kinds: withLogs ? ["status", "log"] : ["status"],
@@ -111,9 +138,10 @@ export function gatewayStatusStream(db: Db, job: GenerationRow, withLogs: boolea
 }
 
 /** Gateway `progress/stream`: event `progress` `{stage, percent?, message?}`. */
-export function gatewayProgressStream(db: Db, job: GenerationRow, from: number | null, signal?: AbortSignal) {
+export function gatewayProgressStream(ctx: StreamContext, job: GenerationRow, from: number | null, signal?: AbortSignal) {
   return follow(
-    db,
+    ctx,
+    "gateway",
     job,
     {
       kinds: ["progress"],
@@ -128,9 +156,11 @@ export function gatewayProgressStream(db: Db, job: GenerationRow, from: number |
 }
 
 /** Skill stream: `status` `{id, status, queue_position?}`, `log`, then `completed` / `failed` with the GenerationResult. */
-export function skillStream(db: Db, job: GenerationRow, from: number | null, signal?: AbortSignal) {
+export function skillStream(ctx: StreamContext, job: GenerationRow, from: number | null, signal?: AbortSignal) {
+  const { db } = ctx;
   return follow(
-    db,
+    ctx,
+    "skill",
     job,
     {
       kinds: ["status", "log"],

@@ -7,7 +7,7 @@ import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /api/v1/requests/{requestId}/stream – status, log, then completed | failed (SSE; Last-Event-ID resumes; 204 once final)
 export const GET = withSkill({ auth: "key", params: skillRequestParams, query: streamQuery }, async ({ req, ctx, params }) =>
-  skillStream(ctx.db, await getGenerationOrThrow(ctx, params.requestId), lastEventIdOf(req), req.signal),
+  skillStream(ctx, await getGenerationOrThrow(ctx, params.requestId), lastEventIdOf(req), req.signal),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

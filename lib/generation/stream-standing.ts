@@ -1,0 +1,43 @@
+import { and, eq, gt } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { apiKeys, sessions, users } from "@/db/schema";
+import type { Principal } from "@/lib/auth/principal";
+import { ApiError } from "@/lib/http/errors";
+
+/**
+ * Whether the caller who opened a stream may still read it. A request is authorized once, when it
+ * arrives; a stream outlives that, so it re-reads its caller's standing as it goes: the API key
+ * (deleted, disabled, expired) or the session (signed out, expired), and the user (banned). The
+ * same rules as lib/auth/resolve.ts applies to each request. Null while the caller stands; else
+ * the refusal the caller would now get for a new request (401 or 403).
+ */
+export async function streamCallerRefusal(db: Executor, principal: Principal, now = new Date()): Promise<ApiError | null> {
+  const ban = { banned: users.banned, banExpires: users.banExpires };
+  if (principal.apiKeyId) {
+    const [row] = await db
+      .select({ enabled: apiKeys.enabled, expiresAt: apiKeys.expiresAt, ...ban })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.id, principal.apiKeyId))
+      .limit(1);
+    if (!row) return new ApiError("unauthorized", "The API key was deleted");
+    if (!row.enabled) return new ApiError("unauthorized", "API key is disabled");
+    if (row.expiresAt && row.expiresAt <= now) return new ApiError("unauthorized", "API key has expired");
+    return banned(row, now);
+  }
+  if (principal.sessionId) {
+    const [row] = await db
+      .select(ban)
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, principal.sessionId), gt(sessions.expires, now)))
+      .limit(1);
+    if (!row) return new ApiError("unauthorized", "The session has ended; sign in again");
+    return banned(row, now);
+  }
+  return null;
+}
+
+function banned(user: { banned: boolean; banExpires: Date | null }, now: Date): ApiError | null {
+  return user.banned && (!user.banExpires || user.banExpires > now) ? new ApiError("forbidden", "This account is banned") : null;
+}
