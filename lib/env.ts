@@ -30,15 +30,40 @@ const isJsonObject = (text: string) => {
   }
 };
 
+/**
+ * What postgres-js can connect with: a postgres:// or postgresql:// URL, whose host part may list
+ * several hosts (`h1:5432,h2:5432`, parsed as postgres-js does) or be empty (`?host=/run/postgresql`).
+ */
+const isPostgresUrl = (v: string) => {
+  const match = /^(postgres(?:ql)?:\/\/)((?:[^@/?#]*@)?)([^/?#]*)(.*)$/.exec(v);
+  if (!match) return false;
+  const [, scheme, auth, hosts, rest] = match;
+  try {
+    new URL(`${scheme}${auth}${hosts ? hosts.split(",")[0] : "localhost"}${rest}`);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  /** Public origin of the app, used in links we hand out (result URLs, poll URLs, e-mails). */
+  /**
+   * Public origin of the app, used in links we hand out (result URLs, upload URLs, poll URLs,
+   * sign-in e-mails). Unset: the address the server listens on (`defaultAppUrl`: HOSTNAME when it
+   * names a host, else localhost, and PORT, which `next start` sets to the port it bound).
+   */
   APP_URL: z.url().default("http://localhost:3000"),
   PORT: int(3000),
+  /** Interface `npm start` binds (0.0.0.0, every interface, when unset). */
+  HOSTNAME: z.string().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
 
   // Database: PGlite under DATA_DIR when DATABASE_URL is unset.
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || isPostgresUrl(v), "must be a PostgreSQL URL: postgres://user:password@host:5432/database"),
   DATABASE_POOL_MAX: int(10),
   DATABASE_PREPARE: bool.default(true),
   /** Loopback port where the embedded PGlite is exposed to other processes; 0 picks a free one. */
@@ -173,6 +198,8 @@ export const envSchema = z.object({
   INTEGRATION_MODEL_ID: z.string().default("fal-ai/flux/dev"),
 
   // Operations.
+  /** On SIGTERM: how long sync runs in flight may finish before their jobs go to the queue (lib/server/shutdown.ts). */
+  SHUTDOWN_GRACE_MS: int(25_000),
   /** Turns on GET /metrics (Prometheus text), read with `Authorization: Bearer <token>`; unset: 404. */
   METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   /** One JSON line per API request, at level info (lib/observability/request.ts). */
@@ -181,6 +208,16 @@ export const envSchema = z.object({
 }).superRefine((v, ctx) => {
   if (v.PROVIDER === "fal" && !v.FAL_KEY) {
     ctx.addIssue({ code: "custom", path: ["FAL_KEY"], message: "required when PROVIDER=fal" });
+  }
+  // Settings that cannot work stop start-up here instead of switching a part off in silence.
+  const required = (name: keyof typeof v, when: string) =>
+    ctx.addIssue({ code: "custom", path: [name], message: `required when ${when}` });
+  if (v.STORAGE_DRIVER === "s3" && !v.S3_BUCKET) required("S3_BUCKET", "STORAGE_DRIVER=s3");
+  if (v.S3_ACCESS_KEY_ID && !v.S3_SECRET_ACCESS_KEY) required("S3_SECRET_ACCESS_KEY", "S3_ACCESS_KEY_ID is set");
+  if (v.S3_SECRET_ACCESS_KEY && !v.S3_ACCESS_KEY_ID) required("S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY is set");
+  if (v.PAYMENT_PROVIDER === "yookassa") {
+    if (!v.YOOKASSA_SHOP_ID) required("YOOKASSA_SHOP_ID", "PAYMENT_PROVIDER=yookassa");
+    if (!v.YOOKASSA_SECRET_KEY) required("YOOKASSA_SECRET_KEY", "PAYMENT_PROVIDER=yookassa");
   }
 });
 
@@ -200,6 +237,7 @@ export const isEnvError = envErrors.is;
 /** Parses a set of variables; empty strings count as unset so `.env` templates stay harmless. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  cleaned.APP_URL ??= defaultAppUrl(cleaned);
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     throw new EnvError(
@@ -208,6 +246,21 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
   }
   return result.data;
+}
+
+/** Addresses that mean "every interface": a link needs a host a client can reach. */
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]", "::0"]);
+
+/**
+ * APP_URL when it is unset: where this server listens. `next start` (and `npm start`, which
+ * passes HOSTNAME as `-H`) sets PORT to the port it bound before the app reads its settings, so
+ * `-p 3917` and `PORT=3917` both give http://localhost:3917.
+ */
+export function defaultAppUrl(source: Record<string, string | undefined>): string {
+  const port = /^\d{1,5}$/.test(source.PORT ?? "") ? Number(source.PORT) : 3000;
+  const named = source.HOSTNAME?.trim();
+  const host = !named || WILDCARD_HOSTS.has(named) ? "localhost" : named.includes(":") && !named.startsWith("[") ? `[${named}]` : named;
+  return `http://${host}:${port}`;
 }
 
 let cached: Env | undefined;

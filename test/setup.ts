@@ -8,6 +8,10 @@ import { openFileDatabase } from "./db";
 // Per test file: its own data directory (local storage, outbox) and its own database.
 process.env.DATA_DIR = await mkdtemp(path.join(inject("testRoot"), "data-"));
 delete process.env.DATABASE_URL;
+// Links default to the listening address (lib/env.ts defaultAppUrl): tests expect localhost:3000
+// whatever the shell exports (a container's HOSTNAME is its id).
+delete process.env.HOSTNAME;
+delete process.env.PORT;
 resetEnv();
 setDbHandle(await openFileDatabase(inject("runId"), inject("pgliteSnapshot")));
 

@@ -5,6 +5,7 @@ import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
+import { drainableRun } from "@/lib/server/shutdown";
 import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
@@ -23,14 +24,29 @@ import { isFinal, type GenerationRow } from "./types";
  *   the queue function, which resumes the provider request, and the answer is 504 `timeout`
  *   carrying the request id to follow on `/queue`. Never a bare 500 for a job that goes on and
  *   is charged.
- * If this process dies mid-run, the re-drive sweep hands the job over.
+ * A shutdown (SIGTERM) outlasting SHUTDOWN_GRACE_MS ends the wait as the timeout does
+ * (lib/server/shutdown.ts). If this process dies mid-run, the re-drive sweep hands the job over.
  */
 export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: (stage: string) => void = () => {}): Promise<GenerationRow> {
+  const drain = drainableRun();
+  try {
+    return await runSyncUntil(db, row, model, lap, drain.graceOver);
+  } finally {
+    drain.done();
+  }
+}
+
+async function runSyncUntil(db: Db, row: GenerationRow, model: ModelRow, lap: (stage: string) => void, graceOver: AbortSignal): Promise<GenerationRow> {
   const abort = new AbortController();
   const work = executeInline(db, row, model, abort.signal, lap);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), env().RUN_SYNC_TIMEOUT_MS)));
-  const first = await Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+  const waited = new AbortController();
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), env().RUN_SYNC_TIMEOUT_MS);
+    if (graceOver.aborted) resolve("timeout");
+    graceOver.addEventListener("abort", () => resolve("timeout"), { once: true, signal: waited.signal });
+  });
+  const first = await Promise.race([work, timeout]).finally(() => (clearTimeout(timer), waited.abort()));
   if (first === "timeout") abort.abort();
   const run = first === "timeout" ? await work : first;
   if (run.kind === "ended") return answerOf(run.row, run.cause);

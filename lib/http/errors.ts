@@ -30,6 +30,8 @@ export const gatewayErrors = {
   provider_error: 502,
   payment_provider: 502,
   asset_storage_disabled: 503,
+  /** File storage failing at run time (unreachable, refusing the credentials, full); Retry-After. */
+  storage_unavailable: 503,
   timeout: 504,
 } as const;
 
@@ -72,6 +74,7 @@ export const skillCodeOf: Record<ErrorCode, SkillCode> = {
   provider_error: "PROVIDER_ERROR",
   payment_provider: "PROVIDER_ERROR",
   asset_storage_disabled: "PROVIDER_ERROR",
+  storage_unavailable: "PROVIDER_ERROR",
   timeout: "PROVIDER_ERROR",
 };
 

@@ -1,5 +1,6 @@
 import { log } from "@/lib/logger";
 import { streamOpened } from "@/lib/observability/metrics";
+import { countStreamEnded, shutdownStarted } from "@/lib/server/shutdown";
 
 /**
  * Server-sent events in the form the WHATWG EventSource parser reads: the stream opens with a
@@ -7,6 +8,10 @@ import { streamOpened } from "@/lib/observability/metrics";
  * `id: <id>` (when it has one), `event: <type>`, one `data: <json>` line and a blank line. A
  * comment line goes out every `heartbeatMs` so proxies keep an idle stream open. The producer
  * returns when the stream should end; a client disconnect aborts `signal`.
+ *
+ * When the process shuts down (lib/server/shutdown.ts), every open stream ends at once with a
+ * final `reconnect` event (no id, so a reconnect resumes after the last event that did arrive),
+ * and a stream opened during the shutdown gets only that event.
  */
 export type SseSend = (event: string, data: unknown, id?: number | string) => void;
 
@@ -38,7 +43,19 @@ export function sseResponse(
       const send: SseSend = (event, data, id) =>
         write(`${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       write(`retry: ${retryMs}\n\n`);
-      producer(send, abort.signal)
+      const stopping = shutdownStarted();
+      const endForShutdown = () => {
+        if (abort.signal.aborted) return;
+        send("reconnect", { reason: "shutdown", message: "The server is shutting down; reconnect to resume this stream" });
+        countStreamEnded();
+        clearInterval(heartbeat);
+        controller.close();
+        abort.abort();
+      };
+      stopping.addEventListener("abort", endForShutdown, { once: true });
+      // A stream opened during the shutdown gets only the reconnect event.
+      const produced = stopping.aborted ? Promise.resolve(endForShutdown()) : producer(send, abort.signal);
+      produced
         .catch((error) => {
           // Internals (a failed query's text) stay in the log; the client learns to reconnect.
           // No id: a reconnect resumes after the last event that did arrive.
@@ -46,6 +63,7 @@ export function sseResponse(
           send("error", { message: "The stream failed; reconnect to resume it" });
         })
         .finally(() => {
+          stopping.removeEventListener("abort", endForShutdown);
           clearInterval(heartbeat);
           closed?.();
           onClose?.();

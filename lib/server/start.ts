@@ -1,7 +1,9 @@
-import { getDbHandle } from "@/db/client";
+import { closeDb, getDbHandle } from "@/db/client";
 import { env, isEnvError } from "@/lib/env";
 import { jobsMode } from "@/lib/jobs/mode";
 import { log } from "@/lib/logger";
+import { appUrlMismatch, listeningPort } from "./app-url";
+import { installShutdown, isShuttingDown } from "./shutdown";
 
 const globalForStart = globalThis as unknown as { __gwStarted?: Promise<void> };
 
@@ -17,6 +19,8 @@ export function startServer(): Promise<void> {
       console.error(err.message);
       process.exit(1);
     }
+    reportAppUrl();
+    installShutdown(env().SHUTDOWN_GRACE_MS, { stopJobs, closeDatabase: closeDb });
     try {
       const handle = await getDbHandle();
       log.info("database ready", { kind: handle.kind, ...(handle.port ? { pglitePort: handle.port } : {}) });
@@ -29,6 +33,28 @@ export function startServer(): Promise<void> {
     await startJobs();
   })();
   return globalForStart.__gwStarted;
+}
+
+/** Where links point: the listening address unless APP_URL says otherwise; a visible mismatch is logged once. */
+function reportAppUrl(): void {
+  const { APP_URL } = env();
+  if (!process.env.APP_URL) {
+    log.info("APP_URL is not set: links use the listening address", { appUrl: APP_URL });
+    return;
+  }
+  const problem = appUrlMismatch(APP_URL, listeningPort());
+  if (problem) log.warn(problem, { variable: "APP_URL", appUrl: APP_URL, listeningPort: listeningPort() });
+}
+
+/** Shutdown: the embedded executor takes no new runs; those in flight hand back at their next step. */
+async function stopJobs(graceMs: number): Promise<Record<string, number | string>> {
+  if (jobsMode().kind !== "embedded") return { jobs: "inngest server" };
+  const { currentExecutor } = await import("@/lib/jobs/runtime");
+  const executor = currentExecutor();
+  if (!executor) return { jobs: "not running" };
+  const jobsInFlight = executor.inflightCount;
+  await executor.stop(graceMs);
+  return { jobsInFlight, jobsLeftRunning: executor.inflightCount };
 }
 
 /**
@@ -52,6 +78,6 @@ async function startJobs(): Promise<void> {
       process.exit(1);
     }
     log.error("embedded job executor did not start; retrying in 5 s", { error: err });
-    setTimeout(() => void startJobs(), 5000).unref();
+    setTimeout(() => void (isShuttingDown() || startJobs()), 5000).unref();
   }
 }

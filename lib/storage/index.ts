@@ -2,12 +2,14 @@ import path from "node:path";
 import { env, type Env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
+import { watched } from "./failures";
 import { localStorage } from "./local";
 import { s3Storage } from "./s3";
 import type { ObjectStorage } from "./types";
 
 export type { ObjectStorage, ObjectRead, ObjectInfo, ObjectSource, RangeRequest, ByteRange } from "./types";
 export { RangeNotSatisfiable } from "./types";
+export { storageFailure, type StorageFailure, type StorageFailureKind } from "./failures";
 
 export type StorageState =
   | { driver: "local" | "s3"; reason?: undefined }
@@ -18,8 +20,10 @@ export type StorageState =
  * - `STORAGE_DRIVER=local`, or unset without S3_BUCKET: local disk under DATA_DIR/assets (the
  *   embedded default; it works in production too, which is how the Quick start runs);
  * - `STORAGE_DRIVER=s3`, or unset with S3_BUCKET: S3;
- * - `STORAGE_DRIVER=disabled`, or `s3` without S3_BUCKET: storage is off. Uploads answer 503
- *   `asset_storage_disabled`, and generation results keep their provider URLs.
+ * - `STORAGE_DRIVER=disabled`: storage is off. Uploads answer 503 `asset_storage_disabled`, and
+ *   generation results keep their provider URLs. (`s3` without S3_BUCKET stops start-up: lib/env.ts.)
+ * Storage that fails at run time answers 503 `storage_unavailable` and shows in `storageFailure()`
+ * (./failures.ts).
  */
 export function storageState(e: Env = env()): StorageState {
   const driver = e.STORAGE_DRIVER ?? (e.S3_BUCKET ? "s3" : "local");
@@ -37,9 +41,9 @@ function build(e: Env): ObjectStorage | null {
     return null;
   }
   if (state.driver === "local") {
-    return localStorage({ root: path.resolve(e.DATA_DIR, "assets"), baseUrl: e.APP_URL });
+    return watched(localStorage({ root: path.resolve(e.DATA_DIR, "assets"), baseUrl: e.APP_URL }));
   }
-  return s3Storage({
+  return watched(s3Storage({
     bucket: e.S3_BUCKET!,
     region: e.S3_REGION,
     endpoint: e.S3_ENDPOINT,
@@ -47,7 +51,7 @@ function build(e: Env): ObjectStorage | null {
     accessKeyId: e.S3_ACCESS_KEY_ID,
     secretAccessKey: e.S3_SECRET_ACCESS_KEY,
     publicUrl: e.S3_PUBLIC_URL,
-  });
+  }));
 }
 
 const globalForStorage = globalThis as unknown as { __gwStorage?: { storage: ObjectStorage | null } };

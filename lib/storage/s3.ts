@@ -94,7 +94,8 @@ export function s3Storage(options: S3StorageOptions): ObjectStorage {
       };
     } catch (err) {
       const status = statusOf(err);
-      if (status === 404) return null;
+      // A missing bucket is storage misconfigured, not a missing object (HEAD cannot tell them apart).
+      if (status === 404 && (err as { name?: string }).name !== "NoSuchBucket") return null;
       if (status === 416) {
         const info = await head(key);
         if (!info) return null;

@@ -99,7 +99,7 @@ export const assetOperations = defineOperations([
     auth: "key",
     params: assetIdParams,
     responses: { 200: { description: "Deleted", schema: deletedAsset } },
-    errors: ["not_found", "asset_storage_disabled"],
+    errors: ["not_found", "asset_storage_disabled", "storage_unavailable"],
   },
   {
     method: "get",
@@ -124,7 +124,7 @@ export const assetOperations = defineOperations([
     auth: "key",
     params: falRequestParams,
     responses: { 200: { description: "Deleted", schema: deletedActivityAssets } },
-    errors: ["not_found", "asset_storage_disabled"],
+    errors: ["not_found", "asset_storage_disabled", "storage_unavailable"],
   },
   {
     method: "get",

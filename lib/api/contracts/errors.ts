@@ -17,6 +17,10 @@ export const gatewayErrorSchema = z
       .object({ action: z.string(), url: z.string(), minAmountRub: z.number().optional() })
       .optional(),
     docs: z.string().optional(),
+    failure: z
+      .enum(["unreachable", "access_denied", "bucket_missing", "disk_full", "server_error", "error"])
+      .optional()
+      .meta({ description: "What is failing (storage_unavailable)" }),
   })
   .meta({ id: "Error" });
 

@@ -128,6 +128,6 @@ export const integrationOperations = defineOperations([
     headers: idempotencyHeaders,
     body: coverEditBody,
     responses: { 200: { description: "The cover with its text", schema: coverAnswer } },
-    errors: ["not_found", "invalid_params", "idempotency_key_reused", "insufficient_balance", "key_limit_exceeded", "generation_failed", "provider_error", "timeout", "asset_storage_disabled"],
+    errors: ["not_found", "invalid_params", "idempotency_key_reused", "insufficient_balance", "key_limit_exceeded", "generation_failed", "provider_error", "timeout", "asset_storage_disabled", "storage_unavailable"],
   },
 ]);

@@ -43,14 +43,15 @@ export const uploadOperations = defineOperations([
     summary: "Upload an input file (image, mp4 or audio)",
     description:
       "Multipart form with one field `file`. The body is streamed: a file over MAX_UPLOAD_BYTES is refused with 413 " +
-      "as soon as it passes the limit. 503 asset_storage_disabled when the server has no file storage.",
+      "as soon as it passes the limit. 503 asset_storage_disabled when the server has no file storage, " +
+      "503 storage_unavailable (with `failure` and Retry-After) while its storage fails.",
     tags: ["Files"],
     surface: "gateway",
     auth: "key",
     body: multipartUploadBody,
     bodyContentType: "multipart/form-data",
     responses: { 201: { description: "Stored", schema: uploadResult } },
-    errors: ["invalid_body", "asset_too_large", "unsupported_media_type", "asset_storage_disabled"],
+    errors: ["invalid_body", "asset_too_large", "unsupported_media_type", "asset_storage_disabled", "storage_unavailable"],
   },
   {
     method: "post",
@@ -68,6 +69,6 @@ export const uploadOperations = defineOperations([
     bodyContentType: "multipart/form-data",
     extraBodies: [{ contentType: "application/json", schema: jsonUploadBody }],
     responses: { 200: { description: "Stored", schema: uploadedFile } },
-    errors: ["invalid_body", "invalid_json", "asset_too_large", "asset_storage_disabled"],
+    errors: ["invalid_body", "invalid_json", "asset_too_large", "asset_storage_disabled", "storage_unavailable"],
   },
 ]);

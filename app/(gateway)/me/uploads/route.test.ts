@@ -1,15 +1,19 @@
 import { readdir } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { assets, uploads } from "@/db/schema";
 import { uploadResult } from "@/lib/api/contracts/uploads";
 import { resetEnv } from "@/lib/env";
-import { currentStorage, setStorage } from "@/lib/storage";
+import { currentStorage, setStorage, storageFailure } from "@/lib/storage";
+import { clearStorageFailure } from "@/lib/storage/failures";
 import { GET as getFile } from "@/app/files/[...key]/route";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
 import * as media from "@/test/media";
+import { startS3Server, type S3Server } from "@/test/servers/s3";
 import { POST } from "./route";
 
 const MiB = 1024 * 1024;
@@ -191,13 +195,73 @@ describe("validation", () => {
   });
 
   test("storage disabled → 503 asset_storage_disabled before the body is read", async () => {
-    process.env.STORAGE_DRIVER = "s3"; // …without S3_BUCKET
+    process.env.STORAGE_DRIVER = "disabled";
     resetEnv();
     setStorage(undefined);
     const actor = await createActor();
     const res = await upload(actor.key, await media.image("png"));
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ ...envelope("asset_storage_disabled"), message: expect.stringContaining("S3_BUCKET") });
+    expect(res.body).toEqual({ ...envelope("asset_storage_disabled"), message: expect.stringContaining("STORAGE_DRIVER=disabled") });
+  });
+});
+
+describe("storage failing at run time", () => {
+  let s3: S3Server;
+  // s3rver takes any signature: this one answers as S3 does to a wrong secret (403 SignatureDoesNotMatch).
+  let refusing: http.Server;
+  let refusingUrl: string;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    refusing = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(403, { "content-type": "application/xml" });
+      res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match the signature you provided.</Message></Error>');
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await s3.close();
+    refusing.closeAllConnections();
+    await new Promise((resolve) => refusing.close(resolve));
+  });
+  afterEach(() => {
+    for (const name of Object.keys(s3.env)) delete process.env[name];
+    clearStorageFailure();
+  });
+
+  /** The server's storage as configured (watched for failures), on this S3 with `overrides`. */
+  const configure = (overrides: Record<string, string>) => {
+    Object.assign(process.env, s3.env, overrides);
+    resetEnv();
+    setStorage(undefined);
+  };
+
+  test.each([
+    ["a wrong S3 secret", () => ({ S3_ENDPOINT: refusingUrl, S3_SECRET_ACCESS_KEY: "not-the-secret" }), "access_denied", "refused the server's credentials"],
+    ["a bucket that does not exist", () => ({ S3_BUCKET: "gone" }), "bucket_missing", "bucket does not exist"],
+    ["S3 unreachable", () => ({ S3_ENDPOINT: "http://127.0.0.1:9" }), "unreachable", "cannot be reached"],
+  ] as const)("%s → 503 storage_unavailable with the failure and Retry-After, nothing recorded; storageFailure() says so", async (_, overrides, failure, words) => {
+    configure(overrides());
+    const actor = await createActor();
+    const res = await upload(actor.key, await media.image("png"));
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(res.body).toEqual({ success: false, error: "storage_unavailable", message: expect.stringContaining(words), failure });
+    const db = await getDb();
+    expect(await db.select().from(assets).where(eq(assets.userId, actor.user.id))).toEqual([]);
+    expect(storageFailure()).toEqual({ kind: failure, operation: "put", at: expect.any(String), since: expect.any(String) });
+  });
+
+  test("once storage works again, the next upload is stored and the failure is forgotten", async () => {
+    configure({ S3_ENDPOINT: refusingUrl });
+    const actor = await createActor();
+    expect((await upload(actor.key, await media.image("png"))).status).toBe(503);
+    expect(storageFailure()?.kind).toBe("access_denied");
+    configure({});
+    const res = await upload(actor.key, await media.image("png"));
+    expect(res.status).toBe(201);
+    expect(storageFailure()).toBeNull();
   });
 });
 

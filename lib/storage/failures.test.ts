@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { getDb } from "@/db/client";
+import { assets } from "@/db/schema";
+import { rehostResult } from "@/lib/assets/rehost";
+import { isApiError } from "@/lib/http/errors";
+import { createUser } from "@/test/factories";
+import * as media from "@/test/media";
+import { startS3Server, type S3Server } from "@/test/servers/s3";
+import { clearStorageFailure, failureKind, storageFailure, watched } from "./failures";
+import { RangeNotSatisfiable, type ObjectStorage } from "./types";
+
+let s3: S3Server;
+beforeAll(async () => {
+  s3 = await startS3Server();
+});
+afterAll(async () => {
+  await s3.close();
+});
+afterEach(() => clearStorageFailure());
+
+/** What an operation on `storage` threw. */
+async function thrown(op: Promise<unknown>): Promise<unknown> {
+  try {
+    await op;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the operation to fail");
+}
+
+describe("failureKind", () => {
+  test.each([
+    ["a refused connection", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }), "unreachable"],
+    ["an unknown host", Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }), "unreachable"],
+    ["the SDK's timeout", Object.assign(new Error("timed out"), { name: "TimeoutError" }), "unreachable"],
+    ["403 SignatureDoesNotMatch", Object.assign(new Error("sig"), { name: "SignatureDoesNotMatch", $metadata: { httpStatusCode: 403 } }), "access_denied"],
+    ["403 with no code", Object.assign(new Error("forbidden"), { $metadata: { httpStatusCode: 403 } }), "access_denied"],
+    ["NoSuchBucket", Object.assign(new Error("no bucket"), { name: "NoSuchBucket", $metadata: { httpStatusCode: 404 } }), "bucket_missing"],
+    ["503 SlowDown", Object.assign(new Error("slow down"), { name: "SlowDown", $metadata: { httpStatusCode: 503 } }), "server_error"],
+    ["a read-only disk", Object.assign(new Error("EROFS"), { code: "EROFS" }), "access_denied"],
+    ["a full disk", Object.assign(new Error("ENOSPC"), { code: "ENOSPC" }), "disk_full"],
+    ["anything else", new Error("?"), "error"],
+  ] as const)("%s → %s", (_, err, kind) => {
+    expect(failureKind(err)).toBe(kind);
+  });
+});
+
+describe("watched storage", () => {
+  test("a failing operation becomes 503 storage_unavailable and is remembered; the next success forgets it", async () => {
+    const broken = watched(s3.storage({ bucket: "gone" }));
+    const err = await thrown(broken.put("any/key", new Uint8Array([1]), { contentType: "application/octet-stream" }));
+    expect(isApiError(err) && { code: err.code, status: err.status, extra: err.extra, headers: err.headers }).toEqual({
+      code: "storage_unavailable",
+      status: 503,
+      extra: { failure: "bucket_missing" },
+      headers: { "Retry-After": "5" },
+    });
+    expect(storageFailure()).toMatchObject({ kind: "bucket_missing", operation: "put" });
+    const since = storageFailure()!.since;
+    await thrown(broken.get("any/key"));
+    expect(storageFailure()).toMatchObject({ kind: "bucket_missing", operation: "get", since });
+
+    // An answer, even "no such object", is storage working.
+    expect(await watched(s3.storage()).head("missing/key")).toBeNull();
+    expect(storageFailure()).toBeNull();
+  });
+
+  test("a range past the end is an answer (416), not a failure", async () => {
+    const storage = watched(s3.storage());
+    await storage.put("range/one.bin", new Uint8Array([1, 2, 3]), { contentType: "application/octet-stream" });
+    const err = await thrown(storage.get("range/one.bin", { start: 10 }));
+    expect(err).toBeInstanceOf(RangeNotSatisfiable);
+    expect(storageFailure()).toBeNull();
+  });
+});
+
+describe("a generation's files while storage fails", () => {
+  test("the result keeps the provider's links, each asset is recorded failed with the reason, and /health's accessor reports it", async () => {
+    const user = await createUser();
+    const generationId = randomUUID();
+    const png = await media.image("png", 16);
+    const link = `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
+    const storage: ObjectStorage = watched(s3.storage({ endpoint: "http://127.0.0.1:9" }));
+    const res = await rehostResult(await getDb(), { images: [{ url: link }] }, { userId: user.id, generationId, storage });
+    expect(res.output).toEqual({ images: [{ url: link }] });
+    expect(res.counts).toEqual({ found: 1, uploaded: 0, failed: 1 });
+    const rows = await (await getDb()).select().from(assets).where(eq(assets.generationId, generationId));
+    expect(rows).toMatchObject([{ status: "failed", error: expect.stringContaining("File storage is unavailable") }]);
+    expect(storageFailure()).toMatchObject({ kind: "unreachable", operation: "put" });
+  });
+});
