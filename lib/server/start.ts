@@ -63,6 +63,8 @@ async function stopJobs(graceMs: number): Promise<Record<string, number | string
  * database that is down only delays it: start-up is retried every few seconds (and a send starts it).
  */
 async function startJobs(): Promise<void> {
+  // A SIGTERM during start-up (migrations can take a while) leaves the executor unstarted.
+  if (isShuttingDown()) return;
   const mode = jobsMode();
   if (mode.kind !== "embedded") {
     log.info("background jobs run under an Inngest server", { dev: mode.dev });
@@ -78,6 +80,6 @@ async function startJobs(): Promise<void> {
       process.exit(1);
     }
     log.error("embedded job executor did not start; retrying in 5 s", { error: err });
-    setTimeout(() => void (isShuttingDown() || startJobs()), 5000).unref();
+    setTimeout(() => void startJobs(), 5000).unref();
   }
 }
