@@ -7,7 +7,7 @@ import { jobsMode } from "@/lib/jobs/mode";
 import { currentExecutor } from "@/lib/jobs/runtime";
 import { log } from "@/lib/logger";
 import { breakerSnapshots } from "@/lib/provider/circuit-breaker";
-import { currentStorage, storageState } from "@/lib/storage";
+import { currentStorage, storageFailure, storageState } from "@/lib/storage";
 import { lastOutcome } from "./outcomes";
 import { withTimeout } from "./timeout";
 
@@ -63,27 +63,36 @@ async function databasePart(db: Db | null): Promise<Part> {
 
 let storageProbe: { at: number; target: string; part: Promise<Part> } | undefined;
 
+/**
+ * The storage's own operations remember their last failure until one succeeds (lib/storage/failures.ts),
+ * so a full disk or a refused secret shows here even where the probe cannot see it; the probe finds
+ * an unreachable or refusing store before a user does, and its success (S3) ends a past failure.
+ */
 async function storagePart(): Promise<Part> {
   const state = storageState();
   if (state.driver === "disabled") {
     return env().STORAGE_DRIVER === "disabled" ? { status: "disabled", driver: "disabled" } : { status: "down", driver: "s3", reason: "not_configured" };
   }
-  const now = Date.now();
-  const target = state.driver === "local" ? path.resolve(env().DATA_DIR) : (env().S3_BUCKET ?? "");
-  if (!storageProbe || storageProbe.target !== target || now - storageProbe.at > STORAGE_PROBE_TTL_MS) {
-    storageProbe = { at: now, target, part: probeStorage(state.driver, target) };
+  const failed = storageFailure();
+  // A HEAD cannot tell a missing bucket from a missing object (both 404): only a real operation ends that failure.
+  let probed: Part | undefined;
+  if (failed?.kind !== "bucket_missing") {
+    const now = Date.now();
+    const target = state.driver === "local" ? path.resolve(env().DATA_DIR) : `${env().S3_ENDPOINT ?? ""} ${env().S3_BUCKET}`;
+    if (!storageProbe || storageProbe.target !== target || now - storageProbe.at > STORAGE_PROBE_TTL_MS) {
+      storageProbe = { at: now, target, part: probeStorage(state.driver, target) };
+    }
+    probed = await storageProbe.part;
   }
-  return storageProbe.part;
+  const failure = storageFailure();
+  if (failure) return { status: "down", driver: state.driver, reason: failure.kind, since: failure.since };
+  return probed ?? { status: "ok", driver: state.driver };
 }
 
 /** Local: the data directory is writable. S3: a HEAD of an object answers (404 is an answer). */
 async function probeStorage(driver: "local" | "s3", target: string): Promise<Part> {
   try {
-    await withTimeout(
-      driver === "local" ? writable(target) : headProbe(),
-      CHECK_TIMEOUT_MS,
-      "storage probe timed out",
-    );
+    await withTimeout(driver === "local" ? writable(target) : headProbe(), CHECK_TIMEOUT_MS, "storage probe timed out");
     return { status: "ok", driver };
   } catch (error) {
     log.warn("storage probe failed", { driver, error });

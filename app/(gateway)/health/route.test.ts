@@ -7,6 +7,9 @@ import { startTestExecutor } from "@/lib/jobs/testing";
 import { resetOutcomes } from "@/lib/observability/outcomes";
 import { yookassaRequest } from "@/lib/payments/yookassa/http";
 import { breakerFor, resetBreakers } from "@/lib/provider/circuit-breaker";
+import { currentStorage, setStorage } from "@/lib/storage";
+import { clearStorageFailure } from "@/lib/storage/failures";
+import { startS3Server, type S3Server } from "@/test/servers/s3";
 import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
 import { GET } from "./route";
@@ -77,6 +80,47 @@ describe("GET /health", () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: "degraded", parts: { storage: { status: "down", driver: "local", reason: "unreachable" } } });
       expect(res.text).not.toContain(file);
+    });
+  });
+
+  describe("on S3", () => {
+    let s3: S3Server;
+    beforeAll(async () => {
+      s3 = await startS3Server();
+    });
+    afterAll(() => s3.close());
+    afterEach(() => {
+      setStorage(undefined);
+      clearStorageFailure();
+    });
+
+    test("a reachable bucket is up", async () => {
+      await withEnv(s3.env, async () => {
+        setStorage(undefined);
+        expect((await call(GET, "/health")).body.parts.storage).toEqual({ status: "ok", driver: "s3" });
+      });
+    });
+
+    test("a store that cannot be reached is down, found by the probe before any upload", async () => {
+      await withEnv({ ...s3.env, S3_ENDPOINT: "http://127.0.0.1:1" }, async () => {
+        setStorage(undefined);
+        const res = await call(GET, "/health");
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ status: "degraded", parts: { storage: { status: "down", driver: "s3", reason: "unreachable" } } });
+      });
+    });
+
+    test("a failed operation keeps storage down with its kind until an operation succeeds", async () => {
+      await withEnv({ ...s3.env, S3_BUCKET: "gone" }, async () => {
+        setStorage(undefined);
+        await expect(currentStorage()!.put("health/x", new Uint8Array([1]), { contentType: "application/octet-stream" })).rejects.toMatchObject({
+          code: "storage_unavailable",
+        });
+        const res = await call(GET, "/health");
+        expect(res.status).toBe(200);
+        expect(res.body.status).toBe("degraded");
+        expect(res.body.parts.storage).toEqual({ status: "down", driver: "s3", reason: "bucket_missing", since: expect.any(String) });
+      });
     });
   });
 
