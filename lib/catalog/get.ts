@@ -4,6 +4,7 @@ import { preparedQuery } from "@/db/prepared";
 import { models } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
+import { processWide } from "@/lib/process-wide";
 import { toModelCard, type ModelRow } from "./columns";
 import { catalogSource } from "./source";
 
@@ -53,7 +54,8 @@ export async function getModelForUse(db: Executor, modelId: string): Promise<Mod
 }
 
 const CACHE_MS = 2_000;
-const cached = new Map<string, { db: Executor; row: ModelRow; at: number }>();
+// Process-wide: the admin routes that forget it and /run that reads it are separate server chunks.
+const cached = processWide("catalog.model-rows", () => new Map<string, { db: Executor; row: ModelRow; at: number }>());
 
 const modelById = preparedQuery((db) =>
   db.select().from(models).where(eq(models.modelId, sql.placeholder("modelId"))).limit(1).prepare("model_by_id"),

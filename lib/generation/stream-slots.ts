@@ -1,7 +1,9 @@
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
+import { processWide } from "@/lib/process-wide";
 
-const open = new Map<string, number>();
+// Process-wide: every stream route (gateway, skill, MCP) is its own server chunk, and one cap covers them all.
+const open = processWide("streams.open-per-user", () => new Map<string, number>());
 
 /**
  * Each open stream follows its job with a database read per second at worst, so one user may hold
