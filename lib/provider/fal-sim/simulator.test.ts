@@ -255,7 +255,7 @@ describe("webhooks", () => {
     const sub = await submit("fal-ai/flux/schnell", { prompt: "hook [latency:100]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base);
     const id = sub.body.request_id;
     await delivered(1);
-    const event = await verifyProviderWebhook(received[0]!, { jwks: new JwksCache(live.jwksUrl) });
+    const event = await verifyProviderWebhook(received[0]!, { jwks: new JwksCache(live.jwksUrl), acceptFal: true });
     expect(event).toMatchObject({ provider: "fal", providerRequestId: id, gatewayRequestId: id, outcome: { kind: "completed" } });
     const result = await call(requestPath("fal-ai/flux", id), { base: live.base });
     expect(event.outcome).toEqual({ kind: "completed", output: result.body });
@@ -270,7 +270,7 @@ describe("webhooks", () => {
       received[0]!.headers.get("x-fal-webhook-request-id"),
       received[0]!.headers.get("x-fal-webhook-request-id"),
     ]);
-    const event = await verifyProviderWebhook(received[1]!, { jwks: new JwksCache(live.jwksUrl) });
+    const event = await verifyProviderWebhook(received[1]!, { jwks: new JwksCache(live.jwksUrl), acceptFal: true });
     expect(event.outcome).toMatchObject({ kind: "failed", error: { status: 422, errorType: "simulated_failure" } });
     expect(JSON.parse(received[1]!.body)).toMatchObject({ status: "ERROR", error: "Invalid status code: 422", payload: { detail: [{ type: "simulated_failure" }] } });
   });
@@ -278,7 +278,7 @@ describe("webhooks", () => {
   test("a request whose result fetch fails says so in its webhook; a cancelled one sends none", async () => {
     await submit("fal-ai/flux/dev", { prompt: "[fail:result:1]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base);
     await delivered(1);
-    expect((await verifyProviderWebhook(received[0]!, { jwks: new JwksCache(live.jwksUrl) })).outcome).toMatchObject({ kind: "fetch_result" });
+    expect((await verifyProviderWebhook(received[0]!, { jwks: new JwksCache(live.jwksUrl), acceptFal: true })).outcome).toMatchObject({ kind: "fetch_result" });
     const id = (await submit("fal-ai/flux/dev", { prompt: "[latency:150]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base)).body.request_id;
     await call(`${requestPath("fal-ai/flux", id)}/cancel`, { method: "PUT", base: live.base });
     const marker = (await submit("fal-ai/flux/dev", { prompt: "[latency:300]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base)).body.request_id;
