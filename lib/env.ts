@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { brand } from "@/lib/brand";
+import { parseTrustProxy } from "@/lib/http/trust-proxy";
 
 /**
  * The one place configuration is read. Every variable the product understands is declared here,
@@ -46,6 +47,25 @@ const isPostgresUrl = (v: string) => {
   }
 };
 
+const validTrustProxy = (v: string) => {
+  try {
+    parseTrustProxy(v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Loopback-only origins are a developer's machine; anything else may be reached by others. */
+const isLoopbackUrl = (url: string) => {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "::1";
+};
+
+/** What the local payment provider must not run on unless told (ALLOW_LOCAL_PAYMENTS). */
+const isProductionDeployment = (v: { DATABASE_URL?: string; NODE_ENV: string; APP_URL: string }) =>
+  v.DATABASE_URL !== undefined || (v.NODE_ENV === "production" && !isLoopbackUrl(v.APP_URL));
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /**
@@ -74,6 +94,15 @@ export const envSchema = z.object({
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024),
   /** Comma-separated origins allowed by CORS; `*` allows any origin (the API is bearer-authenticated). */
   CORS_ORIGINS: z.string().default("*"),
+  /**
+   * Which X-Forwarded-For entries to believe (lib/http/client-address.ts): unset, the socket's
+   * peer is the client; a hop count (`1`: one load balancer) or a comma-separated list of the
+   * proxies' addresses and CIDR ranges, like Express's `trust proxy`.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || validTrustProxy(v), "a hop count or a comma-separated list of IP addresses / CIDR ranges"),
 
   // Identity.
   API_KEY_PREFIX: z
@@ -120,6 +149,8 @@ export const envSchema = z.object({
     ),
   /** Shared secret the local payment provider puts on its notifications. */
   LOCAL_PAYMENT_SECRET: z.string().optional(),
+  /** Lets a production deployment run the local payment provider (a demo): its page grants credits for free. */
+  ALLOW_LOCAL_PAYMENTS: bool.default(false),
   /** Per-attempt timeout of calls to YooKassa; 5xx, 429 and network errors are retried this many times. */
   YOOKASSA_TIMEOUT_MS: int(15_000),
   YOOKASSA_MAX_RETRIES: int(2),
@@ -218,6 +249,15 @@ export const envSchema = z.object({
   if (v.PAYMENT_PROVIDER === "yookassa") {
     if (!v.YOOKASSA_SHOP_ID) required("YOOKASSA_SHOP_ID", "PAYMENT_PROVIDER=yookassa");
     if (!v.YOOKASSA_SECRET_KEY) required("YOOKASSA_SECRET_KEY", "PAYMENT_PROVIDER=yookassa");
+  }
+  if (v.PAYMENT_PROVIDER === "local" && !v.ALLOW_LOCAL_PAYMENTS && isProductionDeployment(v)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ALLOW_LOCAL_PAYMENTS"],
+      message:
+        "PAYMENT_PROVIDER=local lets anyone signed in grant themselves credits; a production deployment (DATABASE_URL set, " +
+        "or NODE_ENV=production with a non-loopback APP_URL) needs PAYMENT_PROVIDER=yookassa, or ALLOW_LOCAL_PAYMENTS=true for a demo",
+    });
   }
 });
 

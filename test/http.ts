@@ -1,4 +1,5 @@
 import type { RouteContext, RouteHandler } from "@/lib/http/handler";
+import { SOCKET_HEADER, stampValue } from "@/lib/http/socket-address";
 
 export const BASE_URL = "http://localhost:3000";
 
@@ -11,6 +12,11 @@ export type CallOptions = {
   key?: string;
   /** Auth.js session token, sent as the session cookie. */
   session?: string;
+  /**
+   * The TCP peer's address, as the production server stamps it on every request
+   * (lib/http/socket-address.ts). Unset: no stamp, so the client address is "unknown".
+   */
+  socket?: string;
   params?: Record<string, string | string[]>;
 };
 
@@ -27,6 +33,7 @@ export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx:
   const headers = new Headers(options.headers);
   if (options.key) headers.set("authorization", `Bearer ${options.key}`);
   if (options.session) headers.append("cookie", `authjs.session-token=${options.session}`);
+  if (options.socket) headers.set(SOCKET_HEADER, stampValue(options.socket));
   let body: BodyInit | undefined;
   if (options.body !== undefined) {
     const raw = typeof options.body === "string" || options.body instanceof Uint8Array || options.body instanceof ReadableStream || options.body instanceof FormData || options.body instanceof Blob;

@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { creditTransactions, payments } from "@/db/schema";
 import { getBalanceCredits } from "@/lib/billing/ledger";
-import { resetEnv } from "@/lib/env";
+import { env, resetEnv } from "@/lib/env";
+import { confirmLocalPayment, type LocalOutcome } from "@/lib/payments/local/confirm";
 
 /** Sets (or, with undefined, unsets) variables and re-reads the configuration. */
 export function setEnv(vars: Record<string, string | undefined>): void {
@@ -24,4 +25,17 @@ export async function ledgerOf(userId: string) {
 export async function paymentRow(id: string) {
   const [row] = await (await getDb()).select().from(payments).where(eq(payments.id, id));
   return row!;
+}
+
+/** An address on this site (APP_URL as configured now), e.g. a top-up's returnUrl. */
+export const siteUrl = (path: string) => new URL(path, env().APP_URL).toString();
+
+/** The payment's owner pays (or declines) it on the local provider's confirmation page. */
+export async function payLocally(paymentProviderId: string, outcome: LocalOutcome = "pay") {
+  const db = await getDb();
+  const [row] = await db
+    .select({ userId: payments.userId })
+    .from(payments)
+    .where(and(eq(payments.provider, "local"), eq(payments.paymentProviderId, paymentProviderId)));
+  return confirmLocalPayment(db, row!.userId, paymentProviderId, outcome);
 }

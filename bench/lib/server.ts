@@ -64,6 +64,8 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       DATABASE_POOL_MAX: "20",
       APP_URL: baseUrl,
       AUTH_TRUST_HOST: "true",
+      // A production setup on the local payment provider: allowed for the bench (no payments run).
+      ALLOW_LOCAL_PAYMENTS: "true",
       LOG_LEVEL: "warn",
       ...extraEnv,
     },

@@ -6,10 +6,9 @@ import { grantCredits, reserveCredits } from "@/lib/billing/ledger";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { afterDebitSettled } from "@/lib/payments/after-debit";
 import { chargeAutoTopup } from "@/lib/payments/auto-topup/charge";
-import { confirmLocalPayment } from "@/lib/payments/local/confirm";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
-import { balanceOf, setEnv } from "@/test/payments";
+import { balanceOf, payLocally, setEnv, siteUrl } from "@/test/payments";
 import { FakeYookassa } from "@/test/servers/yookassa";
 import { PATCH as AUTO_TOPUP } from "@/app/(gateway)/me/auto-topup/route";
 import { GET as GET_PAYMENT } from "@/app/(gateway)/billing/payments/[id]/route";
@@ -31,8 +30,8 @@ afterAll(async () => {
 /** A user who paid 500 ₽ with a saved card (through the local provider) and turned auto top-up on. */
 async function userWithAutoTopup(options: { thresholdRub: number; amountRub: number; optOut?: boolean }) {
   const actor = await createActor({ lowBalanceEmailOptOut: options.optOut ?? false });
-  const res = await call(TOPUP, "/billing/topup", { session: actor.session, body: { amountRub: 500, returnUrl: "https://app.test/back", savePaymentMethod: true } });
-  await confirmLocalPayment(res.body.payment.paymentProviderId, "pay");
+  const res = await call(TOPUP, "/billing/topup", { session: actor.session, body: { amountRub: 500, returnUrl: siteUrl("/back"), savePaymentMethod: true } });
+  await payLocally(res.body.payment.paymentProviderId, "pay");
   await call(GET_PAYMENT, "/", { session: actor.session, params: { id: res.body.payment.id } });
   const settings = await call(AUTO_TOPUP, "/", { method: "PATCH", session: actor.session, body: { enabled: true, ...options, optOut: undefined } });
   expect(settings.status).toBe(200);
@@ -133,7 +132,7 @@ describe("auto top-up", () => {
     setEnv({ PAYMENT_PROVIDER: "yookassa" });
     try {
       const gina = await createActor();
-      const first = await call(TOPUP, "/billing/topup", { session: gina.session, body: { amountRub: 500, returnUrl: "https://app.test/back", savePaymentMethod: true } });
+      const first = await call(TOPUP, "/billing/topup", { session: gina.session, body: { amountRub: 500, returnUrl: siteUrl("/back"), savePaymentMethod: true } });
       yookassa.succeed(first.body.payment.paymentProviderId, { last4: "8888", brand: "Mir" });
       await call(GET_PAYMENT, "/", { session: gina.session, params: { id: first.body.payment.id } });
       expect(await balanceOf(gina.user.id)).toBe(500 * RUB);

@@ -4,10 +4,9 @@ import { getDb } from "@/db/client";
 import { balances, jobRuns } from "@/db/schema";
 import { grantCredits } from "@/lib/billing/ledger";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { confirmLocalPayment } from "@/lib/payments/local/confirm";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
-import { balanceOf, paymentRow } from "@/test/payments";
+import { balanceOf, payLocally, paymentRow, siteUrl } from "@/test/payments";
 import { POST as TOPUP } from "@/app/(gateway)/billing/topup/route";
 import { inngest } from "../client";
 import { paymentsReconcileRequested } from "../events";
@@ -21,9 +20,9 @@ afterAll(() => jobs.uninstall());
 describe("reconcile-payments", () => {
   test("a payment paid at the provider whose notification was lost is granted by the sweep, once", async () => {
     const alice = await createActor();
-    const res = await call(TOPUP, "/billing/topup", { key: alice.key, body: { amountRub: 700, returnUrl: "https://app.test/back" } });
+    const res = await call(TOPUP, "/billing/topup", { key: alice.key, body: { amountRub: 700, returnUrl: siteUrl("/back") } });
     // Paid, but the notification goes nowhere (nothing listens on APP_URL in tests).
-    await confirmLocalPayment(res.body.payment.paymentProviderId, "pay");
+    await payLocally(res.body.payment.paymentProviderId, "pay");
     expect(await paymentRow(res.body.payment.id)).toMatchObject({ status: "pending" });
 
     await inngest.send(paymentsReconcileRequested.create({ olderThanMs: 0 }));

@@ -2,6 +2,7 @@ import { EmailSignInError } from "@auth/core/errors";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import { and, eq, ne, or } from "drizzle-orm";
 import NextAuth, { type NextAuthConfig } from "next-auth";
+import { headers as requestHeaders } from "next/headers";
 import type { Adapter, AdapterSession } from "next-auth/adapters";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
@@ -13,22 +14,36 @@ import { sendMail } from "@/lib/email/send-mail";
 import { signInMail } from "@/lib/email/sign-in-mail";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { clientIp } from "@/lib/rate-limit/client-ip";
-import { hitWindow } from "@/lib/rate-limit/sliding-window";
+import { clientAddress } from "@/lib/http/client-address";
 import { authSecret } from "./secret";
+import { allowSignInLink } from "./sign-in-limits";
 
 /**
  * Auth.js v5: e-mail magic links (always) and OAuth providers switched on by env, database
  * sessions in our own tables (the adapter is given them, so role/ban columns survive).
- *
- * Every link Auth.js builds comes from AUTH_URL, which defaults to APP_URL here: next-auth reads it
- * from process.env, and without it a forged Host header could make a magic link point elsewhere.
  */
-process.env.AUTH_URL ||= env().AUTH_URL ?? env().APP_URL;
 
 const LINK_MAX_AGE_S = 60 * 60;
-/** Magic-link mails per address: enough for typos and retries, too few to mail-bomb anyone. */
-const MAILS_PER_ADDRESS = { max: 5, windowMs: 15 * 60_000 };
+
+/** Values this module wrote into process.env.AUTH_URL (a later re-read of the settings sees them). */
+const written = new Set<string>();
+
+/**
+ * The origin every link and cookie Auth.js makes is for: AUTH_URL as configured, else APP_URL
+ * (lib/env.ts, which follows PORT and HOSTNAME when unset), so a sign-in link opens on the host that
+ * serves it. next-auth reads it from process.env (without it, a forged Host header would choose
+ * where a magic link points); it is set again for each request, since tests change the settings.
+ */
+export function authOrigin(): string {
+  const e = env();
+  const origin = e.AUTH_URL !== undefined && !written.has(e.AUTH_URL) ? e.AUTH_URL : e.APP_URL;
+  if (process.env.AUTH_URL !== origin) {
+    process.env.AUTH_URL = origin;
+    written.add(origin);
+  }
+  return origin;
+}
+authOrigin();
 
 export type OAuthProvider = { id: "github" | "google" | "yandex"; name: string };
 
@@ -83,7 +98,7 @@ function adapter(db: Db, req: Request | undefined): Adapter {
     sessionsTable: sessions,
     verificationTokensTable: verificationTokens,
   });
-  const client = req ? { ipAddress: clientIp(req), userAgent: req.headers.get("user-agent")?.slice(0, 512) ?? null } : {};
+  const client = req ? { ipAddress: clientAddress(req), userAgent: req.headers.get("user-agent")?.slice(0, 512) ?? null } : {};
   return {
     ...base,
     createUser: (user) => base.createUser!({ ...user, email: user.email.trim().toLowerCase() }),
@@ -100,8 +115,22 @@ async function isBanned(db: Db, id: string | undefined, email: string | undefine
   return rows.some((r) => r.banned && (!r.banExpires || r.banExpires > new Date()));
 }
 
+/**
+ * The headers of the request being served: the route handler's own, or, for `signIn()` called by
+ * the sign-in form's server action (where next-auth passes no request), the action's.
+ */
+async function headersOf(req: Request | undefined): Promise<Headers | null> {
+  if (req) return req.headers;
+  try {
+    return new Headers(await requestHeaders());
+  } catch {
+    return null; // Outside a request (scripts, tests): no client address.
+  }
+}
+
 async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
   const db = await getDb();
+  const site = new URL(authOrigin()).origin;
   return {
     adapter: adapter(db, req),
     secret: authSecret(),
@@ -114,8 +143,9 @@ async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
         const address = user.email?.trim().toLowerCase();
         if (await isBanned(db, user.id, address)) return false;
         if (email?.verificationRequest && address) {
-          const sent = await hitWindow(db, { key: `signin-mail:${address}`, ...MAILS_PER_ADDRESS });
-          if (!sent.allowed) return "/signin?error=RateLimited";
+          const headers = await headersOf(req);
+          const client = headers ? clientAddress({ headers }) : "unknown";
+          if (!(await allowSignInLink(db, { client, email: address }))) return "/signin?error=RateLimited";
         }
         return true;
       },
@@ -125,7 +155,6 @@ async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
        * taken for a foreign one and dropped.
        */
       redirect({ url, baseUrl }) {
-        const site = new URL(process.env.AUTH_URL!).origin;
         if (url.startsWith("/") && !url.startsWith("//")) return `${site}${url}`;
         try {
           const origin = new URL(url).origin;

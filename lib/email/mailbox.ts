@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import { isLocalRequest } from "@/lib/http/client-address";
 
 /**
  * Mail goes over SMTP when SMTP_URL is set, otherwise to the dev outbox (the `dev_mail` table,
@@ -12,4 +13,14 @@ export function devMailboxEnabled(): boolean {
   const e = env();
   if (e.SMTP_URL) return false;
   return e.NODE_ENV !== "production" || e.DEV_MAILBOX === true || e.E2E === true;
+}
+
+/**
+ * Whether this request may read the outbox: it is on, and the request comes from this machine by
+ * its socket (lib/http/client-address.ts `isLocalRequest`; X-Forwarded-For, X-Real-IP or Host
+ * never count). The outbox holds sign-in links, so anyone reading it could sign in as anyone,
+ * the admin included; `npm start` listens on every interface.
+ */
+export function devMailboxOpenTo(req: { headers: Headers }): boolean {
+  return devMailboxEnabled() && isLocalRequest(req);
 }

@@ -5,6 +5,7 @@ import { quoteForInput } from "@/lib/money/pricing";
 import { breakerFor, providerFor } from "@/lib/provider";
 import { createGeneration } from "./create-generation";
 import { dispatchGeneration } from "./dispatch";
+import { refuseUnfetchableInputUrls } from "./input-urls";
 import { keyedGeneration, replayGeneration, type Idempotency } from "./idempotency";
 import { lapper } from "@/lib/http/server-timing";
 import { log } from "@/lib/logger";
@@ -29,10 +30,10 @@ export type StartGeneration = {
 };
 
 /**
- * The one entry of every generation: model lookup → input validation (400 before any charge) →
- * quote → breaker (503, nothing charged) → the job row and its reserve in one transaction (402
- * before anything runs) → dispatch: inline for sync, the queue function otherwise. Returns the
- * final row (sync) or the queued row (queue).
+ * The one entry of every generation: model lookup → input validation, media URLs included (400
+ * before any charge) → quote → breaker (503, nothing charged) → the job row and its reserve in one
+ * transaction (402 before anything runs) → dispatch: inline for sync, the queue function
+ * otherwise. Returns the final row (sync) or the queued row (queue).
  *
  * With an Idempotency-Key, a key already recorded answers with its job before anything else (a
  * retry after a top-up or while the breaker is open still gets the first outcome). A request that
@@ -47,6 +48,7 @@ export async function startGeneration(ctx: GenerationContext, o: StartGeneration
   const model = await getModelForRun(ctx.db, o.modelId);
   lap("model");
   const input = validateModelInput(model, o.input);
+  await refuseUnfetchableInputUrls(input);
   const quote = quoteForInput(model, input);
   const provider = providerFor({ sandbox: isSandbox(ctx.principal), modelProvider: model.provider });
   breakerFor(provider.name).assertAvailable();

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { inboundEvents, payments } from "@/db/schema";
+import { clientAddress } from "@/lib/http/client-address";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/logger";
-import { clientIp } from "@/lib/rate-limit/client-ip";
 import { valueToKopecks } from "./amount";
 import { applyProviderPayment } from "./apply-provider-payment";
 import { isPaymentProviderError, paymentProviderApiError } from "./errors";
@@ -22,9 +22,10 @@ export type NotificationResult = { ok: boolean; processed: boolean; reason: stri
 
 /**
  * Who sent the notification. YooKassa signs nothing: a notification from it must come from its
- * published address ranges (YOOKASSA_TRUSTED_IPS, read from X-Forwarded-For as written by our own
- * proxy). The local provider sends `Authorization: Bearer <LOCAL_PAYMENT_SECRET>`. Either way the
- * body is only a hint: the payment is re-read from that provider before anything is granted.
+ * published address ranges (YOOKASSA_TRUSTED_IPS), checked against the client address: the
+ * socket's peer, or what a proxy named by TRUST_PROXY reports (lib/http/client-address.ts). The
+ * local provider sends `Authorization: Bearer <LOCAL_PAYMENT_SECRET>`. Either way the body is only
+ * a hint: the payment is re-read from that provider before anything is granted.
  */
 function authenticate(req: Request): ProviderName {
   const auth = req.headers.get("authorization");
@@ -33,7 +34,7 @@ function authenticate(req: Request): ProviderName {
     if (secret && isLocalPaymentSecret(secret)) return "local";
     throw new ApiError("invalid_signature", "The notification's credentials are not valid");
   }
-  if (isTrustedYookassaAddress(clientIp(req))) return "yookassa";
+  if (isTrustedYookassaAddress(clientAddress(req))) return "yookassa";
   throw new ApiError("invalid_signature", "The notification does not come from the payment provider");
 }
 

@@ -4,15 +4,14 @@ import { getDb } from "@/db/client";
 import { payments } from "@/db/schema";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
-import { balanceOf, paymentRow } from "@/test/payments";
+import { balanceOf, payLocally, paymentRow, siteUrl } from "@/test/payments";
 import { POST as TOPUP } from "@/app/(gateway)/billing/topup/route";
-import { confirmLocalPayment } from "./local/confirm";
 import { reconcileUserPending } from "./reconcile-user";
 
 async function paidWithoutNotification(key: string, amountRub: number) {
-  const res = await call(TOPUP, "/billing/topup", { key, body: { amountRub, returnUrl: "https://app.test/back" } });
+  const res = await call(TOPUP, "/billing/topup", { key, body: { amountRub, returnUrl: siteUrl("/back") } });
   // Nothing listens on APP_URL in tests: the provider's notification is lost.
-  await confirmLocalPayment(res.body.payment.paymentProviderId, "pay");
+  await payLocally(res.body.payment.paymentProviderId, "pay");
   return res.body.payment.id as string;
 }
 

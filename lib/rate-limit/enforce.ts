@@ -1,8 +1,8 @@
 import { confirmKey, needsConfirmation } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
+import { clientAddress } from "@/lib/http/client-address";
 import { ApiError } from "@/lib/http/errors";
-import { clientIp } from "./client-ip";
 import { rateLimitHeaders } from "./headers";
 import type { RateLimitRule, RuleContext } from "./rules";
 import { countKeyRequest, hitKeyWindow, hitWindow, type LimitResult } from "./sliding-window";
@@ -13,7 +13,7 @@ function refuse(result: LimitResult, message: string, now: number): ApiError {
 }
 
 function subjectOf(rule: RateLimitRule, rc: RuleContext): string | null {
-  if (rule.by === "ip") return clientIp(rc.req);
+  if (rule.by === "ip") return clientAddress(rc.req);
   if (rule.by === "user") return rc.principal?.userId ?? null;
   return rc.principal?.apiKeyId ?? null;
 }

@@ -1,17 +1,10 @@
 "use server";
 
 import type { AuthError } from "next-auth";
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { oauthProviders, signIn, signOut } from "@/lib/auth/authjs";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
-import { clientIp } from "@/lib/rate-limit/client-ip";
-import { hitWindow } from "@/lib/rate-limit/sliding-window";
-
-/** Sign-in attempts per client address (the per-address mail limit lives in the Auth.js config). */
-const ATTEMPTS_PER_IP = { max: 20, windowMs: 15 * 60_000 };
 
 function back(error: string, callbackUrl: string): never {
   redirect(`/signin?${new URLSearchParams({ error, callbackUrl })}`);
@@ -35,9 +28,8 @@ export async function signInWithEmail(formData: FormData) {
   const callbackUrl = safeCallbackUrl(formData.get("callbackUrl"));
   const email = z.email().safeParse(String(formData.get("email") ?? "").trim());
   if (!email.success) back("InvalidEmail", callbackUrl);
-  const ip = clientIp({ headers: await headers() });
-  const attempt = await hitWindow(await getDb(), { key: `signin-ip:${ip}`, ...ATTEMPTS_PER_IP });
-  if (!attempt.allowed) back("RateLimited", callbackUrl);
+  // The per-client and per-address limits are applied by Auth.js's signIn callback
+  // (lib/auth/sign-in-limits.ts), which a raw POST /api/auth/signin/nodemailer passes too.
   await run(callbackUrl, () => signIn("nodemailer", { email: email.data, redirectTo: callbackUrl }));
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paymentStatuses } from "@/db/schema";
+import { env } from "@/lib/env";
 import { limitQuery, offsetQuery } from "./models";
 import { defineOperations } from "./operation";
 
@@ -20,10 +21,21 @@ export const paymentSchema = z
   })
   .meta({ id: "Payment" });
 
+/** A return address on APP_URL's origin (one the URL check already refuses is left to that check). */
+function onThisSite(url: string): boolean {
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) return true;
+  return new URL(url).origin === new URL(env().APP_URL).origin;
+}
+
 export const topupBody = z
   .object({
     amountRub: z.int().min(1).max(MAX_TOPUP_RUB).meta({ description: "Whole rubles; below MIN_TOPUP_RUB answers 400 minimum_topup" }),
-    returnUrl: z.url({ protocol: /^https?$/ }).max(2048).meta({ description: "Where the provider sends the browser after the payment" }),
+    returnUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      // On this site only, or the payment flow would be an open redirect through the provider.
+      .refine(onThisSite, "must be on this site (APP_URL's origin)")
+      .meta({ description: "Where the provider sends the browser after the payment; must be on the service's own origin (APP_URL)" }),
     savePaymentMethod: z.boolean().optional().meta({ description: "Save the card for auto top-up (default false)" }),
   })
   .meta({ id: "TopupRequest" });

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { Executor } from "@/db/client";
 import { localProviderPayments } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
 import { kopecksToValue } from "../amount";
+import { localPaymentOwnedBy } from "./get-local-payment";
 import { localPaymentSecret } from "./secret";
 
 export type LocalOutcome = "pay" | "decline";
@@ -13,12 +14,17 @@ export type LocalOutcome = "pay" | "decline";
 const TEST_CARD = { last4: "4242", brand: "Visa" };
 
 /**
- * What the developer chose on the local confirmation page: the payment succeeds (saving the card
- * when it was asked for) or is canceled, once — a second click changes nothing. Then the local
+ * What the payment's owner chose on the local confirmation page: the payment succeeds (saving the
+ * card when it was asked for) or is canceled, once — a second click changes nothing. Then the local
  * provider notifies the app exactly as YooKassa would, and hands back where to send the browser.
+ * Null when the payment is unknown or not the user's: nobody else may pay or decline it.
  */
-export async function confirmLocalPayment(id: string, outcome: LocalOutcome): Promise<{ returnUrl: string | null; status: string }> {
-  const db = await getDb();
+export async function confirmLocalPayment(
+  db: Executor,
+  userId: string,
+  id: string,
+  outcome: LocalOutcome,
+): Promise<{ returnUrl: string | null; status: string } | null> {
   const [row] = await db
     .update(localProviderPayments)
     .set(
@@ -33,11 +39,14 @@ export async function confirmLocalPayment(id: string, outcome: LocalOutcome): Pr
           }
         : { status: "canceled", cancellationReason: "canceled_by_user" },
     )
-    .where(and(eq(localProviderPayments.id, id), eq(localProviderPayments.status, "pending")))
+    .where(and(eq(localProviderPayments.id, id), eq(localProviderPayments.status, "pending"), localPaymentOwnedBy(userId)))
     .returning();
   if (!row) {
-    const [current] = await db.select().from(localProviderPayments).where(eq(localProviderPayments.id, id));
-    return { returnUrl: current?.returnUrl ?? null, status: current?.status ?? "unknown" };
+    const [current] = await db
+      .select()
+      .from(localProviderPayments)
+      .where(and(eq(localProviderPayments.id, id), localPaymentOwnedBy(userId)));
+    return current ? { returnUrl: current.returnUrl, status: current.status } : null;
   }
   await notifyApp(row.status === "succeeded" ? "payment.succeeded" : "payment.canceled", row.id, row.amountKopecks);
   return { returnUrl: row.returnUrl, status: row.status };

@@ -33,7 +33,7 @@ export default async function BillingPage() {
       <div className="space-y-6">
         <div className="grid gap-6 lg:grid-cols-2">
           <BalanceCard balanceCredits={balance} />
-          <TopupForm minTopupRub={minTopupRub} />
+          <TopupForm minTopupRub={minTopupRub} returnUrl={new URL("/dashboard/billing", env().APP_URL).toString()} />
         </div>
         <PaymentHistory payments={history.items} total={history.total} />
         <div className="grid gap-6 lg:grid-cols-2">

@@ -9,11 +9,14 @@ import { apiFetch } from "@/lib/me/api-fetch";
 
 type Topup = { payment: { id: string }; confirmationUrl: string | null };
 
-/** Starts a top-up and sends the browser to the provider's confirmation page; it comes back here. */
-export function TopupForm({ minTopupRub }: { minTopupRub: number }) {
+/**
+ * Starts a top-up and sends the browser to the provider's confirmation page; it comes back to
+ * `returnUrl` (this page on APP_URL: the API refuses a return address on any other origin).
+ */
+export function TopupForm({ minTopupRub, returnUrl }: { minTopupRub: number; returnUrl: string }) {
   const start = useMutation({
     mutationFn: (body: { amountRub: number; savePaymentMethod: boolean }) =>
-      apiFetch<Topup>("/billing/topup", { body: { ...body, returnUrl: `${window.location.origin}/dashboard/billing` } }),
+      apiFetch<Topup>("/billing/topup", { body: { ...body, returnUrl } }),
     onSuccess: (res) => {
       if (res.confirmationUrl) window.location.assign(res.confirmationUrl);
     },

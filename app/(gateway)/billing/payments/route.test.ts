@@ -1,16 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { paymentListSchema, paymentResponse } from "@/lib/api/contracts/billing";
-import { confirmLocalPayment } from "@/lib/payments/local/confirm";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
-import { balanceOf } from "@/test/payments";
+import { balanceOf, payLocally, siteUrl } from "@/test/payments";
 import { POST as TOPUP } from "../topup/route";
 import { GET as GET_ONE } from "./[id]/route";
 import { GET as RECEIPT } from "./[id]/receipt/route";
 import { GET } from "./route";
 
 async function topup(key: string, amountRub: number) {
-  const res = await call(TOPUP, "/billing/topup", { key, body: { amountRub, returnUrl: "https://app.test/back" } });
+  const res = await call(TOPUP, "/billing/topup", { key, body: { amountRub, returnUrl: siteUrl("/back") } });
   return res.body.payment as { id: string; paymentProviderId: string };
 }
 
@@ -33,7 +32,7 @@ describe("success", () => {
     const alice = await createActor();
     const payment = await topup(alice.key, 500);
     // Paid, but the notification never reached the app (APP_URL has nobody listening in tests).
-    await confirmLocalPayment(payment.paymentProviderId, "pay");
+    await payLocally(payment.paymentProviderId, "pay");
     const res = await call(GET_ONE, `/billing/payments/${payment.paymentProviderId}`, { key: alice.key, params: { id: payment.paymentProviderId } });
     expect(res.status).toBe(200);
     expect(paymentResponse.parse(res.body)).toEqual(res.body);
@@ -47,7 +46,7 @@ describe("success", () => {
   test("the receipt of a succeeded payment redirects to the printable receipt page", async () => {
     const alice = await createActor();
     const payment = await topup(alice.key, 500);
-    await confirmLocalPayment(payment.paymentProviderId, "pay");
+    await payLocally(payment.paymentProviderId, "pay");
     const res = await call(RECEIPT, "/", { key: alice.key, params: { id: payment.paymentProviderId } });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`http://localhost:3000/dashboard/billing/receipts/${payment.id}`);

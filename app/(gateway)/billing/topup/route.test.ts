@@ -5,7 +5,7 @@ import { localProviderPayments, payments } from "@/db/schema";
 import { topupResponse } from "@/lib/api/contracts/billing";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
-import { balanceOf, ledgerOf, paymentRow, setEnv } from "@/test/payments";
+import { balanceOf, ledgerOf, paymentRow, setEnv, siteUrl } from "@/test/payments";
 import { FakeYookassa } from "@/test/servers/yookassa";
 import { POST } from "./route";
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => yookassa.stop());
 
-const body = { amountRub: 500, returnUrl: "https://app.test/dashboard/billing" };
+const body = { amountRub: 500, returnUrl: siteUrl("/dashboard/billing") };
 
 describe("success", () => {
   test("local provider: 201 {payment, confirmationUrl} pointing at the in-app confirmation page; nothing granted yet", async () => {

@@ -1,62 +1,13 @@
-import { desc, eq } from "drizzle-orm";
-import { NextRequest } from "next/server";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { devMail, sessions, users } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { createUser } from "@/test/factories";
 import { startSmtpServer } from "@/test/servers/smtp";
+import { AuthBrowser, lastMailTo } from "@/test/auth-browser";
 import { BASE_URL, call } from "@/test/http";
 import { GET as GET_ME } from "../../../(gateway)/me/route";
-import { GET, POST } from "./route";
-
-/** A tiny cookie jar: Auth.js's CSRF double-submit cookie and the session cookie. */
-class Browser {
-  cookies = new Map<string, string>();
-  constructor(readonly userAgent = "vitest-browser/1.0") {}
-
-  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}) {
-    const headers = new Headers({ "user-agent": this.userAgent, "x-forwarded-for": "203.0.113.7" });
-    if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-    let body: string | undefined;
-    if (init.form) {
-      headers.set("content-type", "application/x-www-form-urlencoded");
-      body = new URLSearchParams(init.form).toString();
-    }
-    const req = new NextRequest(new URL(path, BASE_URL), { method: init.method ?? (body ? "POST" : "GET"), headers, body });
-    const res = await (req.method === "GET" ? GET(req) : POST(req));
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const [name, ...rest] = pair!.split("=");
-      const value = rest.join("=");
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === "") this.cookies.delete(name!);
-      else this.cookies.set(name!, value);
-    }
-    return res;
-  }
-
-  async csrf(): Promise<string> {
-    const res = await this.request("/api/auth/csrf");
-    return ((await res.json()) as { csrfToken: string }).csrfToken;
-  }
-
-  /** Submits the sign-in form; follows Auth.js's own hop (verify-request → our page). */
-  async requestLink(email: string, callbackUrl = "/dashboard/keys") {
-    const csrfToken = await this.csrf();
-    const res = await this.request("/api/auth/signin/nodemailer", { form: { email, csrfToken, callbackUrl } });
-    const location = new URL(res.headers.get("location") ?? "/", BASE_URL);
-    return location.pathname.startsWith("/api/auth/") ? this.request(location.pathname + location.search) : res;
-  }
-
-  get sessionToken() {
-    return this.cookies.get("authjs.session-token");
-  }
-}
-
-async function lastMailTo(email: string) {
-  const [mail] = await (await getDb()).select().from(devMail).where(eq(devMail.to, email)).orderBy(desc(devMail.createdAt)).limit(1);
-  return mail;
-}
 
 const address = () => `Person.${crypto.randomUUID().slice(0, 8)}@Example.test`;
 
@@ -68,7 +19,7 @@ afterEach(() => {
 
 describe("magic link", () => {
   test("request a link, open it once: a user and a session with client details exist, the cookie authenticates", async () => {
-    const browser = new Browser();
+    const browser = new AuthBrowser();
     const email = address();
     const sent = await browser.requestLink(`  ${email} `);
     expect(sent.status).toBe(302);
@@ -91,7 +42,7 @@ describe("magic link", () => {
     const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
     expect(user).toMatchObject({ role: "user", emailVerified: expect.any(Date) });
     const [session] = await db.select().from(sessions).where(eq(sessions.sessionToken, token));
-    expect(session).toMatchObject({ userId: user!.id, ipAddress: "203.0.113.7", userAgent: "vitest-browser/1.0" });
+    expect(session).toMatchObject({ userId: user!.id, ipAddress: browser.socket, userAgent: "vitest-browser/1.0" });
 
     const me = await call(GET_ME, "/me", { session: token });
     expect(me.body).toMatchObject({ user: { id: user!.id, email: email.toLowerCase() }, auth: { source: "session" } });
@@ -102,7 +53,7 @@ describe("magic link", () => {
     expect(json).not.toContain(token);
 
     // A link works once.
-    const replay = await new Browser().request(link.pathname + link.search);
+    const replay = await new AuthBrowser().request(link.pathname + link.search);
     expect(replay.headers.get("location")).toBe(`${BASE_URL}/signin?error=Verification`);
   });
 
@@ -110,7 +61,7 @@ describe("magic link", () => {
     const email = address().toLowerCase();
     process.env.ADMIN_EMAILS = `someone@else.test, ${email.toUpperCase()}`;
     resetEnv();
-    const browser = new Browser();
+    const browser = new AuthBrowser();
     await browser.requestLink(email);
     const link = new URL((await lastMailTo(email))!.url!);
     await browser.request(link.pathname + link.search);
@@ -121,7 +72,7 @@ describe("magic link", () => {
   test("a banned user gets no link and cannot use one sent before the ban", async () => {
     const email = address().toLowerCase();
     const user = await createUser({ email });
-    const browser = new Browser();
+    const browser = new AuthBrowser();
     await browser.requestLink(email);
     const link = new URL((await lastMailTo(email))!.url!);
     await (await getDb()).update(users).set({ banned: true }).where(eq(users.id, user.id));
@@ -136,7 +87,7 @@ describe("magic link", () => {
 
   test("at most five links per address per 15 minutes", async () => {
     const email = address().toLowerCase();
-    const browser = new Browser();
+    const browser = new AuthBrowser();
     for (let i = 0; i < 5; i++) expect((await browser.requestLink(email)).headers.get("location")).toContain("/signin/check-email");
     const sixth = await browser.requestLink(email);
     expect(sixth.headers.get("location")).toBe(`${BASE_URL}/signin?error=RateLimited`);
@@ -148,7 +99,7 @@ describe("magic link", () => {
     process.env.SMTP_URL = smtp.url;
     resetEnv();
     const email = address().toLowerCase();
-    const browser = new Browser();
+    const browser = new AuthBrowser();
     expect((await browser.requestLink(email)).headers.get("location")).toContain("/signin/check-email");
     expect(smtp.received.map((m) => m.to)).toEqual([[email]]);
     expect(await lastMailTo(email)).toBeUndefined();
@@ -161,7 +112,7 @@ describe("magic link", () => {
 
   test("a callback URL on another origin is not followed", async () => {
     const email = address().toLowerCase();
-    const browser = new Browser();
+    const browser = new AuthBrowser();
     await browser.requestLink(email, "https://evil.example/steal");
     const link = new URL((await lastMailTo(email))!.url!);
     const landed = await browser.request(link.pathname + link.search);
@@ -170,7 +121,7 @@ describe("magic link", () => {
 
   test("sign-out deletes the session", async () => {
     const email = address().toLowerCase();
-    const browser = new Browser();
+    const browser = new AuthBrowser();
     await browser.requestLink(email);
     const link = new URL((await lastMailTo(email))!.url!);
     await browser.request(link.pathname + link.search);

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { inboundEvents, paymentMethods } from "@/db/schema";
 import { notificationResult } from "@/lib/api/contracts/billing";
-import { confirmLocalPayment } from "@/lib/payments/local/confirm";
 import { localPaymentSecret } from "@/lib/payments/local/secret";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
-import { balanceOf, ledgerOf, paymentRow, setEnv } from "@/test/payments";
+import { balanceOf, ledgerOf, payLocally, paymentRow, setEnv, siteUrl } from "@/test/payments";
 import { serveRoutes } from "@/test/servers/app-route";
 import { FakeYookassa } from "@/test/servers/yookassa";
 import { POST as TOPUP } from "../../../billing/topup/route";
@@ -28,14 +27,14 @@ afterAll(async () => {
 });
 
 async function topup(session: string, amountRub = 500, extra: Record<string, unknown> = {}) {
-  const res = await call(TOPUP, "/billing/topup", { session, body: { amountRub, returnUrl: "http://localhost:3000/dashboard/billing", ...extra } });
+  const res = await call(TOPUP, "/billing/topup", { session, body: { amountRub, returnUrl: siteUrl("/dashboard/billing"), ...extra } });
   expect(res.status).toBe(201);
   return res.body.payment as { id: string; paymentProviderId: string };
 }
 
 const local = (body: unknown, secret = localPaymentSecret()) =>
   call(POST, "/webhooks/yookassa/notify", { body, headers: { authorization: `Bearer ${secret}` } });
-const fromYookassa = (body: unknown, ip = YOOKASSA_IP) => call(POST, "/webhooks/yookassa/notify", { body, headers: { "x-forwarded-for": ip } });
+const fromYookassa = (body: unknown, ip = YOOKASSA_IP) => call(POST, "/webhooks/yookassa/notify", { body, socket: ip });
 const succeeded = (id: string, value = "500.00") => ({ type: "notification", event: "payment.succeeded", object: { id, status: "succeeded", amount: { value, currency: "RUB" } } });
 
 describe("success", () => {
@@ -43,7 +42,7 @@ describe("success", () => {
     const alice = await createActor();
     const payment = await topup(alice.session, 500, { savePaymentMethod: true });
     // Paying on the confirmation page makes the local provider POST its notification to the app.
-    expect(await confirmLocalPayment(payment.paymentProviderId, "pay")).toEqual({ returnUrl: "http://localhost:3000/dashboard/billing", status: "succeeded" });
+    expect(await payLocally(payment.paymentProviderId, "pay")).toEqual({ returnUrl: siteUrl("/dashboard/billing"), status: "succeeded" });
     expect(await paymentRow(payment.id)).toMatchObject({ status: "succeeded", grantedAt: expect.any(Date) });
     expect(await balanceOf(alice.user.id)).toBe(5_000_000);
 
@@ -87,7 +86,7 @@ describe("success", () => {
   test("a canceled notification arriving after succeeded changes nothing", async () => {
     const alice = await createActor();
     const payment = await topup(alice.session);
-    await confirmLocalPayment(payment.paymentProviderId, "pay");
+    await payLocally(payment.paymentProviderId, "pay");
     const late = await local({ type: "notification", event: "payment.canceled", object: { id: payment.paymentProviderId, status: "canceled" } });
     expect(late.body).toEqual({ ok: true, processed: false, reason: "already_succeeded", deduped: false });
     expect(await paymentRow(payment.id)).toMatchObject({ status: "succeeded", cancellationReason: null });
@@ -99,7 +98,7 @@ describe("success", () => {
   test("a declined payment is canceled and grants nothing", async () => {
     const alice = await createActor();
     const payment = await topup(alice.session);
-    await confirmLocalPayment(payment.paymentProviderId, "decline");
+    await payLocally(payment.paymentProviderId, "decline");
     expect(await paymentRow(payment.id)).toMatchObject({ status: "canceled", cancellationReason: "canceled_by_user", grantedAt: null });
     expect(await balanceOf(alice.user.id)).toBe(0);
     // A forged "succeeded" for it afterwards: the provider says canceled, nothing changes.

@@ -1,25 +1,28 @@
 import { notFound } from "next/navigation";
+import { getDb } from "@/db/client";
 import { Badge } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { formatCredits } from "@/lib/money/credits";
+import { currentViewer } from "@/lib/auth/viewer";
 import { getLocalPayment } from "@/lib/payments/local/get-local-payment";
-import { decideLocalPayment } from "./actions";
 
 export const metadata = { title: "Local payment provider" };
 export const dynamic = "force-dynamic";
 
 /**
  * The `local` payment provider's hosted confirmation page (PAYMENT_PROVIDER=local, the embedded
- * default): where YooKassa would show its card form, a developer pays or declines. Either way the
- * provider notifies the app as YooKassa would and sends the browser back to the shop.
+ * default): where YooKassa would show its card form, the payment's owner pays or declines (the
+ * buttons post to ./pay and ./decline). Either way the provider notifies the app as YooKassa would
+ * and sends the browser back to the shop. Anyone but the signed-in owner gets a 404.
  */
 export default async function LocalPaymentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const payment = await getLocalPayment(id);
+  const viewer = await currentViewer();
+  const payment = viewer ? await getLocalPayment(await getDb(), id, viewer.userId) : null;
   if (!payment || payment.returnUrl === null) notFound();
-  const pay = decideLocalPayment.bind(null, id, "pay");
-  const decline = decideLocalPayment.bind(null, id, "decline");
+  const pay = `/pay/local/${encodeURIComponent(id)}/pay`;
+  const decline = `/pay/local/${encodeURIComponent(id)}/decline`;
   return (
     <div className="mx-auto max-w-md px-4 py-16">
       <Card title="Local payment provider (test mode)">
@@ -48,10 +51,10 @@ export default async function LocalPaymentPage({ params }: { params: Promise<{ i
               {payment.savePaymentMethod ? " and saves it for automatic top-ups" : ""}.
             </p>
             <div className="mt-6 flex gap-3">
-              <form action={pay}>
+              <form method="post" action={pay}>
                 <Button type="submit">Pay</Button>
               </form>
-              <form action={decline}>
+              <form method="post" action={decline}>
                 <Button type="submit" variant="secondary">
                   Decline
                 </Button>

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { env } from "@/lib/env";
+import { withGateway } from "@/lib/http/handler";
+import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { notFound } from "@/lib/http/errors";
+import { confirmLocalPayment } from "@/lib/payments/local/confirm";
+
+const decisionParams = z.object({ id: z.string().min(1).max(128), outcome: z.enum(["pay", "decline"]) });
+
+// POST /pay/local/{id}/pay|decline – the local payment provider's buttons (the payment's owner, signed in)
+export const POST = withGateway({ auth: "optional", params: decisionParams }, async ({ ctx, params }) => {
+  // The page stands in for the provider's card form: only its owner's browser session pays there.
+  if (ctx.principal?.source !== "session") throw notFound("Payment");
+  const decided = await confirmLocalPayment(ctx.db, ctx.principal.userId, params.id, params.outcome);
+  if (!decided) throw notFound("Payment");
+  return Response.redirect(decided.returnUrl ?? new URL(`/pay/local/${encodeURIComponent(params.id)}`, env().APP_URL).toString(), 303);
+});
+
+// Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");
