@@ -1,6 +1,6 @@
 /**
- * The provider layer's public surface, for the generation engine. See README "Generation
- * providers" and ./types.ts for the contract.
+ * The provider layer's public surface, for the generation engine. See docs/providers.md
+ * and ./types.ts for the contract.
  */
 export type * from "./types";
 export {

@@ -15,7 +15,7 @@ const requiredText = (field: keyof typeof COVER_LIMITS, description: string) =>
 
 const artist = requiredText("artist", "Artist name");
 const releaseName = requiredText("release_name", "Release (album, single or track) name");
-const genre = requiredText("genre", "Genre; a known genre (README, Partner integrations) sets the visual conventions, any other gets a neutral style");
+const genre = requiredText("genre", "Genre; a known genre (docs/integrations.md) sets the visual conventions, any other gets a neutral style");
 
 const renderChoice = (what: string) =>
   z

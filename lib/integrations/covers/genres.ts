@@ -2,7 +2,7 @@
  * Visual conventions of album covers by genre: what a designer would reach for first. This table
  * is the whole of the "prompt engineering": a known genre (or one of its aliases, matched
  * case-insensitively, Russian names included) contributes its conventions word for word; any
- * other genre gets NEUTRAL_CONVENTIONS. The README lists it for partners.
+ * other genre gets NEUTRAL_CONVENTIONS. docs/integrations.md lists it for partners.
  */
 export type GenreConventions = { genre: string; aliases: string[]; conventions: string };
 
