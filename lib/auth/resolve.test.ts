@@ -27,6 +27,16 @@ describe("success", () => {
     expect(res.body).toEqual({ userId: user.id, source: "api_key", apiKeyId: key.id });
   });
 
+  test("`Authorization: Key <key>` (fal's clients' scheme) authenticates like Bearer", async () => {
+    const user = await createUser();
+    const key = await createApiKey(user);
+    const gateway = await call(whoami, "/me", { headers: { authorization: `Key ${key.key}` } });
+    expect(gateway.status).toBe(200);
+    expect(gateway.body).toEqual({ userId: user.id, source: "api_key", apiKeyId: key.id });
+    const skill = await call(skillWhoami, "/api/v1/balance", { headers: { authorization: `key ${key.key}` } });
+    expect(skill.body).toEqual({ userId: user.id });
+  });
+
   test("a session cookie authenticates as its user", async () => {
     const user = await createUser();
     const session = await createSession(user);
@@ -49,6 +59,8 @@ describe("auth", () => {
   test.each([
     ["no credentials", {}],
     ["a malformed key", { headers: { authorization: "Bearer not-a-key" } }],
+    ["a malformed key under the Key scheme", { headers: { authorization: "Key not-a-key" } }],
+    ["an unknown key under the Key scheme", { headers: { authorization: `Key gw_live_${"a".repeat(40)}` } }],
     ["a non-bearer scheme", { headers: { authorization: "Basic Zm9vOmJhcg==" } }],
     ["an unknown key", { headers: { authorization: `Bearer gw_live_${"a".repeat(40)}` } }],
     ["an unknown session", { session: "00000000-0000-0000-0000-000000000000" }],

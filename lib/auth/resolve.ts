@@ -28,7 +28,8 @@ const userColumns = {
 };
 
 /**
- * The one auth resolver: `Authorization: Bearer <key>` or the Auth.js session cookie. Returns null
+ * The one auth resolver: `Authorization: Bearer <key>` (or `Key <key>`, the scheme fal's clients
+ * send) or the Auth.js session cookie. Returns null
  * when the request carries neither; throws 401 for a bad credential and 403 for a banned user.
  * A present-but-bad Authorization header never falls back to the cookie.
  */
@@ -150,9 +151,10 @@ function remember(hash: string, standing: KeyStanding) {
 }
 
 async function resolveKey(db: Executor, authorization: string, now: Date): Promise<Principal> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  // `Key <key>` is what fal's own clients send (docs/fal.md): the same key either way.
+  const match = /^(?:Bearer|Key)\s+(\S+)\s*$/i.exec(authorization);
   const token = match?.[1];
-  if (!token || !parseApiKey(token)) throw unauthorized("Malformed API key; expected `Authorization: Bearer <key>`");
+  if (!token || !parseApiKey(token)) throw unauthorized("Malformed API key; expected `Authorization: Bearer <key>` (or `Key <key>`)");
   const hash = hashApiKey(token);
   const known = rememberedKeys.get(hash);
   if (known) {
