@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { apiKeys, models, uploads } from "@/db/schema";
+import { apiKeys, assets, models, uploads } from "@/db/schema";
 import { GET as SKILL_BALANCE } from "@/app/api/v1/balance/route";
 import { POST as SKILL_GENERATE } from "@/app/api/v1/generate/route";
 import { GET as SKILL_SCHEMA } from "@/app/api/v1/models/[...path]/route";
@@ -119,7 +119,31 @@ describe("success", () => {
     expect(await balanceOf(user.id)).toBe(FUNDS - Math.round(result.cost_rub * 10_000));
   });
 
-  test("generate with wait_seconds 0 answers the request id at once; get_request waits for the result", async () => {
+  test("media inline only where MCP has a block and the file is small: sound as audio, video and big images as links only", async () => {
+    const client = await connect((await fundedActor(100)).key);
+    const run = async (model: string, input: Record<string, unknown>) => {
+      const res = await client.callTool({ name: "generate", arguments: { model, input } });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent).toMatchObject({ status: "completed" });
+      return { res, blocks: (res.content as { type: string; mimeType?: string }[]).filter((b) => b.type !== "text") };
+    };
+    const speech = await run("fal-ai/kokoro/american-english", { text: "hello there" });
+    expect(speech.blocks).toEqual([expect.objectContaining({ type: "audio", mimeType: expect.stringMatching(/^audio\//) })]);
+    const video = await run("fal-ai/ltx-video", { prompt: "waves" });
+    expect(video.blocks).toEqual([]);
+    expect(textOf(video.res)).toContain((video.res.structuredContent as any).output.video.url);
+
+    // The same image once its stored file is over 1 MiB: linked, no longer inline.
+    const image = await run(MODEL, { prompt: "a field", ...SMALL });
+    expect(image.blocks).toEqual([expect.objectContaining({ type: "image" })]);
+    const id = (image.res.structuredContent as any).id;
+    await (await getDb()).update(assets).set({ sizeBytes: 1024 * 1024 + 1 }).where(eq(assets.generationId, id));
+    const big = await client.callTool({ name: "get_request", arguments: { request_id: id } });
+    expect((big.content as { type: string }[]).map((b) => b.type)).toEqual(["text"]);
+    expect(textOf(big)).toContain(`${(image.res.structuredContent as any).output.images[0].url} (image/jpeg, 1048577 bytes)`);
+  });
+
+  test("generate with wait_seconds 0 answers the request id at once, past wait_seconds too; get_request waits for the result", async () => {
     const { key } = await fundedActor(100);
     const client = await connect(key);
     const started = await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "later [latency:1000]", ...SMALL }, wait_seconds: 0 } });
@@ -131,6 +155,14 @@ describe("success", () => {
     expect(done.structuredContent).toMatchObject({ id, status: "completed", output: { images: [expect.any(Object)] } });
     const again = await client.callTool({ name: "get_request", arguments: { request_id: id } });
     expect(again.structuredContent).toEqual(done.structuredContent);
+
+    // A wait is bounded: past wait_seconds the job goes on and the answer is its request id.
+    const bounded = await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "longer [latency:4000]", ...SMALL }, wait_seconds: 1 } });
+    const boundedId = (bounded.structuredContent as any).id;
+    expect(bounded.isError).toBeFalsy();
+    expect((bounded.structuredContent as any).status).toMatch(/^(queued|in_progress)$/);
+    expect(textOf(bounded)).toMatch(new RegExp(`^Still (queued|running) \\(request_id ${boundedId};`));
+    expect((await client.callTool({ name: "get_request", arguments: { request_id: boundedId, wait_seconds: 20 } })).structuredContent).toMatchObject({ status: "completed" });
   });
 
   test("cancel_request cancels a job still queued and refunds it in full; a finished one is left alone", async () => {

@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import type { RequestContext } from "@/lib/http/handler";
 import { readJson } from "@/lib/http/request";
 import { log } from "@/lib/logger";
+import { processWide } from "@/lib/process-wide";
 import { jsonUploadCap } from "@/lib/uploads/json-upload";
 import { toolError } from "./errors";
 import type { McpTool, ToolCall } from "./tool";
@@ -53,8 +54,6 @@ function buildServer(caller: CallerInfo): McpServer {
   return server;
 }
 
-const globalMcp = globalThis as unknown as { __gwMcpHandler?: McpHttpHandler };
-
 /**
  * One handler per process. It serves the 2026-07-28 revision and, statelessly, 2025-era
  * Streamable HTTP clients; each HTTP request gets a fresh server instance built for its caller,
@@ -62,19 +61,20 @@ const globalMcp = globalThis as unknown as { __gwMcpHandler?: McpHttpHandler };
  * changes, and an open stream per client would only hold a connection.
  */
 function handler(): McpHttpHandler {
-  globalMcp.__gwMcpHandler ??= createMcpHandler(
-    ({ authInfo }) => {
-      const caller = authInfo?.extra?.caller as CallerInfo | undefined;
-      if (!caller) throw new Error("MCP request without a caller: serve it through serveMcp");
-      return buildServer(caller);
-    },
-    {
-      legacy: "stateless",
-      maxSubscriptions: 0,
-      onerror: (error) => log.warn("MCP request refused", { error }),
-    },
+  return processWide("mcp-handler", () =>
+    createMcpHandler(
+      ({ authInfo }) => {
+        const caller = authInfo?.extra?.caller as CallerInfo | undefined;
+        if (!caller) throw new Error("MCP request without a caller: serve it through serveMcp");
+        return buildServer(caller);
+      },
+      {
+        legacy: "stateless",
+        maxSubscriptions: 0,
+        onerror: (error) => log.warn("MCP request refused", { error }),
+      },
+    ),
   );
-  return globalMcp.__gwMcpHandler;
 }
 
 /**
