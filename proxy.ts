@@ -68,8 +68,9 @@ export const config = {
     //   while uploads must stream and be refused past MAX_UPLOAD_BYTES;
     // - stored files under /files/ (their handler sets X-Request-ID; a proxy pass costs throughput);
     // - the MCP endpoint, for the same reasons as the API (its upload_file carries up to MAX_UPLOAD_BYTES);
+    // - fal's protocol (/api/fal/proxy, /fal/…: API routes, and fal's upload PUTs stream files);
     // - static files.
-    "/((?!_next/static|_next/image|favicon\\.ico|files/|run/|queue/|models(?:/|$)|me(?:/|$)|billing(?:/|$)|admin(?:/|$)|health$|webhooks/|integrations/|api/v1(?:/|$)|api/inngest|mcp$|openapi\\.json$|changelog\\.json$).*)",
+    "/((?!_next/static|_next/image|favicon\\.ico|files/|run/|queue/|models(?:/|$)|me(?:/|$)|billing(?:/|$)|admin(?:/|$)|health$|webhooks/|integrations/|api/v1(?:/|$)|api/inngest|api/fal/|fal/|mcp$|openapi\\.json$|changelog\\.json$).*)",
     // …but every CORS preflight, the API's included: its routes export no OPTIONS, and Next's own
     // answer carries no CORS headers, so a browser script on another origin could not call the API.
     { source: "/:path*", has: [{ type: "header", key: "access-control-request-method" }] },

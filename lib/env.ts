@@ -184,6 +184,8 @@ export const envSchema = z.object({
   FAL_API_URL: z.url().default("https://api.fal.ai/v1"),
   FAL_JWKS_URL: z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json"),
   RUN_SYNC_TIMEOUT_MS: int(5 * 60 * 1000),
+  /** fal's protocol (docs/fal.md): a status poll of an unfinished job waits up to this long for a change (0: answers at once). */
+  FAL_STATUS_HOLD_MS: int(10_000),
   LOCAL_PROVIDER_LATENCY_MS: int(0),
   /**
    * The simulator's latency profile: `instant` gives every request LOCAL_PROVIDER_LATENCY_MS;

@@ -17,8 +17,8 @@ export const generationRequests = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     apiKeyId: text("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
     modelId: text("model_id").notNull(),
-    /** `gateway` (/run, /queue) or `skill` (/api/v1/generate): decides the result shape. */
-    surface: text("surface", { enum: ["gateway", "skill"] }).notNull(),
+    /** `gateway` (/run, /queue), `skill` (/api/v1/generate) or `fal` (fal's protocol, lib/fal-protocol): decides the result shape. */
+    surface: text("surface", { enum: ["gateway", "skill", "fal"] }).notNull(),
     mode: text("mode", { enum: ["sync", "queue"] }).notNull(),
     /** What made it, as activity records it: run | queue | generate | integration. */
     operation: text("operation").notNull().default("run"),

@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
 import { inngest } from "@/inngest/client";
 import { generationCallbackRequested } from "@/inngest/events";
+import { falWebhookBody } from "@/lib/fal-protocol/webhook";
 import { ApiError } from "@/lib/http/errors";
 import { getWebhookSecret } from "@/lib/me/webhook-secret";
 import { checkOutboundUrl, isOutboundError, safeFetch } from "@/lib/net";
@@ -11,12 +12,15 @@ import { gatewayResult, skillResult } from "./present";
 import type { GenerationRow } from "./types";
 
 /**
- * Completion callbacks (`webhook` on /queue, `webhook_url` on /api/v1/generate): a POST of
+ * Completion callbacks (`webhook` on /queue, `webhook_url` on /api/v1/generate, `fal_webhook` on
+ * fal's protocol, in fal's body: lib/fal-protocol/webhook.ts): a POST of
  * `{request_id, model, status, payload | error, created_at}` signed per Standard Webhooks
  * (`webhook-id` = the delivery id, so receivers dedupe on it) with the user's webhook secret.
  * Delivered by the `deliver-callback` function with retries and backoff: at least once.
  */
 export function callbackPayload(row: GenerationRow): Record<string, unknown> {
+  // A job submitted with fal's `?fal_webhook=` is called back in fal's body (same signing, same delivery).
+  if (row.surface === "fal") return falWebhookBody(row);
   const base = { request_id: row.id, model: row.modelId, status: row.status, created_at: row.createdAt.toISOString() };
   if (row.status === "completed") return { ...base, payload: row.surface === "skill" ? skillResult(row) : gatewayResult(row) };
   return { ...base, error: { code: row.errorCode ?? row.status, message: row.errorMessage ?? row.status } };

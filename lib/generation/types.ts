@@ -4,7 +4,8 @@ import type { Principal } from "@/lib/auth/principal";
 import type { Db } from "@/db/client";
 
 export type GenerationRow = typeof generationRequests.$inferSelect;
-export type GenerationSurface = "gateway" | "skill";
+/** Which protocol made the job, and so the shape its results and callbacks take. */
+export type GenerationSurface = "gateway" | "skill" | "fal";
 export type GenerationMode = "sync" | "queue";
 /** What activity records for the job (and /me/activity filters by). */
 export type GenerationOperation = "run" | "queue" | "generate" | "integration";

@@ -7,6 +7,8 @@ export const exposedHeaders = [
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",
   "X-RateLimit-Reset",
+  // fal's protocol (lib/fal-protocol): the job's id, read by @fal-ai/client as `requestId`.
+  "X-Fal-Request-Id",
 ].join(", ");
 
 /**
@@ -31,8 +33,10 @@ export function preflightHeaders(origin: string | null): Record<string, string> 
     ...base,
     "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
     // The Mcp-* headers: what MCP clients in a browser send to /mcp (protocol version, method, tool name).
+    // The X-Fal-* headers: what @fal-ai/client sends through /api/fal/proxy (target, queue options).
     "Access-Control-Allow-Headers":
-      "Authorization, Content-Type, X-Request-ID, Idempotency-Key, Last-Event-ID, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name",
+      "Authorization, Content-Type, X-Request-ID, Idempotency-Key, Last-Event-ID, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, " +
+      "X-Fal-Target-Url, X-Fal-Queue-Priority, X-Fal-Runner-Hint, X-Fal-Request-Timeout, X-Fal-Object-Lifecycle-Preference, X-Fal-Object-Lifecycle",
     "Access-Control-Max-Age": "86400",
   };
 }

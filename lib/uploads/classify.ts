@@ -116,6 +116,9 @@ const GENERIC = new Set(["", "application/octet-stream", "binary/octet-stream", 
 
 const bare = (type: string | null | undefined) => (type ?? "").split(";")[0]!.trim().toLowerCase();
 
+/** The accepted type a declared Content-Type (or one of its aliases) names, or null. */
+export const declaredUploadType = (declared: string | null | undefined): UploadContentType | null => DECLARED[bare(declared)] ?? null;
+
 export const emptyFile = () =>
   new ApiError("invalid_body", "The file is empty", { issues: [{ path: ["file"], message: "The file is empty" }] });
 

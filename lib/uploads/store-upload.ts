@@ -6,6 +6,7 @@ import type { Db } from "@/db/client";
 import { assets, uploads } from "@/db/schema";
 import { assetKey } from "@/lib/assets/keys";
 import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
 import type { ObjectStorage } from "@/lib/storage";
 import { extensionFor } from "@/lib/storage/media-types";
 import { spoolToFile } from "@/lib/storage/spool";
@@ -43,6 +44,11 @@ export async function storeUpload(
   userId: string,
   input: UploadInput,
   maxBytes = env().MAX_UPLOAD_BYTES,
+  /**
+   * An upload whose URL was handed out before its bytes arrived (fal's storage protocol,
+   * lib/fal-protocol/storage.ts): its id, and the type its URL's extension promised (415 otherwise).
+   */
+  promised?: { id: string; contentType: UploadContentType },
 ): Promise<StoredUpload> {
   let contentType: UploadContentType | undefined;
   const spooled = await spoolToFile(input.stream, {
@@ -51,9 +57,12 @@ export async function storeUpload(
     tooLarge: () => tooLarge(maxBytes),
     onHead: async (head) => {
       contentType = await classifyUpload(head, input.declaredType);
+      if (promised && contentType !== promised.contentType) {
+        throw new ApiError("unsupported_media_type", `The file's bytes are ${contentType}, but its upload was initiated as ${promised.contentType}`);
+      }
     },
   });
-  const id = randomUUID();
+  const id = promised?.id ?? randomUUID();
   const key = assetKey("upload", id, extensionFor(contentType!));
   try {
     if (HEADER_CHECKED_IMAGES.has(contentType!)) await assertImageHeader(spooled.path, contentType!);

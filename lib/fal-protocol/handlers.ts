@@ -1,0 +1,272 @@
+import { eq } from "drizzle-orm";
+import { modelInputBody } from "@/lib/api/contracts/generation";
+import { generationRequests } from "@/db/schema";
+import { env } from "@/lib/env";
+import { cancelGeneration } from "@/lib/generation/cancel-generation";
+import { waitForGenerationNotice } from "@/lib/generation/events";
+import { getGenerationOrThrow } from "@/lib/generation/get-generation";
+import { idempotencyOf } from "@/lib/generation/idempotency";
+import { logsOf } from "@/lib/generation/logs";
+import { startGeneration } from "@/lib/generation/start-generation";
+import { streamCallerRefusal } from "@/lib/generation/stream-standing";
+import { takeStreamSlot } from "@/lib/generation/stream-slots";
+import { isFinal, type GenerationRow } from "@/lib/generation/types";
+import { ApiError, isApiError } from "@/lib/http/errors";
+import { withGateway, type RequestContext, type RouteContext, type RouteHandler } from "@/lib/http/handler";
+import { normalizeError } from "@/lib/http/render";
+import { parseWith, readJson } from "@/lib/http/request";
+import { checkOutboundUrl, isOutboundError } from "@/lib/net";
+import { userGenerationLimit } from "@/lib/rate-limit/rules";
+import { falBodyOf, withFalErrors } from "./errors";
+import { endedError, falLogs, falOutput, falStatus, falStatusCode, falSubmitted, notReadyError, REQUEST_ID_HEADER } from "./render";
+import { falSse } from "./sse";
+import { initiateUpload } from "./storage";
+import { operationOf, type FalHost, type FalOperation } from "./target";
+
+/**
+ * fal's protocol over the gateway's one engine: each fal operation (./target.ts) is answered by a
+ * domain function the gateway surface uses too (startGeneration, getGenerationOrThrow,
+ * cancelGeneration, the uploads), with the same auth, per-key limit and generation limit
+ * (run/stream/submit count as generations), the same ledger; only the shapes are fal's (./render.ts).
+ *
+ * `falEndpoint(via, locate)` builds one route handler: `locate` says which fal URL the request
+ * names (the proxy: from `x-fal-target-url`; the path prefixes: from the path), and the URLs a
+ * job's answers carry point back the same way (`via`).
+ */
+export type FalVia = "proxy" | "prefix";
+export type Located = { host: FalHost; segments: string[]; search: string };
+
+const origin = () => env().APP_URL.replace(/\/$/, "");
+
+/** Where a job's fal URLs point: fal's own queue host through the proxy (the client sends them back through it), else our prefix. */
+export const queueBaseOf = (via: FalVia) => (via === "proxy" ? "https://queue.fal.run" : `${origin()}/fal/queue`);
+
+type Ctx = RequestContext<"key">;
+type Call = { op: FalOperation; query: URLSearchParams; via: FalVia };
+
+const GENERATIONS = new Set<FalOperation["kind"]>(["run", "stream", "submit"]);
+/** A fal stream opens once its run has taken this long; a run ending sooner is answered whole (a failure as fal's error status). */
+const STREAM_OPEN_AFTER_MS = 5_000;
+const POLL_MS = 1_000;
+const STANDING_CHECK_MS = 3_000;
+
+const idHeader = (id: string) => ({ [REQUEST_ID_HEADER]: id });
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** `logs=1` (JS client) or `logs=true` (Python's httpx renders a bool so). */
+const wantsLogs = (query: URLSearchParams) => ["1", "true"].includes((query.get("logs") ?? "").toLowerCase());
+
+/** The model input: fal's clients send no body for an empty input. */
+async function inputOf(req: Request): Promise<Record<string, unknown>> {
+  const raw = await readJson(req, env().MAX_BODY_BYTES);
+  return parseWith(modelInputBody, raw ?? {}, "invalid_body");
+}
+
+/** `?fal_webhook=`: held to the outbound rules at submit (422 naming it), never a silent loss later. */
+async function webhookOf(query: URLSearchParams): Promise<string | null> {
+  const raw = query.get("fal_webhook");
+  if (!raw) return null;
+  const refuse = (message: string) => new ApiError("invalid_query", `fal_webhook: ${message}`, { issues: [{ path: ["fal_webhook"], message }] });
+  if (raw.length > 2048) throw refuse("longer than 2048 characters");
+  try {
+    return (await checkOutboundUrl(raw)).toString();
+  } catch (err) {
+    if (isOutboundError(err)) throw refuse(err.message);
+    throw err;
+  }
+}
+
+/**
+ * A sync run's error as fal's clients should see it: a model failure is fal's 422 `detail`; a run
+ * that outlived the sync wait (it goes on, and is charged) is marked as a user timeout, the one
+ * 504 neither fal client retries (a retry would start and charge a second job).
+ */
+async function falRunError(ctx: Ctx, err: unknown): Promise<never> {
+  if (isApiError(err) && typeof err.extra.request_id === "string") {
+    if (err.code === "generation_failed") {
+      const row = await getGenerationOrThrow(ctx, err.extra.request_id).catch(() => null);
+      if (row?.status === "failed") throw endedError(row);
+    }
+    if (err.code === "timeout") throw new ApiError(err.code, err.message, err.extra, { ...err.headers, "x-fal-request-timeout-type": "user" }, err.status);
+  }
+  throw err;
+}
+
+function runSync(ctx: Ctx, req: Request, modelId: string, input: Record<string, unknown>, operation: string): Promise<GenerationRow> {
+  const idempotency = idempotencyOf(req, ctx.principal, { operation, modelId, body: input });
+  return startGeneration(ctx, { modelId, input, surface: "fal", mode: "sync", operation: "run", timing: req, idempotency, signal: req.signal }).catch((err) =>
+    falRunError(ctx, err),
+  );
+}
+
+/** POST fal.run/{model}: the output, as fal answers it. */
+async function run(ctx: Ctx, req: Request, modelId: string): Promise<Response> {
+  const row = await runSync(ctx, req, modelId, await inputOf(req), "fal-run");
+  return Response.json(falOutput(row), { headers: idHeader(row.id) });
+}
+
+/**
+ * POST fal.run/{model}/stream: the output as the stream's one `data:` event (the models the
+ * gateway serves yield no partial outputs). A run that ends within a few seconds is answered at
+ * once, so its failure keeps fal's status (422 `detail`, 402, …); a longer one opens the stream
+ * with keep-alives, and a failure after that is a final `event: error` carrying fal's body.
+ */
+async function stream(ctx: Ctx, req: Request, modelId: string): Promise<Response> {
+  const input = await inputOf(req);
+  const release = takeStreamSlot(ctx.principal.userId);
+  type Outcome = { row: GenerationRow } | { error: unknown };
+  const work: Promise<Outcome> = runSync(ctx, req, modelId, input, "fal-stream").then(
+    (row) => ({ row }),
+    (error: unknown) => ({ error }),
+  );
+  const early = await Promise.race([work, sleep(STREAM_OPEN_AFTER_MS).then(() => null)]);
+  if (early && "error" in early) {
+    release();
+    throw early.error;
+  }
+  return falSse(
+    async (send) => {
+      const outcome = early ?? (await work);
+      if ("row" in outcome) return send(falOutput(outcome.row));
+      const err = normalizeError(outcome.error, ctx.requestId);
+      send(falBodyOf(err.status, { success: false, error: err.code, message: err.message, ...err.extra }).body, "error");
+    },
+    { signal: req.signal, onClose: release, headers: early ? idHeader(early.row.id) : {} },
+  );
+}
+
+/** POST queue.fal.run/{model}: queued; fal's submit answer. */
+async function submit(ctx: Ctx, req: Request, call: Call, modelId: string): Promise<Response> {
+  const input = await inputOf(req);
+  const webhookUrl = await webhookOf(call.query);
+  const idempotency = idempotencyOf(req, ctx.principal, { operation: "fal-queue", modelId, body: input, options: { webhook: webhookUrl } });
+  const row = await startGeneration(ctx, { modelId, input, surface: "fal", mode: "queue", operation: "queue", webhookUrl, idempotency });
+  return Response.json(falSubmitted(row, queueBaseOf(call.via)), { headers: idHeader(row.id) });
+}
+
+async function reload(ctx: Ctx, id: string): Promise<GenerationRow> {
+  const [row] = await ctx.db.select().from(generationRequests).where(eq(generationRequests.id, id)).limit(1);
+  return row!;
+}
+
+const stateOf = (row: GenerationRow, logs: number) => `${row.status}:${row.queuePosition ?? ""}:${logs}`;
+
+/**
+ * A status poll of a job that has not ended is held until the job changes (status, queue
+ * position, a new log line with `logs`) or FAL_STATUS_HOLD_MS pass, then answered. fal's JS client
+ * polls every 500 ms; held, a job costs its key a request per change or per hold instead of two a
+ * second, so following a job no longer uses up the key's hourly limit.
+ */
+async function heldStatus(ctx: Ctx, first: GenerationRow, withLogs: boolean, signal: AbortSignal): Promise<{ row: GenerationRow; logs: { message: string; timestamp: string }[] | null }> {
+  let row = first;
+  let logs = withLogs ? await logsOf(ctx.db, row.id) : null;
+  const hold = env().FAL_STATUS_HOLD_MS;
+  if (isFinal(row.status) || hold <= 0) return { row, logs };
+  const deadline = Date.now() + hold;
+  const before = stateOf(row, logs?.length ?? 0);
+  while (Date.now() < deadline && !signal.aborted) {
+    await waitForGenerationNotice(row.id, Math.min(POLL_MS, deadline - Date.now()), signal);
+    row = await reload(ctx, row.id);
+    logs = withLogs ? await logsOf(ctx.db, row.id) : null;
+    if (stateOf(row, logs?.length ?? 0) !== before) break;
+  }
+  return { row, logs };
+}
+
+/** GET …/status/stream: a `data:` status whenever it changes, closed after COMPLETED. */
+function statusStream(ctx: Ctx, job: GenerationRow, withLogs: boolean, via: FalVia, signal: AbortSignal): Response {
+  const release = takeStreamSlot(ctx.principal.userId);
+  return falSse(
+    async (send, abort) => {
+      let last = "";
+      let standingCheckedAt = Date.now();
+      for (let row = job; ; row = await reload(ctx, job.id)) {
+        const logs = withLogs && row.status !== "queued" ? falLogs(await logsOf(ctx.db, row.id)) : null;
+        const body = falStatus(row, queueBaseOf(via), logs);
+        const text = JSON.stringify(body);
+        if (text !== last) send(body);
+        last = text;
+        if (isFinal(row.status) || abort.aborted) return;
+        if (Date.now() - standingCheckedAt >= STANDING_CHECK_MS) {
+          standingCheckedAt = Date.now();
+          const refusal = await streamCallerRefusal(ctx.db, ctx.principal);
+          if (refusal) return send(falBodyOf(refusal.status, { success: false, error: refusal.code, message: refusal.message }).body, "error");
+        }
+        await waitForGenerationNotice(job.id, POLL_MS, abort);
+        if (abort.aborted) return;
+      }
+    },
+    { signal, onClose: release, headers: idHeader(job.id) },
+  );
+}
+
+/** PUT …/cancel: fal's `{status}`: OK (cancelled, refunded), CANCELLATION_REQUESTED (asked of the provider), else 400. */
+async function cancel(ctx: Ctx, row: GenerationRow, modelId: string): Promise<Response> {
+  const answer = await cancelGeneration(ctx, row.id, modelId);
+  const ids = { request_id: row.id, requestId: row.id };
+  if (answer.ok) return Response.json({ status: "OK" }, { headers: idHeader(row.id) });
+  if (isFinal(answer.status as GenerationRow["status"])) {
+    throw new ApiError("conflict", "The request has already ended", { ...ids, status: "ALREADY_COMPLETED", detail: "The request has already ended", error_type: "already_completed" }, {}, 400);
+  }
+  if (row.status === "queued") return Response.json({ status: "CANCELLATION_REQUESTED" }, { status: 202, headers: idHeader(row.id) });
+  const message = "The request is already running; only a queued request can be cancelled";
+  throw new ApiError("conflict", message, { ...ids, status: "IN_PROGRESS", detail: message, error_type: "already_running" }, {}, 400);
+}
+
+async function perform(ctx: Ctx, req: Request, call: Call): Promise<Response> {
+  const { op } = call;
+  switch (op.kind) {
+    case "run":
+      return run(ctx, req, op.modelId);
+    case "stream":
+      return stream(ctx, req, op.modelId);
+    case "submit":
+      return submit(ctx, req, call, op.modelId);
+    case "upload-initiate":
+      return Response.json(await initiateUpload(ctx.principal.userId, await readJson(req, env().MAX_BODY_BYTES)));
+  }
+  const row = await getGenerationOrThrow(ctx, op.requestId, op.modelId);
+  const withLogs = wantsLogs(call.query);
+  switch (op.kind) {
+    case "status": {
+      const held = await heldStatus(ctx, row, withLogs, req.signal);
+      const body = falStatus(held.row, queueBaseOf(call.via), held.logs ? falLogs(held.logs) : null);
+      return Response.json(body, { status: falStatusCode(held.row), headers: idHeader(row.id) });
+    }
+    case "status-stream":
+      return statusStream(ctx, row, withLogs, call.via, req.signal);
+    case "result":
+      if (row.status === "completed") return Response.json(falOutput(row), { headers: idHeader(row.id) });
+      throw isFinal(row.status) ? endedError(row) : notReadyError(row);
+    case "cancel":
+      return cancel(ctx, row, op.modelId);
+  }
+}
+
+/**
+ * One route handler speaking fal's protocol. `locate` names the fal URL of the request (it may
+ * throw: a bad proxy target is 400 in the envelope). Generations (run, stream, submit) also count
+ * against the per-user generation limit; every call counts against the key's limit, as on /run.
+ */
+export function falEndpoint(via: FalVia, locate: (req: Request, context: RouteContext) => Promise<Located>): RouteHandler {
+  const calls = new WeakMap<Request, Call>();
+  const refusals = new WeakMap<Request, unknown>();
+  const callOf = (req: Request) => calls.get(req)!;
+  const generation = withFalErrors(withGateway({ auth: "key", rateLimit: [userGenerationLimit] }, ({ req, ctx }) => perform(ctx, req, callOf(req))));
+  const other = withFalErrors(withGateway({ auth: "key" }, ({ req, ctx }) => perform(ctx, req, callOf(req))));
+  const refuse = withFalErrors(
+    withGateway({ auth: "none" }, ({ req }) => {
+      throw refusals.get(req);
+    }),
+  );
+  return async (req, context) => {
+    try {
+      const target = await locate(req, context);
+      const op = operationOf(target.host, target.segments, req.method);
+      calls.set(req, { op, query: new URLSearchParams(target.search), via });
+      return (GENERATIONS.has(op.kind) ? generation : other)(req, context);
+    } catch (err) {
+      refusals.set(req, err);
+      return refuse(req, context);
+    }
+  };
+}
