@@ -5,6 +5,7 @@ import { adminUserOperations } from "./admin-users";
 import { agentOperations } from "./agents";
 import { assetOperations } from "./assets";
 import { billingOperations } from "./billing";
+import { falOperations } from "./fal";
 import { generationOperations } from "./generation";
 import { inngestOperations } from "./inngest";
 import { integrationOperations } from "./integrations";
@@ -37,5 +38,6 @@ export const operations: Operation[] = [
   ...billingOperations,
   ...paymentMethodOperations,
   ...generationOperations,
+  ...falOperations,
   ...agentOperations,
 ];
