@@ -22,12 +22,16 @@ function externalAddress(): string {
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
-/** A plain HTTP request to the server, optionally from a given local source address. */
+/**
+ * A plain HTTP request to the server, optionally from a given local source address, on a new
+ * connection: userCreate blocks this worker for seconds, long enough for the server to close an
+ * idle keep-alive socket that the next request would otherwise be written to ("socket hang up").
+ */
 function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {}): Promise<Answer> {
   const url = new URL(path, baseURL);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: options.method ?? "GET", headers: options.headers, localAddress: options.from },
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: options.method ?? "GET", headers: options.headers, localAddress: options.from, agent: false },
       (res) => {
         let body = "";
         res.setEncoding("utf8");
