@@ -60,4 +60,20 @@ describe("readInputUrl", () => {
     expect(file.source).toBe("storage");
     expect(await text(file.body)).toBe("mp3");
   });
+
+  test("with display URLs on a CDN (S3_PUBLIC_URL), a signed provider URL on the bucket is still the service's own file", async () => {
+    // The bucket is on loopback here, as a private S3 endpoint would be: fetching the signed URL
+    // over the network would be refused, so it must be read from storage.
+    const storage = s3.storage({ publicUrl: "https://cdn.example.com/media" });
+    setStorage(storage);
+    await storage.put("u/ef/cdn.png", Buffer.from("cdn"), { contentType: "image/png" });
+    const { url } = await storage.providerUrl("u/ef/cdn.png", 3600);
+    expect(url.startsWith("https://cdn.example.com/")).toBe(false);
+    expect(ownObjectKey(url, storage)).toBe("u/ef/cdn.png");
+    expect(ownObjectKey("https://cdn.example.com/media/u/ef/cdn.png", storage)).toBe("u/ef/cdn.png");
+    expect(ownObjectKey("https://cdn.example.com/other/u/ef/cdn.png", storage)).toBeNull();
+    const file = await readInputUrl(url, limits);
+    expect(file.source).toBe("storage");
+    expect(await text(file.body)).toBe("cdn");
+  });
 });

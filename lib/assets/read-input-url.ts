@@ -9,19 +9,7 @@ export type InputFile = { body: Readable; contentType: string | null; source: "s
  * provider URL of it (query ignored); null for any other URL.
  */
 export function ownObjectKey(url: string, storage: ObjectStorage | null = currentStorage()): string | null {
-  if (!storage) return null;
-  const base = storage.publicUrl("");
-  const bare = url.split(/[?#]/)[0]!;
-  if (!bare.startsWith(base) || bare.length === base.length) return null;
-  try {
-    return bare
-      .slice(base.length)
-      .split("/")
-      .map((s) => decodeURIComponent(s))
-      .join("/");
-  } catch {
-    return null;
-  }
+  return storage ? storage.keyOf(url) : null;
 }
 
 /**

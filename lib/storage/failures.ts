@@ -117,6 +117,7 @@ export function watched(storage: ObjectStorage): ObjectStorage {
     head: wrap("head", storage.head.bind(storage)),
     delete: wrap("delete", storage.delete.bind(storage)),
     publicUrl: (key) => storage.publicUrl(key),
+    keyOf: (url) => storage.keyOf(url),
     providerUrl: wrap("providerUrl", storage.providerUrl.bind(storage)),
   };
 }

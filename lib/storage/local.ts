@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { contentTypeForKey } from "./media-types";
 import { resolveRange } from "./range";
 import { pipeIntoFile } from "./spool";
-import type { ObjectInfo, ObjectRead, ObjectSource, ObjectStorage, RangeRequest } from "./types";
+import { keyUnder, type ObjectInfo, type ObjectRead, type ObjectSource, type ObjectStorage, type RangeRequest } from "./types";
 
 // Paths here are built at run time from DATA_DIR and object keys; `turbopackIgnore` stops the
 // bundler from tracing the whole project into the server output because of them.
@@ -133,6 +133,7 @@ export function localStorage(options: { root: string; baseUrl: string }): Object
       if (file) await rm(file, { force: true });
     },
     publicUrl: (key) => `${base}/files/${key.split("/").map(encodeURIComponent).join("/")}`,
+    keyOf: (url) => keyUnder(url, [`${base}/files/`]),
     async providerUrl(key) {
       return { url: `${base}/files/${key.split("/").map(encodeURIComponent).join("/")}`, expiresAt: null };
     },

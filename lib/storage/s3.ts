@@ -7,7 +7,7 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { OCTET_STREAM } from "./media-types";
 import { rangeHeaderValue, resolveRange } from "./range";
-import { RangeNotSatisfiable, type ObjectInfo, type ObjectRead, type ObjectSource, type ObjectStorage, type RangeRequest } from "./types";
+import { keyUnder, RangeNotSatisfiable, type ObjectInfo, type ObjectRead, type ObjectSource, type ObjectStorage, type RangeRequest } from "./types";
 
 export type S3StorageOptions = {
   bucket: string;
@@ -47,8 +47,9 @@ export function s3Storage(options: S3StorageOptions): ObjectStorage {
   const Bucket = options.bucket;
   const partSize = Math.max(options.partSizeBytes ?? DEFAULT_PART_SIZE, 5 * 1024 * 1024);
 
-  function bucketUrl(): string {
-    if (options.publicUrl) return options.publicUrl.replace(/\/+$/, "");
+  /** The display URLs' base: S3_PUBLIC_URL (a CDN, or where the server serves anonymous reads), else the bucket's URL. */
+  function bucketUrl(publicUrl = options.publicUrl): string {
+    if (publicUrl) return publicUrl.replace(/\/+$/, "");
     if (!options.endpoint) return `https://${Bucket}.s3.${options.region}.amazonaws.com`;
     const endpoint = new URL(options.endpoint);
     const base = endpoint.pathname.replace(/\/+$/, "");
@@ -56,6 +57,8 @@ export function s3Storage(options: S3StorageOptions): ObjectStorage {
     return `${endpoint.protocol}//${Bucket}.${endpoint.host}${base}`;
   }
   const publicBase = bucketUrl();
+  // Signed URLs are on the bucket's own URL (the SDK builds them as bucketUrl() without S3_PUBLIC_URL).
+  const ownBases = [...new Set([`${publicBase}/`, `${bucketUrl("")}/`])];
 
   async function head(key: string): Promise<ObjectInfo | null> {
     try {
@@ -147,6 +150,7 @@ export function s3Storage(options: S3StorageOptions): ObjectStorage {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
     publicUrl: (key) => `${publicBase}/${encodeKey(key)}`,
+    keyOf: (url) => keyUnder(url, ownBases),
     async providerUrl(key, ttlSeconds) {
       // SigV4 presigned URLs live at most 7 days.
       const expiresIn = Math.min(Math.max(ttlSeconds, 60), 7 * 86_400);

@@ -57,4 +57,26 @@ export interface ObjectStorage {
   publicUrl(key: string): string;
   /** A URL a generation provider can fetch; may expire (signed S3 URL). */
   providerUrl(key: string, ttlSeconds: number): Promise<{ url: string; expiresAt: Date | null }>;
+  /**
+   * The key of this storage's object named by `url` — a display URL, or a signed provider URL,
+   * which on S3 is on the bucket's own URL even when S3_PUBLIC_URL (a CDN) serves display URLs;
+   * query ignored — else null.
+   */
+  keyOf(url: string): string | null;
+}
+
+/** The key `url` names under one of `bases` (URLs ending in `/`), query ignored; null otherwise. */
+export function keyUnder(url: string, bases: readonly string[]): string | null {
+  const bare = url.split(/[?#]/)[0]!;
+  const base = bases.find((b) => bare.startsWith(b) && bare.length > b.length);
+  if (!base) return null;
+  try {
+    return bare
+      .slice(base.length)
+      .split("/")
+      .map((s) => decodeURIComponent(s))
+      .join("/");
+  } catch {
+    return null;
+  }
 }
