@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const s3Client = () =>
-  new S3Client({ endpoint: s3.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+  new S3Client({ endpoint: s3.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: s3.options.accessKeyId!, secretAccessKey: s3.options.secretAccessKey! } });
 
 async function walk(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);

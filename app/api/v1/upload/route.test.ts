@@ -94,13 +94,14 @@ describe("success", () => {
     }
   });
 
-  test("on S3, url is the bucket URL and provider_url a signed URL that expires", async () => {
+  test("on S3, url is the display URL (the bucket's, or S3_PUBLIC_URL) and provider_url a signed URL that expires", async () => {
     setStorage(s3.storage());
     const actor = await createActor();
     const mp3 = media.mp3();
     const res = await multipartUpload(actor.key, mp3, { contentType: "audio/mpeg" });
     expect(res.status).toBe(200);
-    expect(res.body.url).toMatch(new RegExp(`^${s3.endpoint}/${s3.bucket}/u/[0-9a-f]{2}/${res.body.file_id}\\.mp3$`));
+    expect(res.body.url).toBe(`${s3.publicBase}/u/${res.body.file_id.slice(0, 2)}/${res.body.file_id}.mp3`);
+    expect((await fetch(res.body.url)).status).toBe(200);
     expect(res.body.provider_url).toContain("X-Amz-Signature=");
     const expires = Date.parse(res.body.expires_at);
     expect(expires).toBeGreaterThan(Date.now() + 23 * 3600_000);
