@@ -35,8 +35,7 @@ const routes = proxy as unknown as Record<string, (req: Request, ctx: { params: 
 
 /** fetch → the route handler the URL names: the proxy, or the upload URL the proxy handed out. */
 const viaRoutes = (async (input: RequestInfo | URL, init?: RequestInit) => {
-  const { mode: _mode, ...rest } = init ?? {};
-  const req = new Request(input, rest);
+  const req = new Request(input, init);
   const url = new URL(req.url);
   if (url.origin === BASE_URL && url.pathname === "/api/fal/proxy") return routes[req.method]!(req, { params: Promise.resolve({}) });
   const upload = /^\/fal\/storage\/upload\/([^/]+)$/.exec(url.pathname);
