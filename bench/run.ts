@@ -10,8 +10,8 @@ import { ensureBuild, startServer } from "./lib/server";
 import { scenarios } from "./scenarios";
 
 async function main() {
-  const wanted = process.argv.slice(2);
-  const selected = wanted.length ? scenarios.filter((s) => wanted.includes(s.name)) : scenarios;
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+  const selected = wanted.length ? scenarios.filter((s) => wanted.includes(s.name)) : scenarios.filter((s) => !s.onlyByName);
   ensureBuild();
   const server = await startServer(Number(process.env.BENCH_PORT ?? 3300));
   const results: Record<string, unknown> = {};
@@ -28,6 +28,7 @@ async function main() {
       console.log(`\nrunning ${scenario.name}: ${scenario.description}`);
       const out = await scenario.run({ server, baseline });
       table(out.title, out.rows);
+      for (const t of out.tables ?? []) table(t.title, t.rows);
       results[scenario.name] = out.data;
     }
   } finally {

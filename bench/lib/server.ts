@@ -8,7 +8,24 @@ export type BenchServer = {
   stop: () => Promise<void>;
   /** CPU seconds used so far by the server's processes and by PostgreSQL's (all its backends). */
   cpu: () => { server: number; postgres: number };
+  /** Resident memory of the server's processes now, in MB. */
+  rssMb: () => number;
 };
+
+/** VmRSS of every process in the server's process group, in MB. */
+function rssOf(serverGroup: number): number {
+  let kb = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== serverGroup) continue;
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024;
+}
 
 /** utime + stime of every process, from /proc (Linux), grouped: the server's process group, PostgreSQL. */
 function cpuOf(serverGroup: number): { server: number; postgres: number } {
@@ -46,13 +63,18 @@ export function ensureBuild() {
   if (r.status !== 0) throw new Error("next build failed");
 }
 
-/** A fresh PostgreSQL database and `next start` serving the production build on it. */
-export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  const dbName = `gw_bench_${Date.now()}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${dbName}"`);
-  await admin.end();
-  const databaseUrl = withDatabase(ADMIN_URL, dbName);
+/**
+ * A fresh PostgreSQL database and `next start` serving the production build on it; with
+ * `databaseUrl`, another instance on that database (which it then leaves in place).
+ */
+export async function startServer(port: number, extraEnv: Record<string, string> = {}, shared?: { databaseUrl: string }): Promise<BenchServer> {
+  const dbName = shared ? null : `gw_bench_${Date.now()}`;
+  if (dbName) {
+    const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database "${dbName}"`);
+    await admin.end();
+  }
+  const databaseUrl = shared?.databaseUrl ?? withDatabase(ADMIN_URL, dbName!);
   const baseUrl = `http://127.0.0.1:${port}`;
   // `npm start`, as the product is served (its Node options included).
   const child: ChildProcess = spawn("npm", ["start", "--", "-p", String(port)], {
@@ -87,6 +109,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
     baseUrl,
     databaseUrl,
     cpu: () => cpuOf(child.pid!),
+    rssMb: () => rssOf(child.pid!),
     stop: async () => {
       const exited = new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)));
       try {
@@ -97,6 +120,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       // The database goes only after the server (its background loops still query it).
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       await new Promise((r) => setTimeout(r, 300));
+      if (!dbName) return;
       const cleanup = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
       await cleanup.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => {});
       await cleanup.end();

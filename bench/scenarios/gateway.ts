@@ -91,14 +91,14 @@ async function simulatorDirect(connections: number, seconds: number) {
 
 type Ledger = { mismatched: number; negative: number; charged: string; settled: string; moved: string; completed: number; other: number; uncharged: number };
 
-async function ledgerCheck(client: postgres.Sql): Promise<Ledger> {
+export async function ledgerCheck(client: postgres.Sql, granted: number | bigint = USERS * GRANT): Promise<Ledger> {
   const [sums] = await client`
     select
       (select count(*) from balances b where b.credits <> (select coalesce(sum(amount), 0) from credit_transactions t where t.user_id = b.user_id))::int as mismatched,
       (select count(*) from balances where credits < 0)::int as negative,
       (select coalesce(-sum(amount), 0) from credit_transactions where type like 'generation_%')::text as charged,
       (select coalesce(sum(cost_settled_credits), 0) from generation_requests where status = 'completed')::text as settled,
-      (${USERS * GRANT}::bigint - (select coalesce(sum(credits), 0) from balances))::text as moved,
+      (${String(granted)}::bigint - (select coalesce(sum(credits), 0) from balances))::text as moved,
       (select count(*) from generation_requests where status = 'completed')::int as completed,
       (select count(*) from generation_requests where status = 'completed' and not (cost_settled_credits > 0))::int as uncharged,
       (select count(*) from generation_requests where status <> 'completed')::int as other`;
@@ -106,7 +106,7 @@ async function ledgerCheck(client: postgres.Sql): Promise<Ledger> {
 }
 
 /** Fails the run unless the ledger agrees with the answers the client saw. */
-function assertLedger(l: Ledger, oks: number): void {
+export function assertLedger(l: Ledger, oks: number): void {
   const problems = [
     l.completed !== oks && `completed generations ${l.completed} ≠ 200 answers ${oks}`,
     l.other !== 0 && `${l.other} generations not completed`,

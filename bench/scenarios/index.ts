@@ -1,4 +1,5 @@
 import { catalogScenario } from "./catalog";
+import { fieldScenario } from "./field";
 import { filesScenario } from "./files";
 import { gatewayScenario } from "./gateway";
 import { identityScenario } from "./identity";
@@ -10,4 +11,5 @@ export const scenarios: Scenario[] = [
   catalogScenario,
   filesScenario,
   gatewayScenario,
+  fieldScenario,
 ];

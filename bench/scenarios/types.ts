@@ -12,5 +12,7 @@ export type BenchContext = {
 export type Scenario = {
   name: string;
   description: string;
-  run: (ctx: BenchContext) => Promise<{ title: string; rows: Row[]; data: unknown }>;
+  /** Long: runs only when named (`npm run bench field`), not in a plain `npm run bench`. */
+  onlyByName?: boolean;
+  run: (ctx: BenchContext) => Promise<{ title: string; rows: Row[]; data: unknown; tables?: { title: string; rows: Row[] }[] }>;
 };

@@ -1,0 +1,583 @@
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Db } from "@/db/client";
+import * as schema from "@/db/schema";
+import { apiKeys, users } from "@/db/schema";
+import { generateApiKey } from "@/lib/auth/api-key";
+import { grantCredits } from "@/lib/billing/ledger";
+import { agent, call, openStream, sleep, type Answer, type SseClient, type SseEvent } from "../lib/clients";
+import { load, percentile } from "../lib/load";
+import type { Row } from "../lib/report";
+import { startServer, type BenchServer } from "../lib/server";
+import { assertLedger, ledgerCheck } from "./gateway";
+import type { Scenario } from "./types";
+
+/**
+ * Field load (issue 18): the simulator taking seconds per job, as real providers do, against the
+ * gateway holding the requests, answering status polls and keeping event streams open. Latencies
+ * come from the `[latency:N]` prompt marker (lib/provider/local/behaviour.ts), drawn per request
+ * (uniform, 100 ms steps: 101 distinct prompts, so the simulator renders 101 images and serves the
+ * rest from its cache); N is the simulator's own time for that job, so a sync answer's time minus
+ * N is the time the gateway added. Shapes, each beside `GET /health` of the same run:
+ *  a. in-flight capacity: closed-loop sync `/run` clients (starts spread over one mean latency),
+ *     billed gen/s in the steady window vs the ideal clients ÷ mean latency, added time, RSS and
+ *     database connections at the peak; 5–15 s × 1,024 clients, then 1–5 s × 256;
+ *  b. polling: queue jobs of 60 s, each client polling its status every 500 ms (after each answer,
+ *     as @fal-ai/client does). The marginal server CPU of a poll — CPU in a polling window minus
+ *     the same jobs' CPU in a window without polls — against `GET /health` polled the same way
+ *     during the same jobs; windows fall between the queue function's status checks (1, 3, 7,
+ *     15, 31 s after submit) so no job work lands in them;
+ *  c. streams: jobs of 60 s on both surfaces, each followed by two streams, one per app instance
+ *     (a second `next start` on the same database); database transactions/s and server CPU
+ *     while no event happens (after the last check, before the ends), then each final event's
+ *     arrival minus its row's `created_at` (the ending's transaction start: an upper bound on the
+ *     delay after its commit);
+ *  d. mixed: half sync, a quarter polling, a quarter streaming, at once.
+ * Then faults: sync clients hanging up mid-run (their jobs still finish, charged once), streams
+ * hung up and reopened at once (their slots are free), a poll flood on a rate-limited key (429s
+ * with the standard headers, nothing else). The ledger check of the gateway bench closes the run.
+ * `--quick` (or BENCH_QUICK=1) runs every shape at a smoke-test size.
+ */
+const MODEL = "fal-ai/flux/schnell";
+const GRANT = 100_000_000;
+const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+
+const SIZES = quick
+  ? {
+      users: 160,
+      a: { clients: 48, minMs: 5_000, maxMs: 15_000, seconds: 30, warm: 15 },
+      a2: { clients: 24, minMs: 1_000, maxMs: 5_000, seconds: 12, warm: 5 },
+      pollClients: 32,
+      streamJobs: 40,
+      mixed: { sync: 32, poll: 16, stream: 16, seconds: 30, warm: 15 },
+    }
+  : {
+      users: 1024,
+      a: { clients: 1024, minMs: 5_000, maxMs: 15_000, seconds: 80, warm: 20 },
+      a2: { clients: 256, minMs: 1_000, maxMs: 5_000, seconds: 40, warm: 10 },
+      pollClients: 256,
+      streamJobs: 500,
+      mixed: { sync: 512, poll: 256, stream: 256, seconds: 80, warm: 20 },
+    };
+
+/** A latency in [min, max] ms, uniform in 100 ms steps (101 distinct prompts for 5–15 s). */
+const drawLatency = (minMs: number, maxMs: number) => minMs + 100 * Math.floor(Math.random() * ((maxMs - minMs) / 100 + 1));
+const bodyOf = (latencyMs: number) => JSON.stringify({ prompt: `field [latency:${latencyMs}]`, image_size: { width: 256, height: 256 }, seed: 1 });
+const skillBodyOf = (latencyMs: number) => JSON.stringify({ model: MODEL, input: JSON.parse(bodyOf(latencyMs)), sync: false });
+
+const stats = (values: number[]) => {
+  const v = [...values].sort((a, b) => a - b);
+  return { n: v.length, p50: percentile(v, 50), p99: percentile(v, 99), max: v[v.length - 1] ?? 0, mean: v.reduce((s, x) => s + x, 0) / Math.max(1, v.length) };
+};
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+
+type Ctx = {
+  a: BenchServer;
+  b: BenchServer;
+  keys: string[];
+  pg: postgres.Sql;
+  dbName: string;
+  /** Server CPU ms of one GET /health at c16 (closed loop), this run. */
+  healthCpuMs: number;
+};
+
+async function seed(databaseUrl: string, n: number) {
+  const client = postgres(databaseUrl, { max: 4, onnotice: () => {} });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  const stamp = Date.now();
+  const made = await db
+    .insert(users)
+    .values(Array.from({ length: n + 1 }, (_, i) => ({ email: `field-${i}-${stamp}@example.test` })))
+    .returning({ id: users.id });
+  const keys: string[] = [];
+  const rows = made.map((u, i) => {
+    const key = generateApiKey("live");
+    keys.push(key.key);
+    // The last key keeps its rate limit on (the poll flood); the others have it off.
+    return { id: `key_field_${i}`, userId: u.id, name: "field", hash: key.hash, prefix: key.prefix, start: key.start, rateLimitEnabled: i === n };
+  });
+  await db.insert(apiKeys).values(rows);
+  for (const u of made) await grantCredits(db, { userId: u.id, credits: GRANT, type: "grant", idempotencyKey: `field-grant:${u.id}` });
+  return { keys, client };
+}
+
+/** Peak RSS (both instances) and database connections, sampled every second while `during` runs. */
+async function sampled<T>(ctx: Ctx, during: () => Promise<T>) {
+  const peak = { rssMb: 0, connections: 0, active: 0 };
+  let on = true;
+  const loop = (async () => {
+    while (on) {
+      const [row] = await ctx.pg`select count(*)::int as n, count(*) filter (where state = 'active')::int as active from pg_stat_activity where datname = ${ctx.dbName}`;
+      peak.connections = Math.max(peak.connections, row!.n as number);
+      peak.active = Math.max(peak.active, row!.active as number);
+      peak.rssMb = Math.max(peak.rssMb, ctx.a.rssMb() + ctx.b.rssMb());
+      await sleep(1000);
+    }
+  })();
+  try {
+    return { result: await during(), peak };
+  } finally {
+    on = false;
+    await loop;
+  }
+}
+
+/**
+ * Drops the kept-alive sockets left by the previous shape: the server closes a socket idle for 5 s
+ * (Node's keepAliveTimeout), and a request sent on one it is closing fails with ECONNRESET.
+ */
+const freshSockets = () => agent.destroy();
+
+const serverCpu = (ctx: Ctx) => ctx.a.cpu().server + ctx.b.cpu().server;
+
+async function transactions(ctx: Ctx): Promise<number> {
+  const [row] = await ctx.pg`select (xact_commit + xact_rollback)::bigint::text as n from pg_stat_database where datname = ${ctx.dbName}`;
+  return Number(row!.n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// a. In-flight capacity: closed-loop sync clients.
+
+type SyncRecord = { end: number; latencyMs: number; ms: number; status: number };
+
+async function syncClients(o: { url: string; keys: string[]; clients: number; minMs: number; maxMs: number; seconds: number; keyOffset?: number }) {
+  const started = performance.now();
+  const stopAt = started + o.seconds * 1000;
+  const rampMs = (o.minMs + o.maxMs) / 2;
+  const records: SyncRecord[] = [];
+  await Promise.all(
+    Array.from({ length: o.clients }, async (_, i) => {
+      const key = o.keys[((o.keyOffset ?? 0) + i) % o.keys.length]!;
+      await sleep(Math.random() * rampMs);
+      while (performance.now() < stopAt) {
+        const latencyMs = drawLatency(o.minMs, o.maxMs);
+        const a = await call(o.url, { key, body: bodyOf(latencyMs) });
+        records.push({ end: performance.now() - started, latencyMs, ms: a.ms, status: a.status });
+      }
+    }),
+  );
+  return records;
+}
+
+function syncFigures(records: SyncRecord[], o: { clients: number; seconds: number; warm: number }) {
+  const ok = records.filter((r) => r.status === 200);
+  const inWindow = ok.filter((r) => r.end >= o.warm * 1000 && r.end < o.seconds * 1000).length;
+  const meanLatency = records.reduce((s, r) => s + r.latencyMs, 0) / Math.max(1, records.length) / 1000;
+  const rate = inWindow / (o.seconds - o.warm);
+  const ideal = o.clients / meanLatency;
+  const added = stats(ok.map((r) => r.ms - r.latencyMs));
+  const statuses: Record<number, number> = {};
+  for (const r of records) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+  return { requests: records.length, ok: ok.length, errors: records.length - ok.length, statuses, rate, ideal, ratio: rate / ideal, meanLatency, added, answer: stats(ok.map((r) => r.ms)), inWindow };
+}
+
+async function inFlight(ctx: Ctx, o: { clients: number; minMs: number; maxMs: number; seconds: number; warm: number }, rows: Row[], label: string) {
+  freshSockets();
+  const cpu0 = serverCpu(ctx);
+  const t0 = performance.now();
+  const { result: records, peak } = await sampled(ctx, () => syncClients({ url: `${ctx.a.baseUrl}/run/${MODEL}`, keys: ctx.keys, ...o }));
+  const cpuMs = ((serverCpu(ctx) - cpu0) * 1000) / Math.max(1, records.length);
+  const fig = syncFigures(records, o);
+  rows.push({
+    shape: label,
+    "billed gen/s": f1(fig.rate),
+    "ideal gen/s": f1(fig.ideal),
+    "÷ ideal": f2(fig.ratio),
+    "added p50 ms": f1(fig.added.p50),
+    "added p99 ms": f1(fig.added.p99),
+    "answer p99 ms": Math.round(fig.answer.p99),
+    errors: fig.errors,
+    "server CPU ms/gen (× /health)": `${f2(cpuMs)} (${f1(cpuMs / ctx.healthCpuMs)})`,
+    "peak RSS MB": Math.round(peak.rssMb),
+    "peak DB conns (active)": `${peak.connections} (${peak.active})`,
+  });
+  return { ...fig, cpuMs, peak, seconds: (performance.now() - t0) / 1000 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// b. Polling.
+
+type Poll = { ms: number; status: number; at: number };
+
+async function submitQueued(base: string, key: string, latencyMs: number): Promise<{ id: string; statusUrl: string; responseUrl: string }> {
+  const a = await call(`${base}/queue/${MODEL}`, { key, body: bodyOf(latencyMs) });
+  if (a.status !== 200) throw new Error(`queue submit: ${a.status} ${a.body.slice(0, 200)}`);
+  const body = JSON.parse(a.body) as { request_id: string; status_url: string; response_url: string };
+  return { id: body.request_id, statusUrl: body.status_url, responseUrl: body.response_url };
+}
+
+async function submitSkill(base: string, key: string, latencyMs: number): Promise<string> {
+  const a = await call(`${base}/api/v1/generate`, { key, body: skillBodyOf(latencyMs) });
+  if (a.status !== 200 && a.status !== 202) throw new Error(`skill submit: ${a.status} ${a.body.slice(0, 200)}`);
+  const body = JSON.parse(a.body) as { id?: string; request_id?: string; requestId?: string };
+  return (body.id ?? body.request_id ?? body.requestId)!;
+}
+
+/**
+ * One queue client: polls `target()` every 500 ms after each answer until its job completed
+ * (judged from status polls), then fetches the result.
+ */
+async function pollUntilDone(statusUrl: string, responseUrl: string, key: string, polls: Poll[], target: () => "status" | "health" | "pause", healthUrl: string) {
+  const giveUpAt = performance.now() + 180_000;
+  for (;;) {
+    if (performance.now() > giveUpAt) throw new Error(`queue job not completed after 180 s: ${statusUrl}`);
+    const mode = target();
+    if (mode === "pause") {
+      await sleep(100);
+      continue;
+    }
+    const a = await call(mode === "status" ? statusUrl : healthUrl, { key: mode === "status" ? key : undefined });
+    if (mode === "status") {
+      polls.push({ ms: a.ms, status: a.status, at: performance.now() });
+      const status = a.status === 200 ? (JSON.parse(a.body) as { status: string }).status : null;
+      if (status === "completed") break;
+      if (status === "failed" || status === "cancelled") throw new Error(`queue job ${status}: ${a.body.slice(0, 200)}`);
+    } else healthPolls.push({ ms: a.ms, status: a.status, at: performance.now() });
+    await sleep(500);
+  }
+  const result = await call(responseUrl, { key });
+  if (result.status !== 200) throw new Error(`queue result: ${result.status} ${result.body.slice(0, 200)}`);
+}
+let healthPolls: Poll[] = [];
+
+async function polling(ctx: Ctx, rows: Row[]) {
+  freshSockets();
+  const n = SIZES.pollClients;
+  const keyOf = (i: number) => ctx.keys[(256 + i) % SIZES.users]!;
+  healthPolls = [];
+  const polls: Poll[] = [];
+  let mode: "status" | "health" | "pause" = "pause";
+  const t0 = performance.now();
+  const jobs = await Promise.all(Array.from({ length: n }, async (_, i) => (await sleep((i * 1000) / n), submitQueued(ctx.a.baseUrl, keyOf(i), 60_000))));
+  const submitted = performance.now();
+  const at = (s: number) => sleep(submitted + s * 1000 - performance.now());
+  const clients = jobs.map((j, i) => pollUntilDone(j.statusUrl, j.responseUrl, keyOf(i), polls, () => mode, `${ctx.a.baseUrl}/health`));
+  const windowCpu = async (from: number, to: number) => {
+    await at(from);
+    const c0 = serverCpu(ctx);
+    const p0 = polls.length + healthPolls.length;
+    const w0 = performance.now();
+    await at(to);
+    return { cpu: serverCpu(ctx) - c0, polls: polls.length + healthPolls.length - p0, seconds: (performance.now() - w0) / 1000 };
+  };
+  // Between the queue function's checks (1, 3, 7, 15, 31 s after each submit; the ends at 60 s).
+  const quiet = await windowCpu(8.5, 14.5);
+  freshSockets(); // idle since the submits
+  mode = "status";
+  const status = await windowCpu(17, 30);
+  mode = "health";
+  const health = await windowCpu(33.5, 46);
+  mode = "status";
+  const idleRate = quiet.cpu / quiet.seconds;
+  const per = (w: typeof status) => ((w.cpu - idleRate * w.seconds) * 1000) / Math.max(1, w.polls);
+  await Promise.all(clients);
+  const s = stats(polls.map((p) => p.ms));
+  const h = stats(healthPolls.map((p) => p.ms));
+  const errors = polls.filter((p) => p.status !== 200).length + healthPolls.filter((p) => p.status !== 200).length;
+  const statusMs = per(status);
+  const healthMs = per(health);
+  rows.push({
+    shape: `b. ${n} queue clients polling status every 500 ms (60 s jobs)`,
+    polls: s.n,
+    "polls/s in window": f1(status.polls / status.seconds),
+    "status CPU ms/req": f2(statusMs),
+    "/health CPU ms/req (same polling)": f2(healthMs),
+    "× /health": f2(statusMs / healthMs),
+    "status p50 / p99 ms": `${f1(s.p50)} / ${f1(s.p99)}`,
+    "/health p50 / p99 ms": `${f1(h.p50)} / ${f1(h.p99)}`,
+    errors,
+    "idle CPU %": f1(idleRate * 100),
+  });
+  return { jobs: n, statusMs, healthMs, ratio: statusMs / healthMs, status: s, health: h, errors, windows: { quiet, status, health }, seconds: (performance.now() - t0) / 1000 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// c. Streams.
+
+type Followed = { job: string; instance: "A" | "B"; kind: string; client: SseClient; final?: SseEvent; finals: number };
+
+const FINAL = new Set(["completed", "failed", "cancelled"]);
+function isFinalEvent(kind: string, e: SseEvent): boolean {
+  if (!e.id) return false;
+  if (kind === "skill") return e.event === "completed" || e.event === "failed";
+  const data = JSON.parse(e.data) as { status?: string; stage?: string };
+  return FINAL.has(String(kind === "progress" ? data.stage : data.status));
+}
+
+function follow(ctx: Ctx, job: string, key: string, surface: "gateway" | "skill", kind: "status" | "progress" | "skill", instance: "A" | "B"): Followed {
+  const base = (instance === "A" ? ctx.a : ctx.b).baseUrl;
+  const url =
+    kind === "skill" ? `${base}/api/v1/requests/${job}/stream` : `${base}/queue/${MODEL}/requests/${job}/${kind === "status" ? "status/stream" : "progress/stream"}`;
+  const f: Followed = { job, instance, kind, finals: 0, client: undefined as unknown as SseClient };
+  f.client = openStream(url, key, (e) => {
+    if (isFinalEvent(kind, e)) {
+      f.finals++;
+      f.final ??= e;
+    }
+  });
+  void surface;
+  return f;
+}
+
+async function finalDelays(ctx: Ctx, followed: Followed[]) {
+  const seqs = followed.filter((f) => f.final).map((f) => Number(f.final!.id));
+  const rows = await ctx.pg`select seq::bigint::text as seq, (extract(epoch from created_at) * 1000)::float8 as ms from generation_events where seq = any(${seqs}::bigint[])`;
+  const created = new Map(rows.map((r) => [Number(r.seq), Number(r.ms)]));
+  const delays = followed.filter((f) => f.final).map((f) => f.final!.at - created.get(Number(f.final!.id))!);
+  return { all: stats(delays), A: stats(followed.filter((f) => f.final && f.instance === "A").map((f) => f.final!.at - created.get(Number(f.final!.id))!)), B: stats(followed.filter((f) => f.final && f.instance === "B").map((f) => f.final!.at - created.get(Number(f.final!.id))!)) };
+}
+
+async function streams(ctx: Ctx, rows: Row[]) {
+  freshSockets();
+  const jobs = SIZES.streamJobs;
+  const keyOf = (i: number) => ctx.keys[(512 + i) % SIZES.users]!;
+  // Background: no jobs, no streams.
+  await sleep(2000);
+  const bg0 = { x: await transactions(ctx), cpu: serverCpu(ctx), t: performance.now() };
+  await sleep(5000);
+  const bgSeconds = (performance.now() - bg0.t) / 1000;
+  const background = { tps: ((await transactions(ctx)) - bg0.x) / bgSeconds, cpu: (serverCpu(ctx) - bg0.cpu) / bgSeconds };
+  const followed: Followed[] = [];
+  const first = performance.now();
+  let opened = 0;
+  await Promise.all(
+    Array.from({ length: jobs }, async (_, i) => {
+      await sleep((i * 7000) / jobs);
+      const key = keyOf(i);
+      const submitVia = i % 2 === 0 ? ctx.a.baseUrl : ctx.b.baseUrl;
+      const gateway = i % 2 === 0;
+      const id = gateway ? (await submitQueued(submitVia, key, 60_000)).id : await submitSkill(submitVia, key, 60_000);
+      const pair: Followed[] = gateway
+        ? [follow(ctx, id, key, "gateway", i % 4 === 0 ? "status" : "progress", "A"), follow(ctx, id, key, "gateway", i % 4 === 0 ? "progress" : "status", "B")]
+        : [follow(ctx, id, key, "skill", "skill", "A"), follow(ctx, id, key, "skill", "skill", "B")];
+      followed.push(...pair);
+      for (const f of pair) if ((await f.client.status) === 200) opened++;
+    }),
+  );
+  const last = performance.now();
+  // Idle: after every job's last status check (31 s after its submit), before the first end (60 s).
+  const idleFrom = last - first + 33.5;
+  const idleTo = 58;
+  let idle = { tps: NaN, cpu: NaN, seconds: 0 };
+  if (idleTo - idleFrom >= 5) {
+    await sleep(first + idleFrom * 1000 - performance.now());
+    const x0 = await transactions(ctx);
+    const c0 = serverCpu(ctx);
+    const w0 = performance.now();
+    await sleep(first + idleTo * 1000 - performance.now());
+    const seconds = (performance.now() - w0) / 1000;
+    idle = { tps: ((await transactions(ctx)) - x0) / seconds, cpu: (serverCpu(ctx) - c0) / seconds, seconds };
+  }
+  const ends = await Promise.race([Promise.all(followed.map((f) => f.client.ended)), sleep(120_000).then(() => null)]);
+  if (!ends) for (const f of followed) f.client.close();
+  const delays = await finalDelays(ctx, followed);
+  const missing = followed.filter((f) => !f.final).length;
+  const extra = followed.filter((f) => f.finals > 1).length;
+  rows.push({
+    shape: `c. ${followed.length} streams on ${jobs} jobs of 60 s, 2 instances`,
+    opened: `${opened}/${followed.length}`,
+    "idle window s": f1(idle.seconds),
+    "DB xact/s idle (no streams, no jobs)": `${f1(idle.tps)} (${f1(background.tps)})`,
+    "server CPU % of a core idle (no streams, no jobs)": `${f1(idle.cpu * 100)} (${f1(background.cpu * 100)})`,
+    "final event delay p50 / p99 / max ms": `${f1(delays.all.p50)} / ${f1(delays.all.p99)} / ${f1(delays.all.max)}`,
+    "p99 A / B ms": `${f1(delays.A.p99)} / ${f1(delays.B.p99)}`,
+    "no final / >1 final": `${missing} / ${extra}`,
+  });
+  return { jobs, streams: followed.length, opened, idle, background, delays, missing, extra };
+}
+
+// ---------------------------------------------------------------------------------------------
+// d. Mixed.
+
+async function mixed(ctx: Ctx, rows: Row[]) {
+  freshSockets();
+  const m = SIZES.mixed;
+  const started = performance.now();
+  const stopAt = started + m.seconds * 1000;
+  const polls: Poll[] = [];
+  const followed: Followed[] = [];
+  let jobErrors = 0;
+  const pollKey = (i: number) => ctx.keys[(512 + i) % SIZES.users]!;
+  const streamKey = (i: number) => ctx.keys[(768 + i) % SIZES.users]!;
+  const pollers = Array.from({ length: m.poll }, async (_, i) => {
+    await sleep(Math.random() * 10_000);
+    while (performance.now() < stopAt) {
+      const job = await submitQueued(ctx.a.baseUrl, pollKey(i), drawLatency(5_000, 15_000)).catch(() => (jobErrors++, null));
+      if (!job) continue;
+      await pollUntilDone(job.statusUrl, job.responseUrl, pollKey(i), polls, () => "status", "");
+    }
+  });
+  const streamers = Array.from({ length: m.stream }, async (_, i) => {
+    await sleep(Math.random() * 10_000);
+    while (performance.now() < stopAt) {
+      const job = await submitQueued(i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl, streamKey(i), drawLatency(5_000, 15_000)).catch(() => (jobErrors++, null));
+      if (!job) continue;
+      const f = follow(ctx, job.id, streamKey(i), "gateway", "status", i % 2 ? "A" : "B");
+      followed.push(f);
+      await f.client.ended;
+    }
+  });
+  const cpu0 = serverCpu(ctx);
+  const { result: records, peak } = await sampled(ctx, async () => {
+    const sync = syncClients({ url: `${ctx.a.baseUrl}/run/${MODEL}`, keys: ctx.keys, clients: m.sync, minMs: 5_000, maxMs: 15_000, seconds: m.seconds });
+    const [records] = await Promise.all([sync, ...pollers, ...streamers]);
+    return records;
+  });
+  const cpuS = serverCpu(ctx) - cpu0;
+  const fig = syncFigures(records, { clients: m.sync, seconds: m.seconds, warm: m.warm });
+  const p = stats(polls.map((x) => x.ms));
+  const delays = await finalDelays(ctx, followed);
+  const missing = followed.filter((f) => !f.final).length;
+  rows.push({
+    shape: `d. mixed: ${m.sync} sync + ${m.poll} polling + ${m.stream} streaming`,
+    "sync gen/s (÷ ideal)": `${f1(fig.rate)} (${f2(fig.ratio)})`,
+    "added p50 / p99 ms": `${f1(fig.added.p50)} / ${f1(fig.added.p99)}`,
+    "status p99 ms": f1(p.p99),
+    "final event p99 ms": f1(delays.all.p99),
+    "status polls / streams": `${polls.length} / ${followed.length}`,
+    errors: fig.errors + polls.filter((x) => x.status !== 200).length + jobErrors + missing,
+    "server CPU s": f1(cpuS),
+    "peak RSS MB": Math.round(peak.rssMb),
+    "peak DB conns (active)": `${peak.connections} (${peak.active})`,
+  });
+  return { sync: fig, polls: p, delays, streamed: followed.length, missing, jobErrors, peak };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faults.
+
+async function faults(ctx: Ctx, rows: Row[]) {
+  freshSockets();
+  const out: Record<string, unknown> = {};
+  // Sync clients hanging up 1 s into 3 s jobs: the jobs still finish and are charged once (ledger).
+  const hangups = quick ? 8 : 32;
+  await Promise.all(
+    Array.from({ length: hangups }, (_, i) =>
+      new Promise<void>((resolve) => {
+        const req = http.request(`${ctx.a.baseUrl}/run/${MODEL}`, { method: "POST", agent: false, headers: { "content-type": "application/json", authorization: `Bearer ${ctx.keys[i]}` } });
+        req.on("error", () => resolve());
+        req.end(bodyOf(3_000));
+        setTimeout(() => (req.destroy(), resolve()), 1_000);
+      }),
+    ),
+  );
+  // Streams hung up, then as many reopened at once by the same user: the slots were freed.
+  const max = 32;
+  const key = ctx.keys[1000 % SIZES.users]!;
+  const job = await submitQueued(ctx.a.baseUrl, key, 20_000);
+  const url = `${ctx.a.baseUrl}/queue/${MODEL}/requests/${job.id}/status/stream`;
+  const first = Array.from({ length: max }, () => openStream(url, key));
+  const firstStatuses = await Promise.all(first.map((c) => c.status));
+  for (const c of first) c.close();
+  await sleep(200);
+  const again = Array.from({ length: max }, () => openStream(url, key));
+  const againStatuses = await Promise.all(again.map((c) => c.status));
+  for (const c of again) c.close();
+  out.streamSlots = { first: count(firstStatuses), reopened: count(againStatuses) };
+  // A flood of status polls from one rate-limited key (1,000 requests per hour by default).
+  const flooder = ctx.keys[SIZES.users]!;
+  const floodJob = await submitQueued(ctx.a.baseUrl, flooder, 1_000);
+  const answers: Answer[] = [];
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (answers.length < 1_100) answers.push(await call(floodJob.statusUrl, { key: flooder }));
+    }),
+  );
+  const limited = answers.filter((a) => a.status === 429);
+  const headersOk = limited.every((a) => a.headers["retry-after"] && a.headers["x-ratelimit-limit"] && a.headers["x-ratelimit-remaining"] === "0" && a.headers["x-ratelimit-reset"]);
+  out.flood = { statuses: count(answers.map((a) => a.status)), limitedWithHeaders: headersOk };
+  // The flood's own job and the streams' job complete; the hung-up sync jobs too.
+  await sleep(22_000);
+  rows.push({
+    fault: "sync clients hung up 1 s into 3 s jobs",
+    result: `${hangups} jobs; each completed and charged once (ledger check below)`,
+  });
+  rows.push({ fault: `${max} streams of one user hung up, ${max} reopened at once`, result: `first ${JSON.stringify(out.streamSlots && (out.streamSlots as { first: unknown }).first)}, reopened ${JSON.stringify((out.streamSlots as { reopened: unknown }).reopened)}` });
+  rows.push({ fault: "1,100 status polls from one rate-limited key", result: `${JSON.stringify((out.flood as { statuses: unknown }).statuses)}; 429s with Retry-After + X-RateLimit-*: ${headersOk}` });
+  return { ...out, hangups, extraJobs: hangups + 2 };
+}
+const count = (values: number[]) => values.reduce<Record<number, number>>((m, v) => ((m[v] = (m[v] ?? 0) + 1), m), {});
+
+// ---------------------------------------------------------------------------------------------
+
+export const fieldScenario: Scenario = {
+  name: "field",
+  onlyByName: true,
+  description: "field load: seconds-long simulator jobs; sync in flight, status polling, idle streams on 2 instances, mixed; faults; ledger check",
+  async run({ server, baseline }) {
+    const { keys, client } = await seed(server.databaseUrl, SIZES.users);
+    const dbName = new URL(server.databaseUrl).pathname.slice(1);
+    // The second instance: same database, its own pool (PostgreSQL allows 100 connections here).
+    const b = await startServer(Number(process.env.BENCH_PORT ?? 3300) + 1, { DATABASE_POOL_MAX: "12" }, { databaseUrl: server.databaseUrl });
+    const pg = postgres(server.databaseUrl, { max: 2, onnotice: () => {} });
+    const rows: Row[] = [];
+    const data: Record<string, unknown> = { quick, sizes: SIZES };
+    try {
+      // /health's server CPU per request at c16, this run.
+      await load({ url: `${server.baseUrl}/health`, connections: 16, duration: 2 });
+      const c0 = server.cpu().server;
+      const h = await load({ url: `${server.baseUrl}/health`, connections: 16, duration: 5 });
+      const healthCpuMs = ((server.cpu().server - c0) * 1000) / h.requests;
+      const ctx: Ctx = { a: server, b, keys, pg, dbName, healthCpuMs };
+      rows.push({ shape: "GET /health c16 (baseline, this run)", "billed gen/s": `${Math.round(h.rps)} req/s`, "server CPU ms/gen (× /health)": `${f2(healthCpuMs)} ms/req`, "answer p99 ms": h.latencyMs.p99, errors: h.errors + h.non2xx });
+      data.health = { c16: h, cpuMs: healthCpuMs, baselineRps: baseline.rps };
+      let oks = 0;
+      let queued = 0;
+      console.log("field a: in-flight capacity…");
+      const a = await inFlight(ctx, SIZES.a, rows, `a. sync /run ${SIZES.a.minMs / 1000}–${SIZES.a.maxMs / 1000} s × ${SIZES.a.clients} clients`);
+      oks += a.ok;
+      const a2 = await inFlight(ctx, SIZES.a2, rows, `a. sync /run ${SIZES.a2.minMs / 1000}–${SIZES.a2.maxMs / 1000} s × ${SIZES.a2.clients} clients`);
+      oks += a2.ok;
+      data.a = a;
+      data.a2 = a2;
+      console.log("field b: polling…");
+      const pollRows: Row[] = [];
+      const b1 = await polling(ctx, pollRows);
+      queued += b1.jobs;
+      data.b = b1;
+      console.log("field c: streams…");
+      const streamRows: Row[] = [];
+      const c = await streams(ctx, streamRows);
+      queued += c.jobs;
+      data.c = c;
+      console.log("field d: mixed…");
+      const mixedRows: Row[] = [];
+      const d = await mixed(ctx, mixedRows);
+      oks += d.sync.ok;
+      queued += d.streamed;
+      data.d = d;
+      console.log("field faults…");
+      const faultRows: Row[] = [];
+      const fl = await faults(ctx, faultRows);
+      data.faults = fl;
+      const [granted] = await pg`select coalesce(sum(amount), 0)::text as n from credit_transactions where type = 'grant'`;
+      const ledger = await ledgerCheck(client, BigInt(granted!.n as string));
+      console.log("ledger check:", ledger);
+      const [jobs] = await pg`select count(*)::int as n from generation_requests`;
+      // Every job the bench made is completed (sync 200s, queue jobs, the faults' jobs).
+      assertLedger(ledger, jobs!.n as number);
+      data.ledger = ledger;
+      void oks;
+      void queued;
+      return {
+        title: `Field: in-flight capacity (${quick ? "quick sizes" : "the issue's sizes"})`,
+        rows,
+        data,
+        tables: [
+          { title: "Field b: polling (CPU per poll: marginal, same jobs in flight)", rows: pollRows },
+          { title: "Field c: idle streams", rows: streamRows },
+          { title: "Field d: mixed", rows: mixedRows },
+          { title: `Field: faults under load; ledger check OK (${ledger.completed} completed generations, all charged once)`, rows: faultRows },
+        ],
+      };
+    } finally {
+      await pg.end();
+      await client.end();
+      await b.stop();
+      agent.destroy();
+    }
+  },
+};
