@@ -1,13 +1,20 @@
 import { EventEmitter } from "node:events";
 import { and, asc, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { generationEvents } from "@/db/schema";
+import { generationEvents, generationRequests } from "@/db/schema";
 
 /**
  * generation_events is the source of every stream (SSE) about a job: status changes, provider
  * logs and gateway progress, in order. Writers insert rows (inside the transaction that changes
- * the job, where there is one) and then `notifyGeneration` wakes this process's streams; streams
- * on other instances find the rows on their next poll.
+ * the job, where there is one); a trigger then NOTIFYs every instance at commit (event-hub.ts),
+ * and `notifyGeneration` wakes this process's other waiters at once.
+ *
+ * Order: a stream resumes after the `seq` of the last event it sent, so within one job rows must
+ * become visible in `seq` order — a row committed late with a smaller `seq` than one already sent
+ * would be skipped. Every insert therefore holds the job's row lock when it draws its `seq`: the
+ * statements that change the job insert from the updated row (a CTE), and `appendEvents` locks the
+ * row first (`for no key update`). Two writers of one job thus commit one after the other, in
+ * `seq` order; writers of different jobs do not wait for each other.
  */
 export type GenerationEventKind = "status" | "log" | "progress";
 export type ProgressStage = "queued" | "submitted" | "running" | "storing" | "completed" | "failed" | "cancelled";
@@ -21,10 +28,15 @@ export const progressEvent = (stage: ProgressStage, extra: { percent?: number; m
 });
 export const logEvent = (message: string, timestamp: string): NewGenerationEvent => ({ kind: "log", data: { message, timestamp } });
 
-/** Appends events to one job, in order (inside the caller's transaction when given one). */
+/**
+ * Appends events to one job, in order (inside the caller's transaction when given one), holding
+ * the job's row lock (see the note on order above). A missing job gets none.
+ */
 export async function appendEvents(db: Executor, generationId: string, events: NewGenerationEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await db.execute(sql`with job as (select ${generationId}::text as id) ${insertEventsFor("job", events)}`);
+  await db.execute(
+    sql`with job as (select id from ${generationRequests} where id = ${generationId}::text for no key update) ${insertEventsFor("job", events)}`,
+  );
 }
 
 /**

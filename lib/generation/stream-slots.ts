@@ -6,8 +6,10 @@ import { processWide } from "@/lib/process-wide";
 const open = processWide("streams.open-per-user", () => new Map<string, number>());
 
 /**
- * Each open stream follows its job with a database read per second at worst, so one user may hold
- * at most STREAMS_PER_USER_MAX open at once (per instance); past that, 429 until one closes.
+ * One user may hold at most STREAMS_PER_USER_MAX streams open at once per instance; past that,
+ * 429 until one closes. Per instance on purpose: an open stream costs its instance a socket and a
+ * little memory and the database nothing while idle (event-hub.ts), so a cluster-wide count would
+ * protect nothing shared and cost a write per open and close (docs/streams.md, Limits).
  * Returns the release, which is safe to call more than once.
  */
 export function takeStreamSlot(userId: string): () => void {

@@ -12,6 +12,15 @@ import { ApiError } from "@/lib/http/errors";
  * the refusal the caller would now get for a new request (401 or 403).
  */
 export async function streamCallerRefusal(db: Executor, principal: Principal, now = new Date()): Promise<ApiError | null> {
+  return (await callerStanding(db, principal, now)).refusal;
+}
+
+/**
+ * `streamCallerRefusal`, and while the caller stands, the moment its standing lapses by itself
+ * (the key's or the session's expiry; ms since epoch, null if never): a stream woken only by change
+ * notices (event-hub.ts) sets a timer for it instead of re-reading on a schedule.
+ */
+export async function callerStanding(db: Executor, principal: Principal, now = new Date()): Promise<{ refusal: ApiError | null; lapsesAt: number | null }> {
   const ban = { banned: users.banned, banExpires: users.banExpires };
   if (principal.apiKeyId) {
     const [row] = await db
@@ -20,23 +29,25 @@ export async function streamCallerRefusal(db: Executor, principal: Principal, no
       .innerJoin(users, eq(users.id, apiKeys.userId))
       .where(eq(apiKeys.id, principal.apiKeyId))
       .limit(1);
-    if (!row) return new ApiError("unauthorized", "The API key was deleted");
-    if (!row.enabled) return new ApiError("unauthorized", "API key is disabled");
-    if (row.expiresAt && row.expiresAt <= now) return new ApiError("unauthorized", "API key has expired");
-    return banned(row, now);
+    if (!row) return refused(new ApiError("unauthorized", "The API key was deleted"));
+    if (!row.enabled) return refused(new ApiError("unauthorized", "API key is disabled"));
+    if (row.expiresAt && row.expiresAt <= now) return refused(new ApiError("unauthorized", "API key has expired"));
+    return { refusal: banned(row, now), lapsesAt: row.expiresAt?.getTime() ?? null };
   }
   if (principal.sessionId) {
     const [row] = await db
-      .select(ban)
+      .select({ ...ban, expires: sessions.expires })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, principal.sessionId), gt(sessions.expires, now)))
       .limit(1);
-    if (!row) return new ApiError("unauthorized", "The session has ended; sign in again");
-    return banned(row, now);
+    if (!row) return refused(new ApiError("unauthorized", "The session has ended; sign in again"));
+    return { refusal: banned(row, now), lapsesAt: row.expires.getTime() };
   }
-  return null;
+  return { refusal: null, lapsesAt: null };
 }
+
+const refused = (refusal: ApiError) => ({ refusal, lapsesAt: null });
 
 function banned(user: { banned: boolean; banExpires: Date | null }, now: Date): ApiError | null {
   return user.banned && (!user.banExpires || user.banExpires > now) ? new ApiError("forbidden", "This account is banned") : null;

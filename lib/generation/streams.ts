@@ -4,9 +4,10 @@ import { generationRequests } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import { skillCodeOf, type ApiError } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
-import { eventsAfter, lastEventAt, logsUpTo, waitForGenerationNotice, type GenerationEventKind, type StoredGenerationEvent } from "./events";
+import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent } from "./events";
+import { eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "./event-hub";
 import { skillResult, statusBody } from "./present";
-import { streamCallerRefusal } from "./stream-standing";
+import { callerStanding } from "./stream-standing";
 import { takeStreamSlot } from "./stream-slots";
 import { isFinal, type GenerationRow } from "./types";
 
@@ -14,13 +15,15 @@ import { isFinal, type GenerationRow } from "./types";
  * SSE streams of a job, fed by its event log (generation_events). Each event's `id:` is the `seq`
  * of the log row it renders, so a reconnect's Last-Event-ID resumes right after it: the stream
  * reads only the rows after that id, plus the little state rendering needs as of that id (the
- * status then; the logs so far with `logs=1`). Then it follows the job (woken by this process's
- * notices, polling for writes made by other instances), sends exactly one final event and closes.
+ * status then; the logs so far with `logs=1`). Then it follows the job, woken by change notices
+ * (event-hub.ts: PostgreSQL's LISTEN/NOTIFY, so a write on any instance wakes it, and an idle
+ * stream makes no query), sends exactly one final event and closes.
  * A final request's stream answers 204, the EventSource standard's "stop reconnecting", unless
  * the client's Last-Event-ID is before the stream's final event: a reconnect after a cut still
  * learns the ending, and its next reconnect gets the 204. See docs/streams.md.
  *
- * The caller's standing is re-read every few seconds (stream-standing.ts): a stream whose key was
+ * The caller's standing is re-read when a notice says it may have changed and when it lapses by
+ * itself (every few seconds if notices are unavailable; stream-standing.ts): a stream whose key was
  * deleted or disabled, whose session ended or whose user was banned after it opened ends with a
  * final `error` event carrying the refusal a new request would get (and no id), so a client's
  * reconnect meets that refusal.
@@ -46,6 +49,14 @@ type StreamKind = {
   render: (event: StoredGenerationEvent, send: SseSend) => Promise<boolean>;
 };
 
+/** The notice topics of the caller's standing: its key (or session) and its user. */
+function standingTopics(principal: Principal): string[] {
+  const topics = [userTopic(principal.userId)];
+  if (principal.apiKeyId) topics.push(keyTopic(principal.apiKeyId));
+  if (principal.sessionId) topics.push(sessionTopic(principal.sessionId));
+  return topics;
+}
+
 async function follow(ctx: StreamContext, surface: Surface, job: GenerationRow, stream: StreamKind, from: number | null, signal?: AbortSignal): Promise<Response> {
   const { db } = ctx;
   let first: StoredGenerationEvent[] | null = null;
@@ -55,33 +66,53 @@ async function follow(ctx: StreamContext, surface: Surface, job: GenerationRow, 
     if (first.length === 0) return sseDone();
   }
   const release = takeStreamSlot(job.userId);
+  const hub = await eventHub();
+  const jobTopic = generationTopic(job.id);
+  // Followed before the first read, so a notice committed after that read wakes the stream.
+  const changes = watch(hub, [jobTopic, ...standingTopics(ctx.principal)]);
+  await hub.ready();
   return sseResponse(
     async (send, abort) => {
       let seq = from ?? 0;
       if (from !== null) await stream.resume?.(from);
       let batch = first ?? (await eventsAfter(db, job.id, seq, stream.kinds));
+      // While notices arrive, the caller's standing is re-read when a notice says it may have
+      // changed and when it lapses by itself; without them, every few seconds.
       let standingCheckedAt = Date.now();
+      let lapsesAt: number | null = null;
+      let woken = new Set<string>();
       for (;;) {
         for (const event of batch) {
           seq = event.seq;
           if (await stream.render(event, send)) return;
         }
         if (abort.aborted) return;
-        if (Date.now() - standingCheckedAt >= STANDING_CHECK_MS) {
+        const standingDue = hub.listening
+          ? [...woken].some((t) => t !== jobTopic) || (lapsesAt !== null && Date.now() >= lapsesAt)
+          : Date.now() - standingCheckedAt >= STANDING_CHECK_MS;
+        if (standingDue) {
           standingCheckedAt = Date.now();
-          const refusal = await streamCallerRefusal(db, ctx.principal);
-          if (refusal) return sendRefusal(send, surface, refusal);
+          const standing = await callerStanding(db, ctx.principal);
+          if (standing.refusal) return sendRefusal(send, surface, standing.refusal);
+          lapsesAt = standing.lapsesAt;
         }
-        if (batch.length === 0) {
+        if (batch.length === 0 && !hub.listening) {
           // Defensive: a job ended without this stream's final event (it never does) still ends it.
           if (isFinal((await currentRow(db, job.id)).status) && (await eventsAfter(db, job.id, seq, stream.kinds)).length === 0) return;
-          await waitForGenerationNotice(job.id, POLL_MS, abort);
-          if (abort.aborted) return;
         }
-        batch = await eventsAfter(db, job.id, seq, stream.kinds);
+        woken = await changes.wait({ signal: abort, fallbackMs: POLL_MS, untilMs: lapsesAt });
+        if (abort.aborted) return;
+        // Only the job's own notices (or polling) can bring new rows.
+        batch = woken.has(jobTopic) || !hub.listening ? await eventsAfter(db, job.id, seq, stream.kinds) : [];
       }
     },
-    { signal, onClose: release },
+    {
+      signal,
+      onClose: () => {
+        changes.close();
+        release();
+      },
+    },
   );
 }
 
