@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
+import { Readable } from "node:stream";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,6 +8,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { expect, test } from "@playwright/test";
 import { createParser } from "eventsource-parser";
 import postgres from "postgres";
+import { getMetricsFromStream, type PromMetrics } from "prom2javascript";
 import sharp from "sharp";
 import { readPgliteLock } from "../db/pglite-lock";
 
@@ -278,6 +280,93 @@ test.describe("SIGTERM to npm start", () => {
     } finally {
       await stop(server);
       if (restarted) await stop(restarted);
+    }
+  });
+});
+
+/** A /metrics scrape read by a Prometheus text-format parser (NaN, which it cannot read, dropped first). */
+async function scrape(base: string, token: string): Promise<PromMetrics> {
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+  return getMetricsFromStream(Readable.from([(await res.text()).replace(/^.* NaN\n/gm, "")]));
+}
+
+/** A series' value (counter, gauge) or count (histogram); 0 when absent. */
+function sample(families: PromMetrics, name: string, labels: Record<string, string> = {}): number {
+  const series = (families[name]?.data ?? []) as { labels: Record<string, string>; value?: number; count?: number }[];
+  const found = series.find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  return found?.value ?? found?.count ?? 0;
+}
+
+test.describe("watching it run", () => {
+  test("/health reports each part, S3 that cannot be reached is 503 and degraded (never 500), /metrics parses and counts, each API request logs one line", async () => {
+    test.setTimeout(150_000);
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), "gw-ops-watch-"));
+    const TOKEN = "ops-metrics-token-0123456789abcdef";
+    // Storage is S3 on a port where nothing listens: a valid setting, so the server starts.
+    const s3 = { STORAGE_DRIVER: "s3", S3_BUCKET: "gw-ops", S3_ENDPOINT: "http://127.0.0.1:9", S3_ACCESS_KEY_ID: "ops", S3_SECRET_ACCESS_KEY: "ops-secret" };
+    const server = npmStart({ METRICS_TOKEN: TOKEN, ...s3 }, { port, portVia: "flag", dataDir });
+    try {
+      await healthy(server);
+      const { userId, apiKey } = userWithKey(dataDir);
+
+      const health = await fetch(`${server.base}/health`);
+      expect(health.status).toBe(200);
+      const parts = (await health.json()) as { status: string; uptime: number; parts: Record<string, { status: string; reason?: string }> };
+      expect(parts).toMatchObject({
+        status: "degraded",
+        uptime: expect.any(Number),
+        parts: {
+          database: { status: "ok" },
+          storage: { status: "down", driver: "s3", reason: "unreachable" },
+          jobs: { status: "ok" },
+          providers: { status: "ok" },
+          payments: { status: "ok" },
+        },
+      });
+
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3c3" } }).png().toBuffer();
+      const form = new FormData();
+      form.set("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "pixel.png");
+      const upload = await fetch(`${server.base}/me/uploads`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form });
+      expect(upload.status).toBe(503);
+      expect(upload.headers.get("retry-after")).toBe("5");
+      expect(await upload.json()).toEqual({ success: false, error: "storage_unavailable", message: expect.any(String), failure: "unreachable" });
+
+      // A generation still answers; its files keep the provider's links.
+      const run = await fetch(`${server.base}/run/${MODEL}`, { method: "POST", headers: auth(apiKey), body: JSON.stringify({ prompt: "a lighthouse" }) });
+      expect(run.status).toBe(200);
+      const result = (await run.json()) as { images: { url: string }[] };
+      expect(result.images[0]!.url).not.toContain("/files/");
+      expect(result.images[0]!.url).toContain("/sim/");
+      const runId = run.headers.get("x-request-id");
+
+      expect((await fetch(`${server.base}/metrics`)).status).toBe(401);
+      const families = await scrape(server.base, TOKEN);
+      expect(sample(families, "gateway_http_requests_total", { route: "/run/{modelId}", method: "POST", status: "200" })).toBe(1);
+      expect(sample(families, "gateway_http_requests_total", { route: "/me/uploads", method: "POST", status: "503" })).toBe(1);
+      expect(sample(families, "gateway_http_request_duration_seconds", { route: "/run/{modelId}", method: "POST", status: "200" })).toBe(1);
+      expect(sample(families, "gateway_generations_total", { model: MODEL, status: "completed" })).toBe(1);
+      expect(sample(families, "gateway_provider_request_duration_seconds", { provider: "local", operation: "submit", outcome: "ok" })).toBe(1);
+      expect(sample(families, "gateway_provider_circuit_state", { provider: "local", state: "closed" })).toBe(1);
+      expect(sample(families, "gateway_ledger_credits", { total: "used" })).toBeGreaterThan(0);
+      expect(sample(families, "gateway_ledger_credits", { total: "issued" })).toBe(100 * 10_000);
+      expect(families.gateway_jobs_queue_depth?.type).toBe("gauge");
+      expect(families.gateway_sse_streams_open?.type).toBe("gauge");
+
+      const lines = server.logLines("request");
+      expect(lines.filter((l) => l.route === "/run/{modelId}")).toEqual([
+        expect.objectContaining({ level: "info", requestId: runId, method: "POST", status: 200, userId, durationMs: expect.any(Number) }),
+      ]);
+      expect(lines.filter((l) => l.route === "/me/uploads")).toEqual([expect.objectContaining({ status: 503, userId })]);
+      expect(server.output()).not.toContain(apiKey);
+      expect(server.output()).not.toContain("ops-secret");
+      expect(server.output()).not.toContain(TOKEN);
+      expect(server.output()).not.toContain('"status":500');
+    } finally {
+      await stop(server);
     }
   });
 });
