@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 
 const nextConfig: NextConfig = {
   // These run in Node only (WASM Postgres, native image codec, socket server): never bundle them.
@@ -15,4 +16,5 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
 };
 
-export default nextConfig;
+// next-intl: the locale and messages of each request (lib/i18n/request.ts).
+export default createNextIntlPlugin("./lib/i18n/request.ts")(nextConfig);

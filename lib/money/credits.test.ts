@@ -21,8 +21,12 @@ describe("credits", () => {
   });
 
   test("formatting keeps sub-kopeck digits and groups thousands", () => {
-    expect(formatCredits(5_000_000)).toBe("500,00 ₽");
-    expect(formatCredits(11)).toBe("0,0011 ₽");
-    expect(formatCredits(12_345_678_900)).toBe("1\u00a0234\u00a0567,89 ₽");
+    expect(formatCredits(5_000_000)).toBe("500.00 ₽");
+    expect(formatCredits(11)).toBe("0.0011 ₽");
+    expect(formatCredits(12_345_678_900)).toBe("1,234,567.89 ₽");
+    expect(formatCredits(-12_345_678_900)).toBe("-1,234,567.89 ₽");
+    expect(formatCredits(5_000_000, "ru")).toBe("500,00 ₽");
+    expect(formatCredits(11, "ru")).toBe("0,0011 ₽");
+    expect(formatCredits(12_345_678_900, "ru")).toBe("1\u00a0234\u00a0567,89 ₽");
   });
 });

@@ -1,3 +1,4 @@
+import { defaultLocale, type Locale } from "@/lib/i18n/config";
 import { formatDecimal, parseDecimal, pow10, type Decimal } from "./decimal";
 
 /**
@@ -41,19 +42,27 @@ export function kopecksToCredits(kopecks: number): number {
   return kopecks * CREDITS_PER_KOPECK;
 }
 
-/** "1 234,50 ₽" / "0,0011 ₽": the one formatter for a credits amount shown to people. */
-export const formatCredits = (credits: number | bigint): string => formatPriceRub(creditsToDecimal(credits));
+/** "1,234.50 ₽" (en) / "1 234,50 ₽" (ru) / "0.0011 ₽": the one formatter for a credits amount shown to people. */
+export const formatCredits = (credits: number | bigint, locale: Locale = defaultLocale): string => formatPriceRub(creditsToDecimal(credits), locale);
+
+/** The locale's thousands and decimal separators ("1,234.5" in English, "1 234,5" in Russian). */
+export const SEPARATORS: Record<Locale, { group: string; decimal: string }> = {
+  en: { group: ",", decimal: "." },
+  ru: { group: "\u00a0", decimal: "," },
+};
 
 /**
- * Rubles shown to people (Russian style: "1 234,50 ₽"), with every significant digit kept, so a
- * sub-kopeck price ("0.00035") never displays as "0,00 ₽". Written by hand rather than with Intl so
- * the server and every browser print the same characters.
+ * Rubles shown to people in the page's locale, with every significant digit kept, so a sub-kopeck
+ * price ("0.00035") never displays as "0.00 ₽". Written by hand rather than with Intl so the server
+ * and every browser print the same characters.
  */
-export function formatPriceRub(price: string | Decimal): string {
+export function formatPriceRub(price: string | Decimal, locale: Locale = defaultLocale): string {
   const d = typeof price === "string" ? parseDecimal(price) : price;
   const text = formatDecimal(d);
-  const [whole = "0", fraction = ""] = text.split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+  const negative = text.startsWith("-");
+  const [whole = "0", fraction = ""] = (negative ? text.slice(1) : text).split(".");
+  const { group, decimal } = SEPARATORS[locale];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
   const padded = fraction.length < 2 ? fraction.padEnd(2, "0") : fraction;
-  return `${grouped},${padded} ₽`;
+  return `${negative ? "-" : ""}${grouped}${decimal}${padded} ₽`;
 }
