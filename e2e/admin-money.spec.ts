@@ -9,21 +9,21 @@ test("an admin grants credits on the user page and sees the grant on the Transac
   await signIn(page, admin.email);
   await page.goto(`/dashboard/admin/users/${target.userId}`);
   await expect(page.getByRole("heading", { name: target.email })).toBeVisible();
-  await expect(page.getByTestId("admin-user-balance")).toHaveText("100,00 ₽");
+  await expect(page.getByTestId("admin-user-balance")).toHaveText("100.00 ₽");
 
   await page.getByLabel("Amount, ₽").fill("500");
   await expect(page.getByText("5,000,000 credits")).toBeVisible();
   await page.getByLabel("Description").fill(`e2e goodwill ${stamp}`);
   await page.getByRole("button", { name: "Grant", exact: true }).click();
-  await expect(page.getByText("Granted 500,00 ₽; balance now 600,00 ₽.")).toBeVisible();
-  await expect(page.getByTestId("admin-user-balance")).toHaveText("600,00 ₽");
+  await expect(page.getByText("Granted 500.00 ₽; balance now 600.00 ₽.")).toBeVisible();
+  await expect(page.getByTestId("admin-user-balance")).toHaveText("600.00 ₽");
 
   await page.getByRole("link", { name: "Transactions", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/admin\/transactions$/);
   const newest = page.getByTestId("transaction-row").first();
   await expect(newest).toContainText("Grant");
-  await expect(newest).toContainText("+500,00 ₽");
-  await expect(newest).toContainText("600,00 ₽");
+  await expect(newest).toContainText("+500.00 ₽");
+  await expect(newest).toContainText("600.00 ₽");
   await expect(newest).toContainText(`e2e goodwill ${stamp}`);
 
   await page.goto(`/dashboard/admin/transactions?userId=${target.userId}`);
@@ -31,7 +31,7 @@ test("an admin grants credits on the user page and sees the grant on the Transac
   await expect(page.getByTestId("transaction-row").nth(1)).toContainText("Granted with user:create --credits");
 
   await page.getByRole("link", { name: "Stats" }).click();
-  await expect(page.getByTestId("stat-issued")).not.toHaveText("0,00 ₽");
+  await expect(page.getByTestId("stat-issued")).not.toHaveText("0.00 ₽");
 });
 
 test("a user's Usage page shows the chart and switches windows", async ({ page }) => {

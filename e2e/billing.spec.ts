@@ -7,7 +7,7 @@ test("a user tops up 500 ₽ through the local provider's confirmation page and 
 
   await page.getByRole("link", { name: "Billing", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\/billing$/);
-  await expect(page.getByTestId("balance")).toHaveText("0,00 ₽");
+  await expect(page.getByTestId("balance")).toHaveText("0.00 ₽");
   await expect(page.getByText("No payments yet.")).toBeVisible();
 
   await page.getByLabel("Amount, ₽").fill("500");
@@ -15,15 +15,15 @@ test("a user tops up 500 ₽ through the local provider's confirmation page and 
 
   // The provider's hosted page (the local simulator inside the app).
   await expect(page).toHaveURL(/\/pay\/local\/lp_[0-9a-f-]+$/);
-  await expect(page.getByTestId("local-payment-amount")).toHaveText("500,00 ₽");
+  await expect(page.getByTestId("local-payment-amount")).toHaveText("500.00 ₽");
   await page.getByRole("button", { name: "Pay" }).click();
 
   // Back on Billing: the credits are there, and so is the payment.
   await expect(page).toHaveURL(/\/dashboard\/billing$/);
-  await expect(page.getByTestId("balance")).toHaveText("500,00 ₽");
+  await expect(page.getByTestId("balance")).toHaveText("500.00 ₽");
   const row = page.getByTestId("payment-row");
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("500,00 ₽");
+  await expect(row).toContainText("500.00 ₽");
   await expect(row).toContainText("succeeded");
   await expect(page.getByTestId("payment-method")).toContainText("Visa •••• 4242");
 
@@ -31,7 +31,7 @@ test("a user tops up 500 ₽ through the local provider's confirmation page and 
   const href = await row.getByRole("link", { name: "Receipt" }).getAttribute("href");
   await page.goto(href!);
   await expect(page.getByRole("heading", { name: "Generation Gateway — receipt" })).toBeVisible();
-  await expect(page.getByText("500,00 ₽")).toBeVisible();
+  await expect(page.getByText("500.00 ₽")).toBeVisible();
 
   // The same payment through the API: succeeded, granted once.
   const api = await page.evaluate(async () => (await fetch("/billing/payments")).json());

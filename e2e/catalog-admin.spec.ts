@@ -20,7 +20,7 @@ test("an admin hides a model, edits its price and discount, and the public catal
   await row.getByLabel("Unit").selectOption("image");
   await row.getByLabel("Discount, %").fill("20");
   await row.getByRole("button", { name: "Save" }).click();
-  await expect(row).toContainText("0,00035 ₽ per image");
+  await expect(row).toContainText("0.00035 ₽ per image");
   await expect(row).toContainText("−20%");
   const card = await (await request.get("/models/fal-ai/wizper")).json();
   expect(card).toMatchObject({ priceRub: 0.00035, priceUnit: "image", discountPercent: 20, originalPriceRub: 0.00035 });

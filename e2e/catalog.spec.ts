@@ -19,13 +19,13 @@ test("a visitor searches the catalog, filters by category, opens a model and see
   await grid.getByRole("link").filter({ has: page.getByRole("heading", { name: "FLUX.1 [dev]", exact: true }) }).click();
   await expect(page).toHaveURL(/\/catalog\/fal-ai\/flux\/dev$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("FLUX.1 [dev]");
-  await expect(page.getByTestId("unit-price").first()).toHaveText("2,25 ₽");
+  await expect(page.getByTestId("unit-price").first()).toHaveText("2.25 ₽");
 
   // 2.25 ₽/MP × 1.048576 MP (square_hd) = 2.359296 → 2.3593 ₽; three images → 7.077888 → 7.0779 ₽.
   const cost = page.getByTestId("estimate-cost");
-  await expect(cost).toHaveText("2,3593 ₽");
+  await expect(cost).toHaveText("2.3593 ₽");
   await page.getByLabel("Number of images").fill("3");
-  await expect(cost).toHaveText("7,0779 ₽");
+  await expect(cost).toHaveText("7.0779 ₽");
   await expect(page.getByTestId("curl-run")).toContainText('"num_images": 3');
   await expect(page.getByTestId("curl-generate")).toContainText('"model": "fal-ai/flux/dev"');
 
@@ -43,8 +43,9 @@ test("the URL holds the catalog state, so a filtered, sorted page can be shared"
   expect(names).toEqual(["ACE-Step", "MiniMax Music", "Lyria 2"]);
 });
 
-test("the model page speaks Russian on request and hidden models are 404", async ({ page }) => {
-  await page.goto("/catalog/fal-ai/flux/dev?lang=ru");
+test("the model page speaks Russian when the visitor picked it, and hidden models are 404", async ({ page, baseURL }) => {
+  await page.context().addCookies([{ name: "gw_locale", value: "ru", url: baseURL! }]);
+  await page.goto("/catalog/fal-ai/flux/dev");
   await expect(page.getByLabel("Количество изображений")).toHaveValue("1");
   await expect(page.getByText("Оценка стоимости")).toBeVisible();
   const hidden = await page.goto("/catalog/fal-ai/flux-pro/v1");

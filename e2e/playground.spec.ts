@@ -20,7 +20,7 @@ test("a signed-in user with credits runs a text-to-image model from the playgrou
   // The cost line and the new balance agree with the server's balance.
   await expect(page.getByTestId("run-cost")).toBeVisible();
   const charged = await page.getByTestId("run-charged").textContent();
-  expect(charged).toMatch(/^0,\d+ ₽$/);
+  expect(charged).toMatch(/^0\.\d+ ₽$/);
   const balance = await balanceOf(page);
   expect(balance).toBeLessThan(100 * 10_000);
   await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(balance));

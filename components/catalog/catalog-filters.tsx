@@ -1,13 +1,14 @@
 import Link from "next/link";
-import { categoryLabel } from "@/lib/catalog/categories";
+import { useTranslations } from "next-intl";
+import { localCategory } from "./category-label";
 import { catalogHref, toggle, type CatalogState } from "./links";
 
 type Facet = { value: string; count: number };
 
-function FacetList({ title, facets, selected, href }: { title: string; facets: Facet[]; selected: string[]; href: (v: string) => string }) {
+function FacetList({ title, facets, selected, href, label }: { title: string; facets: Facet[]; selected: string[]; href: (v: string) => string; label: (v: string) => string }) {
   return (
     <section aria-label={title}>
-      <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-500">{title}</h2>
+      <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-600">{title}</h2>
       <ul className="mt-2 space-y-0.5">
         {facets.map((f) => {
           const active = selected.includes(f.value);
@@ -20,9 +21,9 @@ function FacetList({ title, facets, selected, href }: { title: string; facets: F
               >
                 <span>
                   {active ? "✓ " : ""}
-                  {title === "Category" ? categoryLabel(f.value) : f.value}
+                  {label(f.value)}
                 </span>
-                <span className="text-xs text-slate-400">{f.count}</span>
+                <span className="text-xs text-slate-600">{f.count}</span>
               </Link>
             </li>
           );
@@ -33,12 +34,13 @@ function FacetList({ title, facets, selected, href }: { title: string; facets: F
 }
 
 export function CatalogFilters({ state, facets }: { state: CatalogState; facets: { categories: Facet[]; labs: Facet[]; tags: Facet[] } }) {
+  const t = useTranslations("catalog");
   return (
     <div className="space-y-6">
-      <FacetList title="Category" facets={facets.categories} selected={state.category} href={(v) => catalogHref(state, { category: toggle(state.category, v) })} />
-      <FacetList title="Lab" facets={facets.labs} selected={state.lab} href={(v) => catalogHref(state, { lab: toggle(state.lab, v) })} />
-      <section aria-label="Tags">
-        <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-500">Tags</h2>
+      <FacetList title={t("category")} label={(v) => localCategory(t, v)} facets={facets.categories} selected={state.category} href={(v) => catalogHref(state, { category: toggle(state.category, v) })} />
+      <FacetList title={t("lab")} label={(v) => v} facets={facets.labs} selected={state.lab} href={(v) => catalogHref(state, { lab: toggle(state.lab, v) })} />
+      <section aria-label={t("tags")}>
+        <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-600">{t("tags")}</h2>
         <div className="mt-2 flex flex-wrap gap-1.5">
           {facets.tags.map((t) => {
             const active = state.tag.includes(t.value);

@@ -1,6 +1,7 @@
 import Link from "next/link";
-import { categoryLabel } from "@/lib/catalog/categories";
+import { useTranslations } from "next-intl";
 import type { ModelListItem } from "@/lib/catalog/columns";
+import { localCategory } from "./category-label";
 import { modelHref } from "./links";
 import { PriceTag } from "./price-tag";
 
@@ -8,8 +9,9 @@ import { PriceTag } from "./price-tag";
 const thumbSrc = (url: string | null) => (url ? url.replace(/^https?:\/\/[^/]+(?=\/thumbnails\/)/, "") : null);
 
 export function ModelGrid({ items }: { items: ModelListItem[] }) {
+  const t = useTranslations("catalog");
   if (items.length === 0) {
-    return <p className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center text-slate-500">No models match these filters.</p>;
+    return <p className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center text-slate-600">{t("empty")}</p>;
   }
   return (
     <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="model-grid">
@@ -29,13 +31,13 @@ export function ModelGrid({ items }: { items: ModelListItem[] }) {
             <div className="flex flex-1 flex-col gap-2 p-4">
               <div className="flex items-start justify-between gap-2">
                 <h3 className="font-semibold text-slate-900 group-hover:text-brand-700">{m.displayName}</h3>
-                <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600">{categoryLabel(m.category)}</span>
+                <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600">{localCategory(t, m.category)}</span>
               </div>
-              <p className="font-mono text-xs text-slate-500">{m.modelId}</p>
+              <p className="font-mono text-xs text-slate-600">{m.modelId}</p>
               <p className="line-clamp-2 text-sm text-slate-600">{m.description}</p>
               <div className="mt-auto flex flex-wrap items-center justify-between gap-2 pt-2">
                 <PriceTag model={m} />
-                <span className="text-xs text-slate-500">{m.modelLab ?? "Community"}</span>
+                <span className="text-xs text-slate-600">{m.modelLab ?? t("communityLab")}</span>
               </div>
             </div>
           </Link>

@@ -11,7 +11,7 @@ import { RunErrorAlert } from "@/components/generation/run-error";
 import { initialRunState, isBusy, runReducer, type RunAction } from "@/components/generation/run-state";
 import type { RunCost } from "@/lib/generation-ui/get-run-cost";
 import { apiFetch } from "@/lib/me/api-fetch";
-import { formatCredits } from "@/lib/money/credits";
+import { useFormat } from "@/lib/i18n/use-format";
 
 export const balanceQueryKey = ["me", "balance"] as const;
 
@@ -60,6 +60,7 @@ type Props = {
 /** The model page's run action: queue the input, follow it live, show the result, its cost and the new balance. */
 export function PlaygroundRun({ modelId, input, signedIn, lang, onIssues, runCost }: Props) {
   const t = words[lang];
+  const f = useFormat();
   const [state, dispatch] = useReducer(runReducer, initialRunState);
   const [cost, setCost] = useState<RunCost | null>(null);
   const abortRef = useRef<AbortController | null>(null);
@@ -153,7 +154,7 @@ export function PlaygroundRun({ modelId, input, signedIn, lang, onIssues, runCos
           <p className="text-sm text-slate-600">
             {cost ? t.newBalance : t.balance}:{" "}
             <span className="font-medium text-slate-900" data-testid="run-balance">
-              {formatCredits(balance.data)}
+              {f.credits(balance.data)}
             </span>
           </p>
         )}
@@ -169,9 +170,9 @@ export function PlaygroundRun({ modelId, input, signedIn, lang, onIssues, runCos
             t.refunded
           ) : (
             <>
-              {t.reserved} {formatCredits(cost.reservedCredits)} · {t.charged}{" "}
+              {t.reserved} {f.credits(cost.reservedCredits)} · {t.charged}{" "}
               <span className="font-medium text-slate-900" data-testid="run-charged">
-                {cost.settledCredits === null ? "…" : formatCredits(cost.settledCredits)}
+                {cost.settledCredits === null ? "…" : f.credits(cost.settledCredits)}
               </span>
             </>
           )}

@@ -3,10 +3,9 @@
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { EstimatePreview } from "@/lib/catalog/estimate";
 import type { RunCost } from "@/lib/generation-ui/get-run-cost";
-import { formatCredits, formatPriceRub } from "@/lib/money/credits";
+import { useFormat } from "@/lib/i18n/use-format";
 import { CurlExamples } from "./curl-examples";
 import { PlaygroundRun } from "./playground-run";
-import { formatQuantity } from "./format";
 import { fieldsOf, initialValues, toInput, type JsonSchema } from "./schema-fields";
 import { SchemaForm } from "./schema-form";
 
@@ -68,9 +67,10 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
   const errors = { ...Object.fromEntries(result.issues.filter((i) => i.path.length > 0).map((i) => [i.path[0]!, i.message])), ...runIssues };
   const e = result.estimate;
   const words = t[lang];
+  const f = useFormat();
   return (
     <div className="grid gap-8 lg:grid-cols-2">
-      <section aria-label={words.title} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <section aria-label={words.title} className="min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 className="mb-4 font-semibold text-slate-900">{words.title}</h2>
         <SchemaForm
           fields={fields}
@@ -87,14 +87,14 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
           }}
         />
         <div className="mt-6 rounded-md bg-slate-50 p-4" aria-live="polite">
-          <p className="text-xs font-medium uppercase tracking-wider text-slate-500">{words.price}</p>
+          <p className="text-xs font-medium uppercase tracking-wider text-slate-600">{words.price}</p>
           {e ? (
             <>
               <p className={`text-2xl font-semibold text-slate-900 ${pending ? "opacity-60" : ""}`} data-testid="estimate-cost">
-                {formatCredits(e.estimatedCostCredits)}
+                {f.credits(e.estimatedCostCredits)}
               </p>
               <p className="text-sm text-slate-600" data-testid="estimate-detail">
-                {formatQuantity(e.quantity, e.priceUnit)} × {formatPriceRub(String(e.estimatedPriceRub))}
+                {f.quantity(e.quantity, e.priceUnit)} × {f.rub(e.estimatedPriceRub)}
               </p>
             </>
           ) : (
@@ -107,7 +107,7 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
           <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} lang={lang} onIssues={(issues) => setRunIssues(refusedRunIssues(issues))} runCost={runCost} />
         </div>
       </section>
-      <section aria-label="API">
+      <section aria-label="API" className="min-w-0">
         <CurlExamples baseUrl={baseUrl} modelId={modelId} input={input} />
       </section>
     </div>

@@ -97,7 +97,7 @@ export function SchemaForm({ fields, values, errors, onChange, customLabel }: Pr
             <label htmlFor={`field-${f.name}`} className="block text-sm font-medium text-slate-800">
               {f.title}
               {f.required && <span className="text-red-600"> *</span>}
-              <span className="ml-2 font-mono text-xs font-normal text-slate-400">{f.name}</span>
+              <span className="ml-2 font-mono text-xs font-normal text-slate-600">{f.name}</span>
             </label>
             {f.description && <p className="mb-1 text-xs text-slate-500">{f.description}</p>}
             {f.kind !== "boolean" && <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />}

@@ -1,12 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import type { CatalogState } from "./links";
 
 const sorts = [
-  ["popular", "Most popular"],
-  ["newest", "Newest"],
-  ["price_asc", "Cheapest first"],
-  ["by_category", "By category"],
+  ["popular", "sortPopular"],
+  ["newest", "sortNewest"],
+  ["price_asc", "sortPrice"],
+  ["by_category", "sortCategory"],
 ] as const;
 
 /**
@@ -14,6 +15,7 @@ const sorts = [
  * and community controls submit on change.
  */
 export function SearchBar({ state }: { state: CatalogState }) {
+  const t = useTranslations("catalog");
   const submit = (e: React.ChangeEvent<HTMLSelectElement | HTMLInputElement>) => e.currentTarget.form?.requestSubmit();
   return (
     <form method="get" action="/catalog" role="search" className="flex flex-wrap items-center gap-3">
@@ -25,29 +27,29 @@ export function SearchBar({ state }: { state: CatalogState }) {
         name="search"
         defaultValue={state.search ?? ""}
         maxLength={64}
-        placeholder="Search models, e.g. flux, kling, whisper"
-        aria-label="Search models"
+        placeholder={t("searchPlaceholder")}
+        aria-label={t("searchLabel")}
         className="min-w-64 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500"
       />
       <select
         name="sort"
         defaultValue={state.sort}
         onChange={submit}
-        aria-label="Sort"
+        aria-label={t("sort")}
         className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
       >
         {sorts.map(([value, label]) => (
           <option key={value} value={value}>
-            {label}
+            {t(label)}
           </option>
         ))}
       </select>
       <label className="flex items-center gap-2 text-sm text-slate-700">
         <input type="checkbox" name="includeCommunity" value="true" defaultChecked={state.includeCommunity} onChange={submit} />
-        Community models
+        {t("community")}
       </label>
       <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
-        Search
+        {t("search")}
       </button>
     </form>
   );

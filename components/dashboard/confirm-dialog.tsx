@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Button, type ButtonVariant } from "@/components/ui/button";
 
@@ -23,6 +24,7 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
 }) {
+  const t = useTranslations("ui");
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -45,10 +47,10 @@ export function ConfirmDialog({
       </div>
       <div className="flex justify-end gap-2 border-t border-slate-100 bg-slate-50 px-6 py-3">
         <Button variant="secondary" onClick={onClose} disabled={pending}>
-          Cancel
+          {t("cancel")}
         </Button>
         <Button variant={variant} onClick={onConfirm} disabled={pending}>
-          {pending ? "Working…" : confirmLabel}
+          {pending ? t("working") : confirmLabel}
         </Button>
       </div>
     </dialog>

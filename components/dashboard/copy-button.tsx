@@ -1,9 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+export function CopyButton({ value, label }: { value: string; label?: string }) {
+  const t = useTranslations("ui");
   const [copied, setCopied] = useState(false);
   return (
     <Button
@@ -15,7 +17,7 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
         setTimeout(() => setCopied(false), 2000);
       }}
     >
-      {copied ? "Copied" : label}
+      {copied ? t("copied") : (label ?? t("copy"))}
     </Button>
   );
 }

@@ -1,19 +1,21 @@
-/** Dashboard navigation; each area's issue fills its page. */
-export const userNav = [
-  { href: "/dashboard", label: "Overview" },
-  { href: "/dashboard/keys", label: "API keys" },
-  { href: "/dashboard/usage", label: "Usage" },
-  { href: "/dashboard/activity", label: "Activity" },
-  { href: "/dashboard/billing", label: "Billing" },
-  { href: "/dashboard/profile", label: "Profile" },
-  { href: "/dashboard/sessions", label: "Sessions" },
-  { href: "/dashboard/webhooks", label: "Webhooks" },
-  { href: "/dashboard/integrations", label: "Integrations" },
+/** Dashboard navigation; labels are message keys of the "nav" namespace. */
+export type NavKey = "overview" | "keys" | "usage" | "activity" | "billing" | "profile" | "sessions" | "webhooks" | "integrations" | "stats" | "users" | "models" | "transactions";
+
+export const userNav: { href: string; label: NavKey }[] = [
+  { href: "/dashboard", label: "overview" },
+  { href: "/dashboard/keys", label: "keys" },
+  { href: "/dashboard/usage", label: "usage" },
+  { href: "/dashboard/activity", label: "activity" },
+  { href: "/dashboard/billing", label: "billing" },
+  { href: "/dashboard/profile", label: "profile" },
+  { href: "/dashboard/sessions", label: "sessions" },
+  { href: "/dashboard/webhooks", label: "webhooks" },
+  { href: "/dashboard/integrations", label: "integrations" },
 ];
 
-export const adminNav = [
-  { href: "/dashboard/admin", label: "Stats" },
-  { href: "/dashboard/admin/users", label: "Users" },
-  { href: "/dashboard/admin/models", label: "Models" },
-  { href: "/dashboard/admin/transactions", label: "Transactions" },
+export const adminNav: { href: string; label: NavKey }[] = [
+  { href: "/dashboard/admin", label: "stats" },
+  { href: "/dashboard/admin/users", label: "users" },
+  { href: "/dashboard/admin/models", label: "models" },
+  { href: "/dashboard/admin/transactions", label: "transactions" },
 ];

@@ -1,7 +1,7 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
 
 export const inputClass =
-  "block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
+  "block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50";
 
 /** Full width unless the caller sets a width. */
 const sized = (className = "") => `${inputClass} ${/(^|\s)w-/.test(className) ? "" : "w-full"} ${className}`;
@@ -50,23 +50,43 @@ export function formatTime(iso: string | null | undefined, empty = "—"): strin
   return iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : empty;
 }
 
-export function Table({ head, children }: { head: ReactNode[]; children: ReactNode }) {
+/**
+ * A table; with `stack`, below md each row becomes a card (cells stacked, headers hidden, each
+ * `Td`'s label shown above its value) so a phone never scrolls sideways and every action is reachable.
+ * Without it, a wide table scrolls inside its own box.
+ */
+export function Table({ head, children, stack = false }: { head: ReactNode[]; children: ReactNode; stack?: boolean }) {
+  const s = stack;
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead>
+    <div className={s ? "md:overflow-x-auto" : "overflow-x-auto"}>
+      <table className={`min-w-full divide-y divide-slate-200 text-sm ${s ? "max-md:block" : ""}`}>
+        <thead className={s ? "max-md:hidden" : undefined}>
           <tr>
             {head.map((h, i) => (
-              <th key={i} className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wider text-slate-500">
+              <th key={i} className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wider text-slate-600">
                 {h}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
+        <tbody
+          className={`divide-y divide-slate-100 ${s ? "max-md:block max-md:[&>tr]:grid max-md:[&>tr]:grid-cols-2 max-md:[&>tr]:gap-x-4 max-md:[&>tr]:py-3 max-md:[&>tr>td:last-child]:col-span-2 max-md:[&>tr>td]:block max-md:[&>tr>td]:px-0 max-md:[&>tr>td]:py-1 max-md:[&>tr>td]:text-left max-md:[&>tr>td]:whitespace-normal" : ""}`}
+        >
+          {children}
+        </tbody>
       </table>
     </div>
   );
 }
 
 export const cellClass = "px-3 py-2 align-middle text-slate-700";
+
+/** A cell of a stacked `Table`: its column's label shows above the value on a phone. */
+export function Td({ label, className = "", children }: { label?: string; className?: string; children?: ReactNode }) {
+  return (
+    <td className={`${cellClass} ${className}`}>
+      {label && <span className="block text-xs font-semibold uppercase tracking-wider text-slate-600 md:hidden">{label}</span>}
+      {children}
+    </td>
+  );
+}

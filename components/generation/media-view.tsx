@@ -1,39 +1,51 @@
+import { useLocale, useTranslations } from "next-intl";
+import { formatFor, type Format } from "@/lib/i18n/format";
 import type { MediaItem } from "./result-media";
 import { resultView } from "./result-media";
 
-function sizeLabel(bytes: number | undefined): string | null {
-  if (bytes === undefined) return null;
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 102.4) / 10} KB`;
-  return `${Math.round(bytes / (1024 * 104.8576)) / 10} MB`;
+type MediaT = ReturnType<typeof useTranslations<"media">>;
+
+/** A file size in the page's locale: "12.3 KB" / "12,3 КБ". */
+export function sizeLabel(bytes: number | undefined | null, t: MediaT, f: Format): string | null {
+  if (bytes === undefined || bytes === null) return null;
+  if (bytes < 1024) return t("b", { n: f.number(bytes) });
+  if (bytes < 1024 * 1024) return t("kb", { n: f.number(Math.round(bytes / 102.4) / 10) });
+  return t("mb", { n: f.number(Math.round(bytes / (1024 * 104.8576)) / 10) });
 }
 
-function caption(item: MediaItem): string {
-  const parts = [item.contentType, item.width && item.height ? `${item.width}×${item.height}` : null, item.durationSec !== undefined ? `${item.durationSec} s` : null, sizeLabel(item.sizeBytes)];
+function caption(item: MediaItem, t: MediaT, f: Format): string {
+  const parts = [
+    item.contentType,
+    item.width && item.height ? `${item.width}×${item.height}` : null,
+    item.durationSec !== undefined ? t("sec", { n: f.number(item.durationSec) }) : null,
+    sizeLabel(item.sizeBytes, t, f),
+  ];
   return parts.filter(Boolean).join(" · ");
 }
 
 /** One file, inline: images and video shown, audio playable, anything else a download link. */
 export function MediaTile({ item }: { item: MediaItem }) {
+  const t = useTranslations("media");
+  const f = formatFor(useLocale());
   return (
     <figure className="overflow-hidden rounded-md border border-slate-200 bg-slate-50" data-testid={`result-${item.kind}`} data-field={item.field}>
       {item.kind === "image" && (
         <a href={item.url} target="_blank" rel="noreferrer">
           {/* eslint-disable-next-line @next/next/no-img-element -- generated files of any size, served by the app */}
-          <img src={item.url} alt={`Generated ${item.field}`} width={item.width} height={item.height} loading="lazy" className="h-auto w-full bg-white object-contain" />
+          <img src={item.url} alt={t("generated", { field: item.field })} width={item.width} height={item.height} loading="lazy" className="h-auto w-full bg-white object-contain" />
         </a>
       )}
       {item.kind === "video" && <video src={item.url} controls loop playsInline className="w-full bg-black" />}
       {item.kind === "audio" && <audio src={item.url} controls className="w-full p-2" />}
       {item.kind === "file" && (
         <a href={item.url} download className="block p-4 text-sm font-medium text-brand-700 hover:underline">
-          Download {item.field}
+          {t("download", { field: item.field })}
         </a>
       )}
-      <figcaption className="flex items-center justify-between gap-2 border-t border-slate-200 bg-white px-3 py-1.5 text-xs text-slate-500">
-        <span className="truncate">{caption(item) || item.field}</span>
+      <figcaption className="flex items-center justify-between gap-2 border-t border-slate-200 bg-white px-3 py-1.5 text-xs text-slate-600">
+        <span className="truncate">{caption(item, t, f) || item.field}</span>
         <a href={item.url} target="_blank" rel="noreferrer" className="shrink-0 text-brand-700 hover:underline">
-          Open
+          {t("open")}
         </a>
       </figcaption>
     </figure>
@@ -54,7 +66,7 @@ export function MediaGrid({ items }: { items: MediaItem[] }) {
 export function JsonBlock({ value, label = "JSON", open = false }: { value: unknown; label?: string; open?: boolean }) {
   return (
     <details open={open} className="rounded-md border border-slate-200 bg-white">
-      <summary className="cursor-pointer px-3 py-2 text-xs font-medium uppercase tracking-wider text-slate-500">{label}</summary>
+      <summary className="cursor-pointer px-3 py-2 text-xs font-medium uppercase tracking-wider text-slate-600">{label}</summary>
       <pre className="max-h-96 overflow-auto border-t border-slate-100 p-3 font-mono text-xs text-slate-800">{JSON.stringify(value, null, 2)}</pre>
     </details>
   );
@@ -62,6 +74,7 @@ export function JsonBlock({ value, label = "JSON", open = false }: { value: unkn
 
 /** A whole result: media first, then text (speech-to-text), then the other fields as JSON. */
 export function ResultView({ result }: { result: Record<string, unknown> }) {
+  const t = useTranslations("media");
   const view = resultView(result);
   return (
     <div className="space-y-3" data-testid="result">
@@ -71,7 +84,7 @@ export function ResultView({ result }: { result: Record<string, unknown> }) {
           {view.text}
         </p>
       )}
-      {Object.keys(view.json).length > 0 && <JsonBlock value={view.json} label="Other fields" open={view.media.length === 0 && view.text === null} />}
+      {Object.keys(view.json).length > 0 && <JsonBlock value={view.json} label={t("otherFields")} open={view.media.length === 0 && view.text === null} />}
     </div>
   );
 }

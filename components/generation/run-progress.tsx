@@ -19,7 +19,7 @@ export function RunProgress({ state, lang = "en" }: { state: RunState; lang?: "e
         </span>
         {state.queuePosition !== null && state.phase === "queued" && <span className="text-slate-500">#{state.queuePosition + 1}</span>}
         {state.stage && showBar && <span className="text-slate-500" data-testid="run-stage">{state.stage}</span>}
-        {state.requestId && <span className="ml-auto font-mono text-xs text-slate-400" data-testid="run-request-id">{state.requestId}</span>}
+        {state.requestId && <span className="ml-auto font-mono text-xs text-slate-600" data-testid="run-request-id">{state.requestId}</span>}
       </div>
       {showBar && (
         <div className="h-1.5 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={state.percent ?? undefined}>

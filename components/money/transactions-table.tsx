@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, cellClass, formatTime, Table } from "@/components/dashboard/ui";
+import { Badge, formatTime, Table, Td } from "@/components/dashboard/ui";
 import type { TransactionType } from "@/db/schema";
 import { formatCredits } from "@/lib/money/credits";
 import type { TransactionView } from "@/lib/transactions/list-transactions";
@@ -19,26 +19,26 @@ export function TransactionsTable({ items, showUser = false }: { items: Transact
   if (items.length === 0) return <p className="py-6 text-center text-sm text-slate-500">No transactions.</p>;
   const head = [...(showUser ? ["User"] : []), "Time", "Type", "Amount", "Balance after", "Description"];
   return (
-    <Table head={head}>
+    <Table stack head={head}>
       {items.map((t) => (
         <tr key={t.id} data-testid="transaction-row">
           {showUser && (
-            <td className={cellClass}>
+            <Td label="User">
               <Link href={`/dashboard/admin/users/${encodeURIComponent(t.userId)}`} className="text-brand-700 hover:underline">
                 {t.userId.slice(0, 8)}…
               </Link>
-            </td>
+            </Td>
           )}
-          <td className={`${cellClass} whitespace-nowrap`}>{formatTime(t.createdAt)}</td>
-          <td className={cellClass}>
+          <Td label="Time" className="whitespace-nowrap">{formatTime(t.createdAt)}</Td>
+          <Td label="Type">
             <Badge tone={t.amount > 0 ? "green" : t.amount < 0 ? "amber" : "slate"}>{transactionTypeLabels[t.type]}</Badge>
-          </td>
-          <td className={`${cellClass} whitespace-nowrap tabular-nums ${t.amount < 0 ? "text-red-700" : "text-emerald-700"}`}>
+          </Td>
+          <Td label="Amount" className={`whitespace-nowrap tabular-nums ${t.amount < 0 ? "text-red-700" : "text-emerald-700"}`}>
             {t.amount > 0 ? "+" : ""}
             {formatCredits(t.amount)}
-          </td>
-          <td className={`${cellClass} whitespace-nowrap tabular-nums`}>{formatCredits(t.balanceAfter)}</td>
-          <td className={cellClass}>{t.description ?? "—"}</td>
+          </Td>
+          <Td label="Balance after" className="whitespace-nowrap tabular-nums">{formatCredits(t.balanceAfter)}</Td>
+          <Td label="Description">{t.description ?? "—"}</Td>
         </tr>
       ))}
     </Table>

@@ -1,4 +1,5 @@
-import { formatCredits } from "@/lib/money/credits";
+import { useLocale, useTranslations } from "next-intl";
+import { formatFor } from "@/lib/i18n/format";
 import type { HistoryGranularity } from "@/lib/usage/windows";
 
 type Point = { bucket: string; credits: number; count: number };
@@ -7,14 +8,16 @@ const W = 720;
 const H = 200;
 const PAD = { top: 12, right: 8, bottom: 24, left: 8 };
 
-/** A bucket's label: the hour for hourly series, the day otherwise (UTC, like the buckets). */
-const label = (bucket: string, granularity: HistoryGranularity) => (granularity === "hour" ? `${bucket.slice(11, 16)}` : bucket.slice(5, 10));
 
 /**
  * Spend over time as an SVG bar chart, rendered on the server: one bar per bucket, heights in
  * proportion to credits (integers, so the scale is exact), a tooltip per bar, a few axis labels.
  */
 export function SpendChart({ series, granularity }: { series: Point[]; granularity: HistoryGranularity }) {
+  const t = useTranslations("chart");
+  const f = formatFor(useLocale());
+  // A bucket's label: the hour for hourly series, the day otherwise (UTC, like the buckets).
+  const label = (bucket: string) => (granularity === "hour" ? bucket.slice(11, 16) : f.day(bucket));
   const max = Math.max(0, ...series.map((p) => p.credits));
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
@@ -23,11 +26,11 @@ export function SpendChart({ series, granularity }: { series: Point[]; granulari
   const every = Math.max(1, Math.ceil(series.length / 8));
   return (
     <figure data-testid="spend-chart">
-      <div className="mb-2 flex justify-between text-xs text-slate-500">
-        <span>Peak {formatCredits(max)}</span>
-        <span>{granularity === "hour" ? "per hour" : granularity === "day" ? "per day" : "per week"} · UTC</span>
+      <div className="mb-2 flex justify-between text-xs text-slate-600">
+        <span>{t("peak", { amount: f.credits(max) })}</span>
+        <span>{granularity === "hour" ? t("perHour") : granularity === "day" ? t("perDay") : t("perWeek")}</span>
       </div>
-      <svg viewBox={`0 0 ${W} ${H}`} className="h-52 w-full" role="img" aria-label="Spend over time">
+      <svg viewBox={`0 0 ${W} ${H}`} className="h-52 w-full" role="img" aria-label={t("label")}>
         <line x1={PAD.left} x2={W - PAD.right} y1={H - PAD.bottom} y2={H - PAD.bottom} className="stroke-slate-300" />
         {series.map((p, i) => {
           const h = max === 0 ? 0 : (p.credits / max) * innerH;
@@ -35,18 +38,18 @@ export function SpendChart({ series, granularity }: { series: Point[]; granulari
           return (
             <g key={p.bucket}>
               <rect x={x} y={H - PAD.bottom - h} width={barW} height={Math.max(h, p.credits > 0 ? 1 : 0)} rx={1} className="fill-brand-500">
-                <title>{`${p.bucket.slice(0, 16).replace("T", " ")} UTC: ${formatCredits(p.credits)}, ${p.count} operations`}</title>
+                <title>{t("bar", { when: granularity === "hour" ? f.dateTime(p.bucket) : f.date(p.bucket), amount: f.credits(p.credits), count: p.count })}</title>
               </rect>
               {i % every === 0 && (
-                <text x={PAD.left + i * slot + slot / 2} y={H - 6} textAnchor="middle" className="fill-slate-500 text-[10px]">
-                  {label(p.bucket, granularity)}
+                <text x={PAD.left + i * slot + slot / 2} y={H - 6} textAnchor="middle" className="fill-slate-600 text-[10px]">
+                  {label(p.bucket)}
                 </text>
               )}
             </g>
           );
         })}
       </svg>
-      {max === 0 && <figcaption className="mt-2 text-center text-sm text-slate-500">No spend in this period.</figcaption>}
+      {max === 0 && <figcaption className="mt-2 text-center text-sm text-slate-600">{t("empty")}</figcaption>}
     </figure>
   );
 }

@@ -1,9 +1,11 @@
+import { useTranslations } from "next-intl";
 import Link from "next/link";
 
 /** The window switcher: links, so the choice lives in the URL and survives a reload. */
 export function WindowTabs<W extends string>({ windows, current, href }: { windows: readonly W[]; current: W; href: (w: W) => string }) {
+  const t = useTranslations("chart");
   return (
-    <nav className="inline-flex rounded-md border border-slate-200 bg-white p-0.5 text-sm" aria-label="Window">
+    <nav className="inline-flex rounded-md border border-slate-200 bg-white p-0.5 text-sm" aria-label={t("window")}>
       {windows.map((w) => (
         <Link
           key={w}

@@ -1,8 +1,10 @@
+import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SessionKeepAlive } from "@/components/dashboard/session-keep-alive";
-import { Sidebar } from "@/components/dashboard/sidebar";
+import { MobileNav, Sidebar } from "@/components/dashboard/sidebar";
 import { SubmitButton } from "@/components/dashboard/submit-button";
+import { LocaleSwitcher } from "@/components/site/locale-switcher";
 import { requireViewer } from "@/lib/auth/viewer";
 import { signOutAction } from "../../(site)/signin/actions";
 
@@ -13,32 +15,49 @@ import { signOutAction } from "../../(site)/signin/actions";
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const { principal } = await requireViewer();
+  const isAdmin = principal.role === "admin";
+  const t = await getTranslations("nav");
   return (
     <div className="min-h-screen">
       <SessionKeepAlive />
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-14 max-w-7xl items-center justify-between px-4">
-          <Link href="/" className="font-semibold text-slate-900">
-            Generation Gateway
-          </Link>
-          <div className="flex items-center gap-4 text-sm">
-            <Link href="/docs" className="text-slate-600 hover:text-slate-900">
-              API reference
+      <header className="relative border-b border-slate-200 bg-white">
+        <div className="mx-auto flex h-14 max-w-7xl items-center justify-between gap-3 px-4">
+          <div className="flex min-w-0 items-center gap-3">
+            <MobileNav
+              isAdmin={isAdmin}
+              extra={
+                <div className="mt-6 space-y-2 border-t border-slate-100 px-3 pt-4 text-sm">
+                  <p className="truncate text-slate-600">{principal.email ?? principal.name ?? t("accountFallback")}</p>
+                  <Link href="/docs" className="block text-slate-700 hover:text-slate-900">
+                    {t("docs")}
+                  </Link>
+                  <LocaleSwitcher />
+                </div>
+              }
+            />
+            <Link href="/" className="truncate font-semibold text-slate-900">
+              Generation Gateway
             </Link>
-            <Link href="/dashboard/profile" className="text-slate-600 hover:text-slate-900" data-testid="viewer-email">
-              {principal.email ?? principal.name ?? "Account"}
+          </div>
+          <div className="flex min-w-0 items-center gap-4 text-sm">
+            <LocaleSwitcher className="hidden md:flex" />
+            <Link href="/docs" className="hidden text-slate-600 hover:text-slate-900 md:inline">
+              {t("docs")}
+            </Link>
+            <Link href="/dashboard/profile" className="hidden max-w-56 truncate text-slate-600 hover:text-slate-900 sm:inline" data-testid="viewer-email">
+              {principal.email ?? principal.name ?? t("accountFallback")}
             </Link>
             <form action={signOutAction}>
-              <SubmitButton variant="ghost" pendingLabel="Signing out…">
-                Sign out
+              <SubmitButton variant="ghost" pendingLabel={t("signingOut")} className="whitespace-nowrap px-2">
+                {t("signOut")}
               </SubmitButton>
             </form>
           </div>
         </div>
       </header>
-      <div className="mx-auto flex max-w-7xl gap-8 px-4 py-8">
-        <aside className="w-52 shrink-0">
-          <Sidebar isAdmin={principal.role === "admin"} />
+      <div className="mx-auto flex max-w-7xl gap-8 px-4 py-6 md:py-8">
+        <aside className="hidden w-52 shrink-0 md:block">
+          <Sidebar isAdmin={isAdmin} />
         </aside>
         <main className="min-w-0 flex-1">{children}</main>
       </div>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { getDb } from "@/db/client";
 import { CatalogFilters } from "@/components/catalog/catalog-filters";
 import { catalogHref, type CatalogState } from "@/components/catalog/links";
@@ -6,14 +7,15 @@ import { ModelGrid } from "@/components/catalog/model-grid";
 import { Pagination } from "@/components/catalog/pagination";
 import { SearchBar } from "@/components/catalog/search-bar";
 import { PageHeader } from "@/components/ui/card";
+import { Disclosure } from "@/components/ui/disclosure";
 import { listModelsQuery } from "@/lib/api/contracts/models";
 import { catalogFacets } from "@/lib/catalog/facets";
 import { listModels } from "@/lib/catalog/list";
 
-export const metadata: Metadata = {
-  title: "Models",
-  description: "Image, video, speech, music, 3D and embedding models with exact per-unit prices in rubles.",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("catalog");
+  return { title: t("title"), description: t("description") };
+}
 
 const PAGE_SIZE = 24;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -34,27 +36,27 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   const { state, invalid } = stateOf(await searchParams);
   const db = await getDb();
   const [result, facets] = await Promise.all([listModels(db, state), catalogFacets(db, state.includeCommunity)]);
+  const t = await getTranslations("catalog");
   const filtered = Boolean(state.search || state.category.length || state.lab.length || state.tag.length);
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
-      <PageHeader
-        title="Models"
-        description="Every model has a JSON Schema for its input and an exact price per unit. Prices are in rubles; 1 credit = 0.0001 ₽."
-      />
+      <PageHeader title={t("title")} description={t("description")} />
       <SearchBar state={state} />
-      {invalid.length > 0 && <p className="mt-3 text-sm text-amber-700">Ignored invalid parameters: {invalid.join(", ")}.</p>}
-      <div className="mt-8 grid gap-8 lg:grid-cols-[14rem_1fr]">
-        <aside>
-          <CatalogFilters state={state} facets={facets} />
+      {invalid.length > 0 && <p className="mt-3 text-sm text-amber-700">{t("ignored", { list: invalid.join(", ") })}</p>}
+      <div className="mt-6 grid gap-6 lg:mt-8 lg:grid-cols-[14rem_1fr] lg:gap-8">
+        <aside aria-label={t("filters")}>
+          <Disclosure from="lg" testId="catalog-filters" label={filtered ? t("filtersActive") : t("filters")} panelClassName="max-lg:mt-4">
+            <CatalogFilters state={state} facets={facets} />
+          </Disclosure>
         </aside>
-        <section aria-label="Results">
+        <section aria-label={t("results")} className="min-w-0">
           <div className="mb-4 flex items-center justify-between">
             <p className="text-sm text-slate-600" data-testid="result-count">
-              {result.total} {result.total === 1 ? "model" : "models"}
+              {t("count", { count: result.total })}
             </p>
             {filtered && (
               <a href={catalogHref({ ...state, search: undefined, category: [], lab: [], tag: [] })} className="text-sm text-brand-700 hover:underline">
-                Clear filters
+                {t("clear")}
               </a>
             )}
           </div>

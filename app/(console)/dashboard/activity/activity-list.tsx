@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -8,7 +9,6 @@ import {
   ACTIVITY_PAGE_SIZE,
   activityApiQuery,
   activityPageHref,
-  formatDuration,
   OPERATIONS,
   STATUSES,
   statusTone,
@@ -16,11 +16,11 @@ import {
   type ActivityFilters,
   type FilterKey,
 } from "@/components/generation/activity-filters";
-import { Alert, Badge, cellClass, Field, formatTime, Input, Select, Table } from "@/components/dashboard/ui";
+import { Alert, Badge, Field, Input, Select, Table, Td } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/me/api-fetch";
-import { formatCredits } from "@/lib/money/credits";
+import { useFormat } from "@/lib/i18n/use-format";
 
 export type ActivityRecord = {
   id: string;
@@ -40,6 +40,9 @@ type KeyOption = { id: string; name: string; start: string | null };
 
 /** GET /me/activity with the page's filters, kept in the URL so a filtered view can be shared and reloaded. */
 export function ActivityList({ initialFilters, initialPage, keys }: { initialFilters: ActivityFilters; initialPage?: Page; keys: KeyOption[] }) {
+  const t = useTranslations("activity");
+  const ts = useTranslations("status");
+  const f = useFormat();
   const router = useRouter();
   const [filters, setFilters] = useState(initialFilters);
   const [modelDraft, setModelDraft] = useState(initialFilters.modelId ?? "");
@@ -71,12 +74,12 @@ export function ActivityList({ initialFilters, initialPage, keys }: { initialFil
             set("modelId", modelDraft);
           }}
         >
-          <Field label="Model">
+          <Field label={t("model")}>
             <Input value={modelDraft} onChange={(e) => setModelDraft(e.target.value)} onBlur={() => modelDraft !== (filters.modelId ?? "") && set("modelId", modelDraft)} placeholder="fal-ai/flux/dev" name="modelId" />
           </Field>
-          <Field label="API key">
+          <Field label={t("apiKey")}>
             <Select value={filters.apiKeyId ?? ""} onChange={(e) => set("apiKeyId", e.target.value)} name="apiKeyId">
-              <option value="">Any key or the dashboard</option>
+              <option value="">{t("anyKey")}</option>
               {keys.map((k) => (
                 <option key={k.id} value={k.id}>
                   {k.name}
@@ -85,29 +88,29 @@ export function ActivityList({ initialFilters, initialPage, keys }: { initialFil
               ))}
             </Select>
           </Field>
-          <Field label="Operation">
+          <Field label={t("operation")}>
             <Select value={filters.operation ?? ""} onChange={(e) => set("operation", e.target.value)} name="operation">
-              <option value="">Any</option>
+              <option value="">{t("any")}</option>
               {OPERATIONS.map((o) => (
                 <option key={o} value={o}>
-                  {o}
+                  {t(`op_${o}`)}
                 </option>
               ))}
             </Select>
           </Field>
-          <Field label="Status">
+          <Field label={t("status")}>
             <Select value={filters.status ?? ""} onChange={(e) => set("status", e.target.value)} name="status">
-              <option value="">Any</option>
+              <option value="">{t("any")}</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {ts(s)}
                 </option>
               ))}
             </Select>
           </Field>
           <div className="flex items-end gap-2">
             <Button type="submit" variant="secondary">
-              Apply
+              {t("apply")}
             </Button>
             <Button
               type="button"
@@ -117,37 +120,37 @@ export function ActivityList({ initialFilters, initialPage, keys }: { initialFil
                 apply({ offset: 0 });
               }}
             >
-              Clear
+              {t("clear")}
             </Button>
           </div>
         </form>
       </Card>
       {error && <Alert>{error.message}</Alert>}
       {(data || !error) && (
-        <Card title={data ? `${data.total} record${data.total === 1 ? "" : "s"}` : "Loading…"} actions={isFetching ? <span className="text-xs text-slate-400">Updating…</span> : null}>
+        <Card title={data ? t("records", { count: data.total }) : t("loading")} actions={isFetching ? <span className="text-xs text-slate-600">{t("updating")}</span> : null}>
           {!data ? null : data.items.length === 0 ? (
             <p className="text-sm text-slate-600" data-testid="activity-empty">
-              Nothing here yet. Runs from the catalog&apos;s playground and the API appear as they finish.
+              {t("empty")}
             </p>
           ) : (
-            <Table head={["Time", "Model", "Operation", "Status", "Cost", "Duration", "Key", ""]}>
+            <Table stack head={[t("colTime"), t("model"), t("operation"), t("status"), t("colCost"), t("colDuration"), t("colKey"), ""]}>
               {data.items.map((r) => (
                 <tr key={r.id} data-testid="activity-row" data-request-id={r.requestId ?? ""}>
-                  <td className={`${cellClass} whitespace-nowrap`}>{formatTime(r.createdAt)}</td>
-                  <td className={`${cellClass} font-mono text-xs`}>{r.modelId ?? "—"}</td>
-                  <td className={cellClass}>{r.operation}</td>
-                  <td className={cellClass}>
-                    <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+                  <Td label={t("colTime")} className="whitespace-nowrap">{f.dateTime(r.createdAt)}</Td>
+                  <Td label={t("model")} className="font-mono text-xs">{r.modelId ?? "—"}</Td>
+                  <Td label={t("operation")}>{r.operation}</Td>
+                  <Td label={t("status")}>
+                    <Badge tone={statusTone(r.status)}>{ts.has(r.status as "completed") ? ts(r.status as "completed") : r.status}</Badge>
                     {r.errorCode && <span className="ml-2 font-mono text-xs text-red-700">{r.errorCode}</span>}
-                  </td>
-                  <td className={`${cellClass} whitespace-nowrap`}>{formatCredits(r.credits)}</td>
-                  <td className={`${cellClass} whitespace-nowrap`}>{formatDuration(r.durationMs)}</td>
-                  <td className={cellClass}>{r.apiKeyId ? (keyName.get(r.apiKeyId) ?? "deleted key") : "dashboard"}</td>
-                  <td className={`${cellClass} text-right`}>
+                  </Td>
+                  <Td label={t("colCost")} className="whitespace-nowrap">{f.credits(r.credits)}</Td>
+                  <Td label={t("colDuration")} className="whitespace-nowrap">{f.duration(r.durationMs)}</Td>
+                  <Td label={t("colKey")}>{r.apiKeyId ? (keyName.get(r.apiKeyId) ?? t("deletedKey")) : t("dashboard")}</Td>
+                  <Td className="text-right">
                     <Link href={`/dashboard/activity/${encodeURIComponent(r.id)}`} className="text-brand-700 hover:underline">
-                      Details
+                      {t("details")}
                     </Link>
-                  </td>
+                  </Td>
                 </tr>
               ))}
             </Table>
@@ -155,14 +158,14 @@ export function ActivityList({ initialFilters, initialPage, keys }: { initialFil
           {data && data.total > ACTIVITY_PAGE_SIZE && (
             <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
               <span>
-                {data.offset + 1}–{Math.min(data.offset + data.items.length, data.total)} of {data.total}
+                {t("range", { from: f.number(data.offset + 1), to: f.number(Math.min(data.offset + data.items.length, data.total)), total: f.number(data.total) })}
               </span>
               <div className="flex gap-2">
                 <Button type="button" variant="secondary" disabled={filters.offset === 0} onClick={() => apply({ ...filters, offset: Math.max(0, filters.offset - ACTIVITY_PAGE_SIZE) })}>
-                  Newer
+                  {t("newer")}
                 </Button>
                 <Button type="button" variant="secondary" disabled={data.offset + data.items.length >= data.total} onClick={() => apply({ ...filters, offset: filters.offset + ACTIVITY_PAGE_SIZE })}>
-                  Older
+                  {t("older")}
                 </Button>
               </div>
             </div>

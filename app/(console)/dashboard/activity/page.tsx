@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { ACTIVITY_PAGE_SIZE, filtersFrom } from "@/components/generation/activity-filters";
 import { PageHeader } from "@/components/ui/card";
 import { activityQuery } from "@/lib/api/contracts/generation";
@@ -6,7 +7,9 @@ import { listActivity } from "@/lib/generation/list-activity";
 import { listKeys } from "@/lib/keys/list-keys";
 import { ActivityList } from "./activity-list";
 
-export const metadata = { title: "Activity" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("activity"))("title") };
+}
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -18,11 +21,12 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function ActivityPage({ searchParams }: { searchParams: SearchParams }) {
   const ctx = await requireViewer();
   const filters = filtersFrom(await searchParams);
+  const t = await getTranslations("activity");
   const query = activityQuery.safeParse({ ...filters, limit: ACTIVITY_PAGE_SIZE });
   const [keys, initialPage] = await Promise.all([listKeys(ctx.db, ctx.principal.userId), query.success ? listActivity(ctx, query.data) : undefined]);
   return (
     <>
-      <PageHeader title="Activity" description="Every generation and upload billed to your account, newest first. Open one for its input, output, files and cost." />
+      <PageHeader title={t("title")} description={t("description")} />
       <ActivityList initialFilters={filters} initialPage={initialPage} keys={keys.map((k) => ({ id: k.id, name: k.name, start: k.start }))} />
     </>
   );

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useFormat } from "@/lib/i18n/use-format";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { FormEvent } from "react";
@@ -10,6 +12,8 @@ import { apiFetch } from "@/lib/me/api-fetch";
 import type { AutoTopupSettings } from "@/lib/payments/auto-topup/settings";
 
 export function AutoTopupForm({ settings, minTopupRub, hasCard }: { settings: AutoTopupSettings; minTopupRub: number; hasCard: boolean }) {
+  const t = useTranslations("billing");
+  const f = useFormat();
   const router = useRouter();
   const save = useMutation({
     mutationFn: (body: AutoTopupSettings) => apiFetch<AutoTopupSettings>("/me/auto-topup", { method: "PATCH", body }),
@@ -21,25 +25,25 @@ export function AutoTopupForm({ settings, minTopupRub, hasCard }: { settings: Au
     save.mutate({ enabled: form.get("enabled") === "on", thresholdRub: Number(form.get("thresholdRub")), amountRub: Number(form.get("amountRub")) });
   }
   return (
-    <Card title="Automatic top-up">
+    <Card title={t("auto")}>
       <form onSubmit={submit} className="space-y-4">
         <label className="flex items-center gap-2 text-sm text-slate-700">
           <input type="checkbox" name="enabled" defaultChecked={settings.enabled} className="h-4 w-4 rounded border-slate-300" />
-          Charge my default card when the balance runs low
+          {t("autoEnable")}
         </label>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="When the balance drops below, ₽">
+          <Field label={t("threshold")}>
             <Input name="thresholdRub" type="number" min={0} step={1} required defaultValue={settings.thresholdRub || 100} />
           </Field>
-          <Field label="Top up by, ₽" hint={`At least ${minTopupRub} ₽`}>
+          <Field label={t("autoAmount")} hint={t("atLeast", { min: f.rub(minTopupRub) })}>
             <Input name="amountRub" type="number" min={minTopupRub} step={1} required defaultValue={settings.amountRub || Math.max(minTopupRub, 500)} />
           </Field>
         </div>
-        {!hasCard && settings.enabled && <Alert tone="amber">No saved card: automatic top-ups cannot be charged until you save one.</Alert>}
+        {!hasCard && settings.enabled && <Alert tone="amber">{t("noCardWarning")}</Alert>}
         <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save"}
+          {save.isPending ? t("saving") : t("save")}
         </Button>
-        {save.isSuccess && <Alert tone="green">Saved.</Alert>}
+        {save.isSuccess && <Alert tone="green">{t("saved")}</Alert>}
         {save.error && <Alert>{save.error.message}</Alert>}
       </form>
     </Card>

@@ -1,13 +1,16 @@
+import { useLocale, useTranslations } from "next-intl";
 import { Card } from "@/components/ui/card";
-import { formatCredits } from "@/lib/money/credits";
+import { formatFor } from "@/lib/i18n/format";
 
 export function BalanceCard({ balanceCredits }: { balanceCredits: number }) {
+  const t = useTranslations("billing");
+  const f = formatFor(useLocale());
   return (
-    <Card title="Balance">
+    <Card title={t("balance")}>
       <p className="text-3xl font-semibold tracking-tight text-slate-900" data-testid="balance">
-        {formatCredits(balanceCredits)}
+        {f.credits(balanceCredits)}
       </p>
-      <p className="mt-2 text-sm text-slate-600">Every generation is reserved from this balance before it runs; failures are refunded in full.</p>
+      <p className="mt-2 text-sm text-slate-600">{t("balanceNote")}</p>
     </Card>
   );
 }

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { requireViewer } from "@/lib/auth/viewer";
@@ -13,7 +14,9 @@ import { PaymentHistory } from "./payment-history";
 import { PaymentMethodsCard } from "./payment-methods-card";
 import { TopupForm } from "./topup-form";
 
-export const metadata = { title: "Billing" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("billing"))("title") };
+}
 export const dynamic = "force-dynamic";
 
 export default async function BillingPage() {
@@ -27,9 +30,10 @@ export default async function BillingPage() {
     getAutoTopupSettings(db, userId),
   ]);
   const minTopupRub = env().MIN_TOPUP_RUB;
+  const t = await getTranslations("billing");
   return (
     <>
-      <PageHeader title="Billing" description="Your balance, card top-ups, saved cards and automatic top-up. Generations are paid from the balance." />
+      <PageHeader title={t("title")} description={t("description")} />
       <div className="space-y-6">
         <div className="grid gap-6 lg:grid-cols-2">
           <BalanceCard balanceCredits={balance} />

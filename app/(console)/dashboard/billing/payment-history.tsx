@@ -1,36 +1,39 @@
-import { Badge, cellClass, formatTime, Table } from "@/components/dashboard/ui";
+import { useLocale, useTranslations } from "next-intl";
+import { Badge, Table, Td } from "@/components/dashboard/ui";
 import { Card } from "@/components/ui/card";
-import { formatCredits } from "@/lib/money/credits";
+import { formatFor } from "@/lib/i18n/format";
 import type { PaymentView } from "@/lib/payments/payment-view";
 
 const tone = { succeeded: "green", canceled: "red", pending: "amber", waiting_for_capture: "amber" } as const;
 
 export function PaymentHistory({ payments, total }: { payments: PaymentView[]; total: number }) {
+  const t = useTranslations("billing");
+  const f = formatFor(useLocale());
   return (
-    <Card title={`Payment history (${total})`}>
+    <Card title={t("history", { count: total })}>
       {payments.length === 0 ? (
-        <p className="text-sm text-slate-600">No payments yet.</p>
+        <p className="text-sm text-slate-600">{t("noPayments")}</p>
       ) : (
-        <Table head={["Date", "Amount", "Credits", "Type", "Status", "Receipt"]}>
+        <Table stack head={[t("colDate"), t("colAmount"), t("colCredits"), t("colType"), t("colStatus"), t("colReceipt")]}>
           {payments.map((p) => (
             <tr key={p.id} data-testid="payment-row">
-              <td className={cellClass}>{formatTime(p.createdAt)}</td>
-              <td className={cellClass}>{formatCredits(p.amountKopecks * 100)}</td>
-              <td className={`${cellClass} font-mono text-xs`}>{p.creditsToGrant.toLocaleString("en-US")}</td>
-              <td className={cellClass}>{p.kind === "auto_topup" ? "Auto top-up" : "Top-up"}</td>
-              <td className={cellClass}>
-                <Badge tone={tone[p.status]}>{p.status}</Badge>
-                {p.cancellationReason && <span className="ml-2 text-xs text-slate-500">{p.cancellationReason}</span>}
-              </td>
-              <td className={cellClass}>
+              <Td label={t("colDate")}>{f.dateTime(p.createdAt)}</Td>
+              <Td label={t("colAmount")}>{f.credits(p.amountKopecks * 100)}</Td>
+              <Td label={t("colCredits")} className="font-mono text-xs">{f.number(p.creditsToGrant)}</Td>
+              <Td label={t("colType")}>{p.kind === "auto_topup" ? t("autoTopup") : t("topupKind")}</Td>
+              <Td label={t("colStatus")}>
+                <Badge tone={tone[p.status]}>{t(`st_${p.status}`)}</Badge>
+                {p.cancellationReason && <span className="ml-2 text-xs text-slate-600">{p.cancellationReason}</span>}
+              </Td>
+              <Td label={t("colReceipt")}>
                 {p.status === "succeeded" ? (
                   <a href={`/billing/payments/${p.id}/receipt`} className="text-brand-700 hover:underline" target="_blank" rel="noreferrer">
-                    Receipt
+                    {t("receipt")}
                   </a>
                 ) : (
                   "—"
                 )}
-              </td>
+              </Td>
             </tr>
           ))}
         </Table>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { Alert, Badge } from "@/components/dashboard/ui";
@@ -9,6 +10,7 @@ import { apiFetch } from "@/lib/me/api-fetch";
 import type { PaymentMethodView } from "@/lib/payments/methods/method-view";
 
 export function PaymentMethodsCard({ methods }: { methods: PaymentMethodView[] }) {
+  const t = useTranslations("billing");
   const router = useRouter();
   const act = useMutation({
     mutationFn: ({ id, action }: { id: string; action: "default" | "delete" }) =>
@@ -16,24 +18,24 @@ export function PaymentMethodsCard({ methods }: { methods: PaymentMethodView[] }
     onSuccess: () => router.refresh(),
   });
   return (
-    <Card title="Saved cards">
+    <Card title={t("cards")}>
       {methods.length === 0 ? (
-        <p className="text-sm text-slate-600">No saved cards. Tick “Save the card” when you top up to use automatic top-ups.</p>
+        <p className="text-sm text-slate-600">{t("noCards")}</p>
       ) : (
         <ul className="divide-y divide-slate-100">
           {methods.map((m) => (
             <li key={m.id} className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="payment-method">
               <span>
-                {m.cardBrand ?? "Card"} •••• {m.cardLast4 ?? "????"} {m.isDefault && <Badge tone="brand">default</Badge>}
+                {m.cardBrand ?? t("card")} •••• {m.cardLast4 ?? "????"} {m.isDefault && <Badge tone="brand">{t("default")}</Badge>}
               </span>
               <span className="flex gap-2">
                 {!m.isDefault && (
                   <Button variant="secondary" disabled={act.isPending} onClick={() => act.mutate({ id: m.id, action: "default" })}>
-                    Make default
+                    {t("makeDefault")}
                   </Button>
                 )}
                 <Button variant="ghost" disabled={act.isPending} onClick={() => act.mutate({ id: m.id, action: "delete" })}>
-                  Remove
+                  {t("remove")}
                 </Button>
               </span>
             </li>

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useFormat } from "@/lib/i18n/use-format";
 import { useMutation } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
@@ -14,6 +16,8 @@ type Topup = { payment: { id: string }; confirmationUrl: string | null };
  * `returnUrl` (this page on APP_URL: the API refuses a return address on any other origin).
  */
 export function TopupForm({ minTopupRub, returnUrl }: { minTopupRub: number; returnUrl: string }) {
+  const t = useTranslations("billing");
+  const f = useFormat();
   const start = useMutation({
     mutationFn: (body: { amountRub: number; savePaymentMethod: boolean }) =>
       apiFetch<Topup>("/billing/topup", { body: { ...body, returnUrl } }),
@@ -27,17 +31,17 @@ export function TopupForm({ minTopupRub, returnUrl }: { minTopupRub: number; ret
     start.mutate({ amountRub: Number(form.get("amountRub")), savePaymentMethod: form.get("save") === "on" });
   }
   return (
-    <Card title="Top up">
+    <Card title={t("topUp")}>
       <form onSubmit={submit} className="space-y-4">
-        <Field label="Amount, ₽" hint={`At least ${minTopupRub} ₽. Credits arrive as soon as the payment succeeds.`}>
+        <Field label={t("amount")} hint={t("amountHint", { min: f.rub(minTopupRub) })}>
           <Input name="amountRub" type="number" min={minTopupRub} step={1} required defaultValue={500} />
         </Field>
         <label className="flex items-center gap-2 text-sm text-slate-700">
           <input type="checkbox" name="save" defaultChecked className="h-4 w-4 rounded border-slate-300" />
-          Save the card for automatic top-ups
+          {t("saveCard")}
         </label>
         <Button type="submit" disabled={start.isPending}>
-          {start.isPending ? "Redirecting…" : "Top up"}
+          {start.isPending ? t("redirecting") : t("topUp")}
         </Button>
         {start.error && <Alert>{start.error.message}</Alert>}
       </form>

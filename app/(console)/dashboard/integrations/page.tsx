@@ -27,7 +27,7 @@ export default async function IntegrationsPage() {
       <CoversPlayground
         slug={slug}
         modelId={modelId}
-        costLabel={estimate ? `${formatCredits(estimate.estimatedCostCredits)} ₽` : null}
+        costLabel={estimate ? formatCredits(estimate.estimatedCostCredits) : null}
         limits={COVER_LIMITS}
       />
     </>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { CopyButton } from "@/components/dashboard/copy-button";
@@ -9,14 +10,15 @@ import { apiFetch } from "@/lib/me/api-fetch";
 import { keysQueryKey, type CreatedKey as Created } from "./keys-query";
 
 const expiries = [
-  { label: "Never", seconds: null },
-  { label: "7 days", seconds: 7 * 86_400 },
-  { label: "30 days", seconds: 30 * 86_400 },
-  { label: "90 days", seconds: 90 * 86_400 },
-  { label: "1 year", seconds: 365 * 86_400 },
-];
+  { label: "never", seconds: null },
+  { label: "days7", seconds: 7 * 86_400 },
+  { label: "days30", seconds: 30 * 86_400 },
+  { label: "days90", seconds: 90 * 86_400 },
+  { label: "year", seconds: 365 * 86_400 },
+] as const;
 
 export function CreateKeyForm({ onCreated }: { onCreated: (key: Created) => void }) {
+  const t = useTranslations("keys");
   const queryClient = useQueryClient();
   const create = useMutation({
     mutationFn: (body: { name: string; expiresIn: number | null; mode: string }) => apiFetch<Created>("/me/keys", { body }),
@@ -34,26 +36,26 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: Created) => void
   }
   return (
     <form onSubmit={submit} className="grid gap-4 sm:grid-cols-[1fr_10rem_10rem_auto] sm:items-end">
-      <Field label="Name">
-        <Input name="name" required maxLength={64} placeholder="e.g. production agent" />
+      <Field label={t("name")}>
+        <Input name="name" required maxLength={64} placeholder={t("namePlaceholder")} />
       </Field>
-      <Field label="Expires">
+      <Field label={t("expires")}>
         <Select name="expiry" defaultValue="0">
           {expiries.map((x, i) => (
             <option key={x.label} value={i}>
-              {x.label}
+              {t(x.label)}
             </option>
           ))}
         </Select>
       </Field>
-      <Field label="Mode">
+      <Field label={t("mode")}>
         <Select name="mode" defaultValue="live">
-          <option value="live">Live</option>
-          <option value="test">Test (sandbox)</option>
+          <option value="live">{t("live")}</option>
+          <option value="test">{t("test")}</option>
         </Select>
       </Field>
       <Button type="submit" disabled={create.isPending}>
-        {create.isPending ? "Creating…" : "Create key"}
+        {create.isPending ? t("creating") : t("createButton")}
       </Button>
       {create.error && (
         <div className="sm:col-span-4">
@@ -65,16 +67,17 @@ export function CreateKeyForm({ onCreated }: { onCreated: (key: Created) => void
 }
 
 export function NewKeyPanel({ created, onDone }: { created: Created; onDone: () => void }) {
+  const t = useTranslations("keys");
   return (
     <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-5" data-testid="new-key-panel">
-      <p className="font-medium text-emerald-900">Key “{created.name}” created. Copy it now: it will not be shown again.</p>
+      <p className="font-medium text-emerald-900">{t("created", { name: created.name })}</p>
       <div className="mt-3 flex flex-wrap items-center gap-2">
         <code className="min-w-0 flex-1 break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900" data-testid="new-key">
           {created.key}
         </code>
         <CopyButton value={created.key} />
         <Button variant="ghost" onClick={onDone}>
-          Done
+          {t("done")}
         </Button>
       </div>
     </div>

@@ -1,22 +1,27 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
-import { Badge, cellClass, formatTime, Input } from "@/components/dashboard/ui";
+import { Badge, Input, Td } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
+import { useFormat } from "@/lib/i18n/use-format";
 import type { ApiKeyView } from "@/lib/keys/key-view";
 import { apiFetch } from "@/lib/me/api-fetch";
 import { keysQueryKey } from "./keys-query";
 
-function status(key: ApiKeyView): { label: string; tone: "green" | "red" | "slate" } {
-  if (!key.enabled) return { label: "Disabled", tone: "slate" };
-  if (key.expiresAt && Date.parse(key.expiresAt) <= Date.now()) return { label: "Expired", tone: "red" };
-  return { label: "Active", tone: "green" };
+function status(key: ApiKeyView): { label: "disabled" | "expired" | "active"; tone: "green" | "red" | "slate" } {
+  if (!key.enabled) return { label: "disabled", tone: "slate" };
+  if (key.expiresAt && Date.parse(key.expiresAt) <= Date.now()) return { label: "expired", tone: "red" };
+  return { label: "active", tone: "green" };
 }
 
 type Editing = { id: string; field: "name" | "cap"; value: string } | null;
 
 export function KeyRow({ apiKey, onDelete }: { apiKey: ApiKeyView; onDelete: (key: ApiKeyView) => void }) {
+  const t = useTranslations("keys");
+  const tu = useTranslations("ui");
+  const f = useFormat();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
   const update = useMutation({
@@ -35,70 +40,72 @@ export function KeyRow({ apiKey, onDelete }: { apiKey: ApiKeyView; onDelete: (ke
   }
   return (
     <tr data-testid="key-row" data-key-id={apiKey.id}>
-      <td className={cellClass}>
+      <Td label={t("colKey")}>
         {editing?.field === "name" ? (
           <form onSubmit={save} className="flex gap-2">
-            <Input aria-label="Key name" value={editing.value} onChange={(e) => setEditing({ ...editing, value: e.target.value })} maxLength={64} required />
+            <Input aria-label={t("keyName")} value={editing.value} onChange={(e) => setEditing({ ...editing, value: e.target.value })} maxLength={64} required />
             <Button type="submit" variant="secondary" disabled={update.isPending}>
-              Save
+              {t("save")}
             </Button>
           </form>
         ) : (
           <span className="font-medium text-slate-900">{apiKey.name}</span>
         )}
         <div className="font-mono text-xs text-slate-500">{apiKey.start}…</div>
-      </td>
-      <td className={cellClass}>
+      </Td>
+      <Td label={t("colStatus")}>
         <div className="flex flex-col items-start gap-1">
-          <Badge tone={s.tone}>{s.label}</Badge>
-          {apiKey.prefix.endsWith("_test") && <Badge tone="amber">Test</Badge>}
+          <Badge tone={s.tone}>{t(s.label)}</Badge>
+          {apiKey.prefix.endsWith("_test") && <Badge tone="amber">{t("testBadge")}</Badge>}
         </div>
-      </td>
-      <td className={cellClass}>
-        <div>{formatTime(apiKey.createdAt)}</div>
-        <div className="text-xs text-slate-500">expires {formatTime(apiKey.expiresAt, "never")}</div>
-      </td>
-      <td className={cellClass}>
-        <div>{apiKey.requests.toLocaleString("en-US")} requests</div>
-        <div className="text-xs text-slate-500">last {formatTime(apiKey.lastRequest, "never")}</div>
-      </td>
-      <td className={cellClass}>
+      </Td>
+      <Td label={t("colCreated")}>
+        <div>{f.dateTime(apiKey.createdAt)}</div>
+        <div className="text-xs text-slate-600">{t("expiresAt", { when: f.dateTime(apiKey.expiresAt, tu("never")) })}</div>
+      </Td>
+      <Td label={t("colUsage")}>
+        <div>{t("requests", { count: apiKey.requests })}</div>
+        <div className="text-xs text-slate-600">{t("lastAt", { when: f.dateTime(apiKey.lastRequest, tu("never")) })}</div>
+      </Td>
+      <Td label={t("colCap")}>
         {editing?.field === "cap" ? (
           <form onSubmit={save} className="flex gap-2">
             <Input
-              aria-label="Monthly cap in rubles"
+              aria-label={t("capLabel")}
               type="number"
               min={0}
               step={1}
-              placeholder="No cap"
+              placeholder={t("noCap")}
               value={editing.value}
               onChange={(e) => setEditing({ ...editing, value: e.target.value })}
               className="w-28"
             />
             <Button type="submit" variant="secondary" disabled={update.isPending}>
-              Save
+              {t("save")}
             </Button>
           </form>
         ) : (
-          <div>{apiKey.monthlyLimitRub === null ? "No cap" : `${apiKey.monthlyLimitRub.toLocaleString("en-US")} ₽ / month`}</div>
+          <div>{apiKey.monthlyLimitRub === null ? t("noCap") : t("perMonth", { amount: f.rub(apiKey.monthlyLimitRub) })}</div>
         )}
-        <div className="text-xs text-slate-500">{apiKey.lifetimeCostRub.toLocaleString("en-US")} ₽ spent</div>
-      </td>
-      <td className={`${cellClass} whitespace-nowrap text-right`}>
+        <div className="text-xs text-slate-600">{t("spent", { amount: f.rub(apiKey.lifetimeCostRub) })}</div>
+      </Td>
+      <Td className="whitespace-nowrap text-right">
         {update.error && <div className="mb-1 text-xs text-red-700">{update.error.message}</div>}
-        <Button variant="ghost" onClick={() => setEditing({ id: apiKey.id, field: "name", value: apiKey.name })}>
-          Rename
-        </Button>
-        <Button variant="ghost" onClick={() => setEditing({ id: apiKey.id, field: "cap", value: apiKey.monthlyLimitRub?.toString() ?? "" })}>
-          Cap
-        </Button>
-        <Button variant="ghost" disabled={update.isPending} onClick={() => update.mutate({ enabled: !apiKey.enabled })}>
-          {apiKey.enabled ? "Disable" : "Enable"}
-        </Button>
-        <Button variant="ghost" className="text-red-700" onClick={() => onDelete(apiKey)}>
-          Delete
-        </Button>
-      </td>
+        <div className="flex justify-end gap-1 max-md:flex-wrap max-md:justify-start">
+          <Button variant="ghost" onClick={() => setEditing({ id: apiKey.id, field: "name", value: apiKey.name })}>
+            {t("rename")}
+          </Button>
+          <Button variant="ghost" onClick={() => setEditing({ id: apiKey.id, field: "cap", value: apiKey.monthlyLimitRub?.toString() ?? "" })}>
+            {t("cap")}
+          </Button>
+          <Button variant="ghost" disabled={update.isPending} onClick={() => update.mutate({ enabled: !apiKey.enabled })}>
+            {apiKey.enabled ? t("disable") : t("enable")}
+          </Button>
+          <Button variant="ghost" className="text-red-700" onClick={() => onDelete(apiKey)}>
+            {t("delete")}
+          </Button>
+        </div>
+      </Td>
     </tr>
   );
 }

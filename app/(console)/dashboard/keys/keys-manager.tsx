@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { Table } from "@/components/dashboard/ui";
@@ -12,6 +13,7 @@ import { KeyRow } from "./key-row";
 import { keysQueryKey, type CreatedKey as Created } from "./keys-query";
 
 export function KeysManager({ initialKeys }: { initialKeys: ApiKeyView[] }) {
+  const t = useTranslations("keys");
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<Created | null>(null);
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
@@ -29,15 +31,15 @@ export function KeysManager({ initialKeys }: { initialKeys: ApiKeyView[] }) {
   });
   return (
     <div className="space-y-6">
-      <Card title="Create a key">
+      <Card title={t("create")}>
         <CreateKeyForm onCreated={setCreated} />
       </Card>
       {created && <NewKeyPanel created={created} onDone={() => setCreated(null)} />}
-      <Card title={`Your keys (${keys.length})`}>
+      <Card title={t("yours", { count: keys.length })}>
         {keys.length === 0 ? (
-          <p className="text-sm text-slate-600">No keys yet. Create one above.</p>
+          <p className="text-sm text-slate-600">{t("none")}</p>
         ) : (
-          <Table head={["Key", "Status", "Created", "Usage", "Monthly cap", ""]}>
+          <Table stack head={[t("colKey"), t("colStatus"), t("colCreated"), t("colUsage"), t("colCap"), ""]}>
             {keys.map((k) => (
               <KeyRow key={k.id} apiKey={k} onDelete={setDeleting} />
             ))}
@@ -46,8 +48,8 @@ export function KeysManager({ initialKeys }: { initialKeys: ApiKeyView[] }) {
       </Card>
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ""}”?`}
-        confirmLabel="Delete key"
+        title={t("deleteTitle", { name: deleting?.name ?? "" })}
+        confirmLabel={t("deleteConfirm")}
         pending={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting.id)}
         onClose={() => {
@@ -55,7 +57,7 @@ export function KeysManager({ initialKeys }: { initialKeys: ApiKeyView[] }) {
           remove.reset();
         }}
       >
-        <p>Requests with this key fail with 401 from now on. This cannot be undone.</p>
+        <p>{t("deleteBody")}</p>
         {remove.error && <p className="mt-2 text-red-700">{remove.error.message}</p>}
       </ConfirmDialog>
     </div>

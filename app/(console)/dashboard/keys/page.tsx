@@ -1,23 +1,24 @@
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
 import { listKeys } from "@/lib/keys/list-keys";
 import { KeysManager } from "./keys-manager";
 
-export const metadata = { title: "API keys" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("keys"))("title") };
+}
 
 export default async function KeysPage() {
   const { db, principal } = await requireViewer();
-  const keys = await listKeys(db, principal.userId);
+  const [keys, t] = await Promise.all([listKeys(db, principal.userId), getTranslations("keys")]);
   return (
     <>
       <PageHeader
-        title="API keys"
-        description={
-          <>
-            Keys authenticate your scripts and agents: send <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>. Live keys
-            spend your balance; test keys run on the sandbox.
-          </>
-        }
+        title={t("title")}
+        description={t.rich("description", {
+          header: "Authorization: Bearer <key>",
+          code: (chunks) => <code className="font-mono">{chunks}</code>,
+        })}
       />
       <KeysManager initialKeys={keys} />
     </>

@@ -1,16 +1,19 @@
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getProfile } from "@/lib/me/profile";
 import { ProfileForm } from "./profile-form";
 
-export const metadata = { title: "Profile" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("profile"))("title") };
+}
 
 export default async function ProfilePage() {
   const { db, principal } = await requireViewer();
-  const profile = await getProfile(db, principal.userId);
+  const [profile, t] = await Promise.all([getProfile(db, principal.userId), getTranslations("profile")]);
   return (
     <>
-      <PageHeader title="Profile" description={`Signed in as ${profile.email ?? profile.name ?? profile.id}.`} />
+      <PageHeader title={t("title")} description={t("signedInAs", { who: profile.email ?? profile.name ?? profile.id })} />
       <ProfileForm profile={profile} />
     </>
   );

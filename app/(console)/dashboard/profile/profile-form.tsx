@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { LocaleSwitcher } from "@/components/site/locale-switcher";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { FormEvent } from "react";
@@ -10,6 +12,7 @@ import { apiFetch } from "@/lib/me/api-fetch";
 import type { Profile } from "@/lib/me/profile";
 
 export function ProfileForm({ profile }: { profile: Profile }) {
+  const t = useTranslations("profile");
   const router = useRouter();
   const save = useMutation({
     mutationFn: (body: { name: string | null; image: string | null; lowBalanceEmailOptOut: boolean }) =>
@@ -23,27 +26,32 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     save.mutate({ name: text("name"), image: text("image"), lowBalanceEmailOptOut: form.get("optOut") === "on" });
   }
   return (
-    <Card title="Your details">
+    <Card title={t("details")}>
       <form onSubmit={submit} className="max-w-lg space-y-4">
-        <Field label="E-mail" hint="Your sign-in address; it cannot be changed here.">
+        <Field label={t("email")} hint={t("emailHint")}>
           <Input value={profile.email ?? ""} disabled readOnly />
         </Field>
-        <Field label="Name">
+        <Field label={t("name")}>
           <Input name="name" defaultValue={profile.name ?? ""} maxLength={100} />
         </Field>
-        <Field label="Avatar URL" hint="An http(s) link to an image; leave empty for none.">
+        <Field label={t("avatar")} hint={t("avatarHint")}>
           <Input name="image" type="url" defaultValue={profile.image ?? ""} placeholder="https://…" />
         </Field>
         <label className="flex items-start gap-2 text-sm text-slate-700">
           <input type="checkbox" name="optOut" defaultChecked={profile.lowBalanceEmailOptOut} className="mt-0.5" />
-          <span>Don’t e-mail me when my balance runs low</span>
+          <span>{t("optOut")}</span>
         </label>
         {save.error && <Alert>{save.error.message}</Alert>}
-        {save.isSuccess && <Alert tone="green">Saved.</Alert>}
+        {save.isSuccess && <Alert tone="green">{t("saved")}</Alert>}
         <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save"}
+          {save.isPending ? t("saving") : t("save")}
         </Button>
       </form>
+      <div className="mt-6 max-w-lg space-y-1 border-t border-slate-100 pt-4">
+        <p className="text-sm font-medium text-slate-700">{t("language")}</p>
+        <LocaleSwitcher />
+        <p className="text-xs text-slate-600">{t("languageHint")}</p>
+      </div>
     </Card>
   );
 }

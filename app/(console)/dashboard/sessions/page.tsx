@@ -1,16 +1,19 @@
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
 import { listSessions } from "@/lib/me/sessions";
 import { SessionsList } from "./sessions-list";
 
-export const metadata = { title: "Sessions" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("sessions"))("title") };
+}
 
 export default async function SessionsPage() {
   const { db, principal } = await requireViewer();
-  const sessions = await listSessions(db, principal.userId, principal.sessionId);
+  const [sessions, t] = await Promise.all([listSessions(db, principal.userId, principal.sessionId), getTranslations("sessions")]);
   return (
     <>
-      <PageHeader title="Sessions" description="Browsers signed in to your account. Revoke any you don’t recognise." />
+      <PageHeader title={t("title")} description={t("description")} />
       <SessionsList initialSessions={sessions} />
     </>
   );

@@ -1,8 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { Badge, cellClass, formatTime, Table } from "@/components/dashboard/ui";
+import { Badge, Table, Td } from "@/components/dashboard/ui";
+import { useFormat } from "@/lib/i18n/use-format";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/me/api-fetch";
@@ -11,6 +13,8 @@ import type { SessionView } from "@/lib/me/sessions";
 const sessionsQueryKey = ["me", "sessions"] as const;
 
 export function SessionsList({ initialSessions }: { initialSessions: SessionView[] }) {
+  const t = useTranslations("sessions");
+  const f = useFormat();
   const queryClient = useQueryClient();
   const router = useRouter();
   const { data: sessions } = useQuery({
@@ -29,23 +33,23 @@ export function SessionsList({ initialSessions }: { initialSessions: SessionView
   return (
     <Card>
       {revoke.error && <p className="mb-3 text-sm text-red-700">{revoke.error.message}</p>}
-      <Table head={["Device", "Address", "Signed in", "Expires", ""]}>
+      <Table stack head={[t("device"), t("address"), t("signedIn"), t("expires"), ""]}>
         {sessions.map((s) => (
           <tr key={s.id} data-testid="session-row">
-            <td className={cellClass}>
+            <Td label={t("device")}>
               <div className="max-w-xs truncate" title={s.userAgent ?? undefined}>
-                {s.userAgent ?? "Unknown browser"}
+                {s.userAgent ?? t("unknown")}
               </div>
-              {s.current && <Badge tone="brand">This browser</Badge>}
-            </td>
-            <td className={`${cellClass} font-mono text-xs`}>{s.ipAddress ?? "—"}</td>
-            <td className={cellClass}>{formatTime(s.createdAt)}</td>
-            <td className={cellClass}>{formatTime(s.expiresAt)}</td>
-            <td className={`${cellClass} text-right`}>
+              {s.current && <Badge tone="brand">{t("thisBrowser")}</Badge>}
+            </Td>
+            <Td label={t("address")} className="font-mono text-xs">{s.ipAddress ?? "—"}</Td>
+            <Td label={t("signedIn")}>{f.dateTime(s.createdAt)}</Td>
+            <Td label={t("expires")}>{f.dateTime(s.expiresAt)}</Td>
+            <Td className="text-right">
               <Button variant="ghost" className="text-red-700" disabled={revoke.isPending} onClick={() => revoke.mutate(s)}>
-                Revoke
+                {t("revoke")}
               </Button>
-            </td>
+            </Td>
           </tr>
         ))}
       </Table>

@@ -1,16 +1,22 @@
-import { cellClass, formatTime, Table } from "@/components/dashboard/ui";
+import { getTranslations } from "next-intl/server";
+import { Table, Td } from "@/components/dashboard/ui";
 import { Card, PageHeader } from "@/components/ui/card";
 import { ShareBar } from "@/components/usage/share-bar";
 import { SpendChart } from "@/components/usage/spend-chart";
 import { WindowTabs } from "@/components/usage/window-tabs";
 import { requireViewer } from "@/lib/auth/viewer";
-import { formatCredits } from "@/lib/money/credits";
+import { getFormat } from "@/lib/i18n/server";
+import { priceUnits, type PriceUnit } from "@/db/schema/models";
 import { usageByKey } from "@/lib/usage/by-key";
 import { usageByModel } from "@/lib/usage/by-model";
 import { usageHistory } from "@/lib/usage/history";
 import { usageWindows, type HistoryGranularity } from "@/lib/usage/windows";
 
-export const metadata = { title: "Usage" };
+const isPriceUnit = (u: string): u is PriceUnit => (priceUnits as readonly string[]).includes(u);
+
+export async function generateMetadata() {
+  return { title: (await getTranslations("usage"))("title") };
+}
 
 const windows = ["24h", "7d", "30d", "90d"] as const;
 type PageWindow = (typeof windows)[number];
@@ -27,6 +33,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
     usageByModel(db, principal.userId, window),
     usageByKey(db, principal.userId, window),
   ]);
+  const [t, f] = await Promise.all([getTranslations("usage"), getFormat()]);
   const total = byModel.items.reduce((s, i) => s + i.credits, 0);
   const count = byModel.items.reduce((s, i) => s + i.count, 0);
   const maxModel = Math.max(0, ...byModel.items.map((i) => i.credits));
@@ -34,60 +41,61 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   return (
     <>
       <PageHeader
-        title="Usage"
-        description={
-          <>
-            <span data-testid="usage-total">{formatCredits(total)}</span> over {count.toLocaleString("en-US")} operations in the last {window}. Sandbox (
-            <code>_test_</code> key) runs are free and not counted.
-          </>
-        }
+        title={t("title")}
+        description={t.rich("summary", {
+          amount: f.credits(total),
+          count,
+          window,
+          total: (chunks) => <span data-testid="usage-total">{chunks}</span>,
+          code: (chunks) => <code>{chunks}</code>,
+        })}
         actions={<WindowTabs windows={windows} current={window} href={(w) => `/dashboard/usage?window=${w}`} />}
       />
       <div className="space-y-6">
-        <Card title="Spend over time">
+        <Card title={t("overTime")}>
           <SpendChart series={history.series} granularity={history.granularity} />
         </Card>
-        <Card title="By model">
+        <Card title={t("byModel")}>
           {byModel.items.length === 0 ? (
-            <p className="text-sm text-slate-600">Nothing yet.</p>
+            <p className="text-sm text-slate-600">{t("nothing")}</p>
           ) : (
-            <Table head={["Model", "Operations", "Spent", ""]}>
+            <Table stack head={[t("colModel"), t("colOps"), t("colSpent"), ""]}>
               {byModel.items.map((m) => (
                 <tr key={m.modelId} data-testid="usage-model-row">
-                  <td className={cellClass}>
+                  <Td label={t("colModel")}>
                     <div className="font-medium text-slate-900">{m.displayName ?? m.modelId}</div>
-                    <div className="text-xs text-slate-500">
+                    <div className="text-xs text-slate-600">
                       {m.modelId}
-                      {m.priceUnit ? ` · per ${m.priceUnit}` : ""}
+                      {m.priceUnit ? ` · ${t("per", { unit: isPriceUnit(m.priceUnit) ? f.unit(m.priceUnit) : m.priceUnit })}` : ""}
                     </div>
-                  </td>
-                  <td className={`${cellClass} tabular-nums`}>{m.count.toLocaleString("en-US")}</td>
-                  <td className={`${cellClass} tabular-nums`}>{formatCredits(m.credits)}</td>
-                  <td className={cellClass}>
+                  </Td>
+                  <Td label={t("colOps")} className="tabular-nums">{f.number(m.count)}</Td>
+                  <Td label={t("colSpent")} className="tabular-nums">{f.credits(m.credits)}</Td>
+                  <Td>
                     <ShareBar value={m.credits} max={maxModel} />
-                  </td>
+                  </Td>
                 </tr>
               ))}
             </Table>
           )}
         </Card>
-        <Card title="By API key">
+        <Card title={t("byKey")}>
           {byKey.items.length === 0 ? (
-            <p className="text-sm text-slate-600">Nothing yet.</p>
+            <p className="text-sm text-slate-600">{t("nothing")}</p>
           ) : (
-            <Table head={["Key", "Operations", "Spent", "Last used", ""]}>
+            <Table stack head={[t("colKey"), t("colOps"), t("colSpent"), t("colLast"), ""]}>
               {byKey.items.map((k) => (
                 <tr key={k.apiKeyId ?? "dashboard"} data-testid="usage-key-row">
-                  <td className={cellClass}>
-                    <div className="font-medium text-slate-900">{k.apiKeyId === null ? "Dashboard" : (k.keyName ?? "Deleted key")}</div>
-                    {k.partialKey && <code className="text-xs text-slate-500">{k.partialKey}</code>}
-                  </td>
-                  <td className={`${cellClass} tabular-nums`}>{k.count.toLocaleString("en-US")}</td>
-                  <td className={`${cellClass} tabular-nums`}>{formatCredits(k.credits)}</td>
-                  <td className={cellClass}>{formatTime(k.lastUsedAt)}</td>
-                  <td className={cellClass}>
+                  <Td label={t("colKey")}>
+                    <div className="font-medium text-slate-900">{k.apiKeyId === null ? t("dashboard") : (k.keyName ?? t("deletedKey"))}</div>
+                    {k.partialKey && <code className="text-xs text-slate-600">{k.partialKey}</code>}
+                  </Td>
+                  <Td label={t("colOps")} className="tabular-nums">{f.number(k.count)}</Td>
+                  <Td label={t("colSpent")} className="tabular-nums">{f.credits(k.credits)}</Td>
+                  <Td label={t("colLast")}>{f.dateTime(k.lastUsedAt)}</Td>
+                  <Td>
                     <ShareBar value={k.credits} max={maxKey} />
-                  </td>
+                  </Td>
                 </tr>
               ))}
             </Table>

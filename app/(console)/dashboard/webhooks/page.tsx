@@ -1,21 +1,20 @@
+import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
 import { WebhookSecretCard } from "./webhook-secret-card";
 
-export const metadata = { title: "Webhooks" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("webhooks"))("title") };
+}
 
 export default async function WebhooksPage() {
   await requireViewer();
+  const t = await getTranslations("webhooks");
   return (
     <>
       <PageHeader
-        title="Webhooks"
-        description={
-          <>
-            Completion callbacks (<code className="font-mono">webhook</code> on /queue, <code className="font-mono">webhook_url</code> on
-            /api/v1/generate) are signed with this secret.
-          </>
-        }
+        title={t("title")}
+        description={t.rich("description", { code: (chunks) => <code className="font-mono">{chunks}</code> })}
       />
       <WebhookSecretCard />
     </>

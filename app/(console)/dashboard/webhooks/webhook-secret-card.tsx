@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
@@ -13,6 +14,7 @@ const secretQueryKey = ["me", "webhook-secret"] as const;
 
 /** The secret is fetched only when revealed, and dropped from the cache when hidden. */
 export function WebhookSecretCard() {
+  const t = useTranslations("webhooks");
   const queryClient = useQueryClient();
   const [revealed, setRevealed] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -33,11 +35,11 @@ export function WebhookSecretCard() {
   });
   return (
     <div className="space-y-6">
-      <Card title="Signing secret">
+      <Card title={t("secret")}>
         <div className="space-y-4">
           <div className="flex flex-wrap items-center gap-2">
             <code className="min-w-0 flex-1 break-all rounded bg-slate-50 px-3 py-2 font-mono text-sm" data-testid="webhook-secret">
-              {revealed ? (secret.data ?? "Loading…") : "whsec_••••••••••••••••••••••••"}
+              {revealed ? (secret.data ?? t("loading")) : "whsec_••••••••••••••••••••••••"}
             </code>
             {revealed && secret.data && <CopyButton value={secret.data} />}
             <Button
@@ -47,39 +49,41 @@ export function WebhookSecretCard() {
                 setRevealed(!revealed);
               }}
             >
-              {revealed ? "Hide" : "Reveal"}
+              {revealed ? t("hide") : t("reveal")}
             </Button>
             <Button variant="danger" onClick={() => setConfirming(true)}>
-              Rotate
+              {t("rotate")}
             </Button>
           </div>
           {secret.error && <Alert>{secret.error.message}</Alert>}
         </div>
       </Card>
-      <Card title="Verifying a callback">
+      <Card title={t("verifying")}>
         <div className="space-y-2 text-sm text-slate-600">
           <p>
-            Each callback is a JSON POST signed per{" "}
-            <a className="underline" href="https://www.standardwebhooks.com/">
-              Standard Webhooks
-            </a>
-            : headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>. Verify with any
-            Standard Webhooks library, e.g. in Node:
+            {t.rich("howTo", {
+              link: (chunks) => (
+                <a className="underline" href="https://www.standardwebhooks.com/">
+                  {chunks}
+                </a>
+              ),
+              code: (chunks) => <code>{chunks}</code>,
+            })}
           </p>
           <pre className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{`import { Webhook } from "standardwebhooks";
 const payload = new Webhook(process.env.WEBHOOK_SECRET).verify(rawBody, headers);`}</pre>
-          <p>Deduplicate on <code>webhook-id</code>: a delivery may arrive more than once.</p>
+          <p>{t.rich("dedupe", { code: (chunks) => <code>{chunks}</code> })}</p>
         </div>
       </Card>
       <ConfirmDialog
         open={confirming}
-        title="Rotate the signing secret?"
-        confirmLabel="Rotate"
+        title={t("rotateTitle")}
+        confirmLabel={t("rotate")}
         pending={rotate.isPending}
         onConfirm={() => rotate.mutate()}
         onClose={() => setConfirming(false)}
       >
-        <p>Callbacks are signed with the new secret from now on; receivers verifying with the old one will reject them.</p>
+        <p>{t("rotateBody")}</p>
         {rotate.error && <p className="mt-2 text-red-700">{rotate.error.message}</p>}
       </ConfirmDialog>
     </div>

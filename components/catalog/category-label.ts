@@ -1,0 +1,9 @@
+import type { useTranslations } from "next-intl";
+import { categoryLabel, CATEGORY_LABELS } from "@/lib/catalog/categories";
+
+type CatalogT = ReturnType<typeof useTranslations<"catalog">>;
+
+/** A category's name in the page's language (messages catalog.cat_…); an unlisted one falls back to its English label. */
+export function localCategory(t: CatalogT, category: string): string {
+  return category in CATEGORY_LABELS ? t(`cat_${category}` as Parameters<CatalogT>[0]) : categoryLabel(category);
+}
