@@ -142,6 +142,25 @@ describe("success", () => {
     expect(events.at(-1)).toMatchObject({ status: "COMPLETED", request_id: id, ...urlsOf(id) });
   });
 
+  test("status stream of a queued job follows it to COMPLETED (woken by its change notices), then closes", async () => {
+    const { key } = await fundedActor(100);
+    const id = (await submit(key, { prompt: "followed live" })).body.request_id;
+    const streamed = proxy("GET", `${QUEUE}/fal-ai/flux/requests/${id}/status/stream?logs=1`, { key, headers: { accept: "application/json, text/event-stream" } });
+    let done = false;
+    void streamed.finally(() => (done = true));
+    while (!done) {
+      await jobs.drain();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const events = (await streamed).text
+      .split("\n\n")
+      .filter((b) => b.startsWith("data: "))
+      .map((b) => JSON.parse(b.slice(6)) as { status: string; logs?: unknown[] });
+    expect(events[0]!.status).toBe("IN_QUEUE");
+    expect(events.at(-1)).toMatchObject({ status: "COMPLETED", logs: expect.any(Array) });
+    expect(events.filter((e) => e.status === "COMPLETED")).toHaveLength(1);
+  });
+
   test("cancel: a queued request → 200 {status: OK}, refunded; again → 400 ALREADY_COMPLETED", async () => {
     const { user, key } = await fundedActor(100);
     const id = (await submit(key, { prompt: "never mind" })).body.request_id;
