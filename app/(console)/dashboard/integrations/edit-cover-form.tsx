@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import { Alert, Field, Input, Select } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
@@ -12,6 +13,7 @@ import { useEditCover, useUploadReference } from "./use-covers";
 type Source = "upload" | "url" | "generated" | "none";
 
 export function EditCoverForm({ slug, costLabel, limits, lastCover }: PlaygroundProps & { lastCover: string | null }) {
+  const t = useTranslations("integrations");
   const [names, setNames] = useState({ artist: "", release_name: "", genre: "" });
   const [render, setRender] = useState({ track: true, artist: true });
   const [source, setSource] = useState<Source>("upload");
@@ -43,35 +45,38 @@ export function EditCoverForm({ slug, costLabel, limits, lastCover }: Playground
 
   const error = uploadReference.error ?? edit.error;
   return (
-    <Card title={`Edit · POST /integrations/${slug}-edit`}>
+    <Card title={t("edit", { slug })}>
       <form onSubmit={submit} className="space-y-4" data-testid="edit-form">
         <div className="grid gap-4 sm:grid-cols-3">
-          <Field label="Artist">
+          <Field label={t("artist")}>
             <Input name="artist" required maxLength={limits.artist} value={names.artist} onChange={set("artist")} />
           </Field>
-          <Field label="Release name">
+          <Field label={t("release")}>
             <Input name="release_name" required maxLength={limits.release_name} value={names.release_name} onChange={set("release_name")} />
           </Field>
-          <Field label="Genre">
+          <Field label={t("genre")}>
             <Input name="genre" required maxLength={limits.genre} value={names.genre} onChange={set("genre")} />
           </Field>
         </div>
         <div className="flex flex-wrap gap-4 text-sm text-slate-700">
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={render.track} onChange={(e) => setRender((r) => ({ ...r, track: e.target.checked }))} /> Draw the release name
+            <input type="checkbox" checked={render.track} onChange={(e) => setRender((r) => ({ ...r, track: e.target.checked }))} /> {t("drawRelease")}
           </label>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={render.artist} onChange={(e) => setRender((r) => ({ ...r, artist: e.target.checked }))} /> Draw the artist
+            <input type="checkbox" checked={render.artist} onChange={(e) => setRender((r) => ({ ...r, artist: e.target.checked }))} /> {t("drawArtist")}
           </label>
         </div>
-        <Field label="Cover to write on">
+        <Field label={t("source")}>
           <Select name="source" value={source} onChange={(e) => setSource(e.target.value as Source)}>
-            <option value="upload">Upload an image</option>
-            <option value="url">Image URL</option>
+            <option value="upload">{t("upload")}</option>
+            <option value="url">{t("url")}</option>
             <option value="generated" disabled={!lastCover}>
-              The cover generated on the left
+              {t("generated")}
             </option>
-            <option value="none">Generate a new one{costLabel ? ` (${costLabel})` : ""}</option>
+            <option value="none">
+              {t("newOne")}
+              {costLabel ? ` (${costLabel})` : ""}
+            </option>
           </Select>
         </Field>
         {source === "upload" && (
@@ -80,7 +85,7 @@ export function EditCoverForm({ slug, costLabel, limits, lastCover }: Playground
         {source === "url" && <Input name="reference_image" type="url" required placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />}
         <OverlayPreview image={previewImage} title={render.track ? names.release_name : ""} artist={render.artist ? names.artist : ""} />
         <Button type="submit" disabled={edit.isPending || uploadReference.isPending || (!render.track && !render.artist)}>
-          {uploadReference.isPending ? "Uploading…" : edit.isPending ? "Rendering…" : "Write on the cover"}
+          {uploadReference.isPending ? t("uploading") : edit.isPending ? t("rendering") : t("write")}
         </Button>
         {error && <Alert>{error.message}</Alert>}
       </form>

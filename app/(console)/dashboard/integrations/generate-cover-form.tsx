@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
@@ -14,6 +15,7 @@ const textareaClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500";
 
 export function GenerateCoverForm({ slug, modelId, costLabel, limits, onGenerated }: PlaygroundProps & { onGenerated: (url: string) => void }) {
+  const t = useTranslations("integrations");
   const [form, setForm] = useState<GenerateInput>({ artist: "", release_name: "", genre: "", text: "" });
   const generate = useGenerateCover(slug);
   const set = (field: keyof GenerateInput) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value }));
@@ -26,17 +28,17 @@ export function GenerateCoverForm({ slug, modelId, costLabel, limits, onGenerate
   }
 
   return (
-    <Card title={`Generate · POST /integrations/${slug}`}>
+    <Card title={t("generate", { slug })}>
       <form onSubmit={submit} className="space-y-4" data-testid="generate-form">
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Artist">
+          <Field label={t("artist")}>
             <Input name="artist" required maxLength={limits.artist} value={form.artist} onChange={set("artist")} />
           </Field>
-          <Field label="Release name">
+          <Field label={t("release")}>
             <Input name="release_name" required maxLength={limits.release_name} value={form.release_name} onChange={set("release_name")} />
           </Field>
         </div>
-        <Field label="Genre" hint="Known genres bring their own visual conventions; any other gets a neutral style.">
+        <Field label={t("genre")} hint={t("genreHint")}>
           <Input name="genre" required list="cover-genres" maxLength={limits.genre} value={form.genre} onChange={set("genre")} />
         </Field>
         <datalist id="cover-genres">
@@ -44,20 +46,20 @@ export function GenerateCoverForm({ slug, modelId, costLabel, limits, onGenerate
             <option key={g.genre} value={g.genre} />
           ))}
         </datalist>
-        <Field label="Lyrics or description" hint={`${[...form.text].length} / ${limits.text} characters; the opening goes into the prompt.`}>
+        <Field label={t("text")} hint={t("textHint", { count: [...form.text].length, max: limits.text })}>
           <textarea name="text" required rows={4} maxLength={limits.text} value={form.text} onChange={set("text")} className={textareaClass} />
         </Field>
         <div className="rounded-md bg-slate-50 p-3 text-xs text-slate-700" data-testid="prompt-preview">
-          <p className="mb-1 font-semibold text-slate-800">Prompt preview</p>
-          {prompt ?? "Fill in the release name and genre to see the prompt."}
+          <p className="mb-1 font-semibold text-slate-800">{t("promptPreview")}</p>
+          {prompt ?? t("promptEmpty")}
         </div>
         <div className="flex items-center gap-3">
           <Button type="submit" disabled={generate.isPending}>
-            {generate.isPending ? "Generating…" : "Generate cover"}
+            {generate.isPending ? t("generating") : t("generateButton")}
           </Button>
-          <span className="text-xs text-slate-500">
+          <span className="text-xs text-slate-600">
             {modelId}
-            {costLabel && ` · ${costLabel} per cover`}
+            {costLabel && ` · ${t("perCover", { cost: costLabel })}`}
           </span>
         </div>
         {generate.error && <Alert>{generate.error.message}</Alert>}
