@@ -148,7 +148,7 @@ test.describe("refusals", () => {
     }
   });
 
-  test("no key is 401 with WWW-Authenticate; a banned user is refused with 403", async ({ request }) => {
+  test("no key or a bad one is 401 with WWW-Authenticate; a banned user is refused with 403", async ({ request }) => {
     const res = await request.post("/mcp", {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       data: { jsonrpc: "2.0", id: 1, method: "tools/list" },
@@ -157,6 +157,15 @@ test.describe("refusals", () => {
     expect(res.headers()["www-authenticate"]).toBe('Bearer realm="mcp"');
     expect(res.headers()["x-request-id"]).toBeTruthy();
     await expect(connect(null)).rejects.toMatchObject({ status: 401 });
+    // A key that is not one: the challenge says the token was refused.
+    const bad = await request.post("/mcp", {
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer gw_live_${"x".repeat(40)}` },
+      data: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    });
+    expect(bad.status()).toBe(401);
+    expect(bad.headers()["www-authenticate"]).toMatch(/^Bearer realm="mcp", error="invalid_token"/);
+    expect(await bad.json()).toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(connect(`gw_live_${"y".repeat(40)}`)).rejects.toMatchObject({ status: 401 });
 
     const user = await newUser();
     const client = await connect(user.apiKey);
