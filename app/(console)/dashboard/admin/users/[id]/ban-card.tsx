@@ -1,6 +1,7 @@
 "use client";
 
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { Alert, Field, formatTime, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -11,11 +12,13 @@ export function BanCard({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
   const base = `/admin/users/${encodeURIComponent(user.id)}`;
   const ban = useAdminAction((body: { reason: string | null; expiresAt: string | null }) => apiFetch(`${base}/ban`, { body }));
   const unban = useAdminAction(() => apiFetch(`${base}/unban`, { method: "POST" }));
+  // A ban signs the user out at once: the form only asks, the dialog acts.
+  const [asking, setAsking] = useState<{ reason: string | null; expiresAt: string | null } | null>(null);
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const until = String(form.get("until") ?? "");
-    ban.mutate({ reason: String(form.get("reason") ?? "").trim() || null, expiresAt: until ? new Date(until).toISOString() : null });
+    setAsking({ reason: String(form.get("reason") ?? "").trim() || null, expiresAt: until ? new Date(until).toISOString() : null });
   }
   if (user.banned) {
     return (
@@ -47,6 +50,16 @@ export function BanCard({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
           {isSelf ? "You cannot ban yourself" : "Ban user"}
         </Button>
       </form>
+      <ConfirmDialog
+        open={asking !== null}
+        title={`Ban ${user.email ?? user.id}?`}
+        confirmLabel="Ban"
+        pending={ban.isPending}
+        onConfirm={() => asking && ban.mutate(asking, { onSettled: () => setAsking(null) })}
+        onClose={() => setAsking(null)}
+      >
+        <p>They are signed out everywhere and their keys answer 403 {asking?.expiresAt ? `until ${formatTime(asking.expiresAt)}` : "until you lift the ban"}.</p>
+      </ConfirmDialog>
     </Card>
   );
 }
