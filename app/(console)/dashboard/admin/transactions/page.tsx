@@ -1,5 +1,6 @@
+import { getTranslations } from "next-intl/server";
 import { Field, Input, Select } from "@/components/dashboard/ui";
-import { TransactionsTable, transactionTypeLabels } from "@/components/money/transactions-table";
+import { TransactionsTable } from "@/components/money/transactions-table";
 import { listState, pageHref, Pager, type SearchParams } from "@/components/dashboard/pager";
 import { Card, PageHeader } from "@/components/ui/card";
 import { transactionTypes } from "@/db/schema";
@@ -7,7 +8,9 @@ import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { listTransactions } from "@/lib/transactions/list-transactions";
 
-export const metadata = { title: "Admin · Transactions" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("admin"))("txTitle") };
+}
 
 const PAGE_SIZE = 50;
 
@@ -21,29 +24,29 @@ function parse(search: SearchParams) {
 export default async function AdminTransactionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { db } = await requireAdmin();
   const { page, query } = parse(await searchParams);
-  const result = await listTransactions(db, query);
+  const [result, t, tx] = await Promise.all([listTransactions(db, query), getTranslations("admin"), getTranslations("tx")]);
   const filters = { userId: query.userId, type: query.type };
   const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
   return (
     <>
-      <PageHeader title="Transactions" description={`${result.total.toLocaleString("en-US")} ledger rows, newest first`} />
+      <PageHeader title={t("txTitle")} description={t("txDescription", { count: result.total })} />
       <Card>
         <form method="get" className="mb-4 grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
-          <Field label="User id">
-            <Input name="userId" defaultValue={query.userId ?? ""} maxLength={64} placeholder="Any user" />
+          <Field label={t("userId")}>
+            <Input name="userId" defaultValue={query.userId ?? ""} maxLength={64} placeholder={t("anyUser")} />
           </Field>
-          <Field label="Type">
+          <Field label={t("type")}>
             <Select name="type" defaultValue={query.type ?? ""}>
-              <option value="">Any</option>
-              {transactionTypes.map((t) => (
-                <option key={t} value={t}>
-                  {transactionTypeLabels[t]}
+              <option value="">{t("any")}</option>
+              {transactionTypes.map((type) => (
+                <option key={type} value={type}>
+                  {tx(type)}
                 </option>
               ))}
             </Select>
           </Field>
           <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
-            Filter
+            {t("filter")}
           </button>
         </form>
         <TransactionsTable items={result.items} showUser />
