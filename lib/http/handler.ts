@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
 import { authorize, resolvePrincipal, type AuthMode } from "@/lib/auth/resolve";
@@ -39,6 +40,14 @@ export type RouteOptions<A extends AuthMode, B extends Schema, Q extends Schema,
    * ratelimit, parse, whatever the domain code laps on `req`, and respond.
    */
   serverTiming?: boolean;
+  /**
+   * A read to carry in the statement that counts a key's request (one round trip for both: a
+   * status poll's job row), built from the raw path params, the URL and the caller (as its key
+   * lookup is remembered: the user is right, the standing is confirmed by that same statement).
+   * Its first row reaches the handler as `carried` (JSON; null: no row); `carried` is undefined
+   * when nothing carried it (a session caller, no read built): the handler reads for itself.
+   */
+  carry?: (args: { params: Record<string, string | string[] | undefined>; url: URL; principal: Principal }) => SQL | null;
 };
 
 export type RequestContext<A extends AuthMode> = {
@@ -54,6 +63,8 @@ export type HandlerArgs<A extends AuthMode, B extends Schema, Q extends Schema, 
   body: Out<B, undefined>;
   query: Out<Q, Record<string, string>>;
   params: Out<P, Record<string, string | string[]>>;
+  /** The row `carry` read (see RouteOptions.carry); undefined when nothing carried it. */
+  carried?: Record<string, unknown> | null;
 };
 
 /** What Next.js passes as the second argument of a route handler. */
@@ -90,7 +101,8 @@ function wrap(surface: Surface) {
         authorize(mode, resolved);
         lap(req, "auth");
         // The rate limiter's statement also confirms a remembered key lookup (lib/auth/resolve).
-        const { limit, principal } = await enforceRateLimits({ db, req, principal: resolved }, options.rateLimit);
+        const carry = options.carry && resolved ? options.carry({ params: rawParams, url, principal: resolved }) : null;
+        const { limit, principal, carried } = await enforceRateLimits({ db, req, principal: resolved }, options.rateLimit, undefined, carry);
         caller = principal;
         authorize(mode, principal);
         if (limit) limitHeaders = rateLimitHeaders(limit);
@@ -102,7 +114,7 @@ function wrap(surface: Surface) {
           : undefined;
         lap(req, "parse");
         const ctx = { requestId, db, principal } as RequestContext<A>;
-        response = await handler({ req, url, ctx, body, query, params } as HandlerArgs<A, B, Q, P>);
+        response = await handler({ req, url, ctx, body, query, params, carried } as HandlerArgs<A, B, Q, P>);
         lap(req, "respond");
       } catch (err) {
         // A client that hung up (the body stream ended with "aborted") is not a server error;

@@ -5,7 +5,8 @@ import { clientAddress } from "@/lib/http/client-address";
 import { ApiError } from "@/lib/http/errors";
 import { rateLimitHeaders } from "./headers";
 import type { RateLimitRule, RuleContext } from "./rules";
-import { countKeyRequest, hitKeyWindow, hitWindow, type LimitResult } from "./sliding-window";
+import type { SQL } from "drizzle-orm";
+import { countKeyRequest, countKeyRequestCarrying, hitKeyWindow, hitWindow, type LimitResult } from "./sliding-window";
 
 function refuse(result: LimitResult, message: string, now: number): ApiError {
   const headers = rateLimitHeaders(result, now);
@@ -31,7 +32,13 @@ export async function enforceRateLimits(
   rc: RuleContext,
   rules: readonly RateLimitRule[] = [],
   now = Date.now(),
-): Promise<{ limit: LimitResult | null; principal: Principal | null }> {
+  /**
+   * A read to run in the statement that counts a key's request (one round trip for both). Its
+   * first row comes back as `carried` (JSON; null: none); `carried` is absent when no key was
+   * counted without route rules in between (a session, a route with rules): read it yourself.
+   */
+  carry?: SQL | null,
+): Promise<{ limit: LimitResult | null; principal: Principal | null; carried?: Record<string, unknown> | null }> {
   const key = keyOf(rc);
   let principal = rc.principal;
   // Before a refusal: a key that may no longer call is told so (401/403), not 429.
@@ -43,10 +50,12 @@ export async function enforceRateLimits(
   // A key whose limit is on: its window and counters in one statement.
   if (key?.keyLimit?.enabled) {
     const max = key.keyLimit.max ?? env().RATE_LIMIT_KEY_PER_HOUR;
-    const result = await hitKeyWindow(rc.db, { apiKeyId: key.apiKeyId!, max, windowMs: key.keyLimit.windowMs, now });
+    const carrying = carry && rules.length === 0 ? carry : undefined;
+    const result = await hitKeyWindow(rc.db, { apiKeyId: key.apiKeyId!, max, windowMs: key.keyLimit.windowMs, now, carry: carrying });
     if (!result.allowed) throw await refuseAs(result, `API key limit reached: ${max} requests per ${key.keyLimit.windowMs / 1000} s`);
     principal = await confirmKey(principal!, result.standing);
     tightest = result;
+    if (carrying) return { limit: tightest, principal, carried: result.carried ?? null };
   }
   // A key whose limit is off can never be refused: its counters move in the first route rule's
   // statement (or a statement of their own when no rule applies), one round trip fewer.
@@ -60,6 +69,10 @@ export async function enforceRateLimits(
     uncounted = null;
     if (!result.allowed) throw await refuseAs(result, rule.describe(max));
     if (!tightest || result.remaining < tightest.remaining) tightest = result;
+  }
+  if (uncounted && carry) {
+    const counted = await countKeyRequestCarrying(rc.db, uncounted, carry, now);
+    return { limit: tightest, principal: await confirmKey(principal!, counted.standing), carried: counted.carried };
   }
   if (uncounted) principal = await confirmKey(principal!, await countKeyRequest(rc.db, uncounted, now));
   return { limit: tightest, principal };

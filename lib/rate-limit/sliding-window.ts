@@ -128,23 +128,44 @@ export const keyWindowKey = (apiKeyId: string) => `key:${apiKeyId}`;
  */
 export async function hitKeyWindow(
   db: Executor,
-  input: { apiKeyId: string; max: number; windowMs: number; now?: number },
-): Promise<LimitResult & { standing?: KeyStanding | null }> {
+  input: { apiKeyId: string; max: number; windowMs: number; now?: number; carry?: SQL },
+): Promise<LimitResult & { standing?: KeyStanding | null; carried?: Record<string, unknown> | null }> {
   const full = complete({ key: keyWindowKey(input.apiKeyId), max: input.max, windowMs: input.windowMs, now: input.now });
   if (full.max <= 0) return deniedResult(db, full);
-  const [row] = await rawRows<HitRow & { standing: Record<string, unknown> | null }>(
+  const carry = input.carry ? sql`, carried as (${input.carry})` : sql``;
+  const carried = input.carry ? sql`, (select row_to_json(r) from carried r limit 1) as carried` : sql``;
+  const [row] = await rawRows<HitRow & { standing: Record<string, unknown> | null; carried?: Record<string, unknown> | null }>(
     relaxedOf(db),
-    sql`with ${hitCte(hitValues(full))}, counted as (${countStatement(input.apiKeyId, full.now, sql`exists (select 1 from hit)`)})
-        select used, oldest, (select row_to_json(c) from counted c) as standing from hit`,
+    sql`with ${hitCte(hitValues(full))}, counted as (${countStatement(input.apiKeyId, full.now, sql`exists (select 1 from hit)`)})${carry}
+        select used, oldest, (select row_to_json(c) from counted c) as standing${carried} from hit`,
   );
   // A refused request counts nothing and reads no standing (`standing` absent).
-  return row ? { ...allowedResult(row, full), standing: row.standing ? keyStandingOf(row.standing) : null } : deniedResult(db, full);
+  if (!row) return deniedResult(db, full);
+  return { ...allowedResult(row, full), standing: row.standing ? keyStandingOf(row.standing) : null, ...(input.carry ? { carried: row.carried ?? null } : {}) };
 }
 
 /** Usage counters for a key whose rate limit an admin switched off; its standing (null: the key is gone). */
 export async function countKeyRequest(db: Executor, apiKeyId: string, now = Date.now()): Promise<KeyStanding | null> {
   const [row] = await rawRows<Record<string, unknown>>(relaxedOf(db), countStatement(apiKeyId, now));
   return row ? keyStandingOf(row) : null;
+}
+
+/**
+ * `countKeyRequest` carrying a read in the same statement, one round trip for both (a status
+ * poll's job row): the key's standing, and `carry`'s first row as JSON (null when it has none).
+ */
+export async function countKeyRequestCarrying(
+  db: Executor,
+  apiKeyId: string,
+  carry: SQL,
+  now = Date.now(),
+): Promise<{ standing: KeyStanding | null; carried: Record<string, unknown> | null }> {
+  const [row] = await rawRows<{ standing: Record<string, unknown> | null; carried: Record<string, unknown> | null }>(
+    relaxedOf(db),
+    sql`with counted as (${countStatement(apiKeyId, now)}), carried as (${carry})
+        select (select row_to_json(c) from counted c) as standing, (select row_to_json(r) from carried r limit 1) as carried`,
+  );
+  return { standing: row?.standing ? keyStandingOf(row.standing) : null, carried: row?.carried ?? null };
 }
 
 /**

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { apiKeys } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
@@ -126,6 +129,49 @@ describe("limits", () => {
       delete process.env.STREAMS_PER_USER_MAX;
       resetEnv();
     }
+  });
+});
+
+describe("polling", () => {
+  test("status and result polls read the job in the key's counting statement: each poll counted, the key's limit applied with its headers, a disabled key refused at once", async () => {
+    const { user, key, apiKey } = await fundedActor(100);
+    const id = (await submit({ prompt: "polled [latency:60000]" }, key)).body.requestId;
+    const db = await getDb();
+    // Limit off: polls answer the job and count the key's requests.
+    await db.update(apiKeys).set({ rateLimitEnabled: false }).where(eq(apiKeys.id, apiKey.id));
+    const before = (await db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id)))[0]!.requestCount;
+    const polled = await read(id, "/status", key);
+    expect(polled.status).toBe(200);
+    expect(polled.body).toMatchObject({ status: "queued", request_id: id });
+    expect((await read(id, "", key)).status).toBe(202);
+    expect((await db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id)))[0]!.requestCount).toBe(before + 2);
+    // Another user's request, or a malformed id: 404 as before.
+    const other = await fundedActor(100);
+    expect((await read(id, "/status", other.key)).status).toBe(404);
+    expect((await read("not-a-uuid", "/status", key)).status).toBe(404);
+
+    // Limit on (4 per window): polls pass with the X-RateLimit headers until the window is full,
+    // then 429 with Retry-After (a remembered lookup learns of the change from its next poll).
+    await db.update(apiKeys).set({ rateLimitEnabled: true, rateLimitMax: 4 }).where(eq(apiKeys.id, apiKey.id));
+    const answers = [];
+    for (let i = 0; i < 8 && answers.at(-1)?.status !== 429; i++) answers.push(await read(id, "/status", key));
+    const passed = answers.slice(0, -1);
+    const limited = answers.at(-1)!;
+    expect(passed.length).toBeGreaterThanOrEqual(3);
+    expect(passed.every((a) => a.status === 200 && a.body.request_id === id && a.body.status === "queued")).toBe(true);
+    expect(passed.at(-1)!.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(passed.at(-2)!.headers.get("x-ratelimit-remaining")).toBe("1");
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ error: "rate_limited" });
+    expect(limited.headers.get("x-ratelimit-limit")).toBe("4");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+
+    // A key disabled meanwhile: refused on its next poll, though its lookup was remembered.
+    await db.update(apiKeys).set({ rateLimitEnabled: false, enabled: false }).where(eq(apiKeys.id, apiKey.id));
+    const refused = await read(id, "/status", key);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: "unauthorized" });
+    void user;
   });
 });
 

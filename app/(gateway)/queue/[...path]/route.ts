@@ -1,7 +1,7 @@
 import { modelInputBody, queueSubmitQuery, resultQuery, statusQuery } from "@/lib/api/contracts/generation";
 import { checkCallbackUrl } from "@/lib/generation/callbacks";
 import { idempotencyOf } from "@/lib/generation/idempotency";
-import { queuedAnswer, readQueuedRequest } from "@/lib/generation/queue-requests";
+import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/generation/queue-requests";
 import { startGeneration } from "@/lib/generation/start-generation";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { withGateway } from "@/lib/http/handler";
@@ -26,10 +26,11 @@ export const POST = withGateway(
 );
 
 // GET /queue/{modelId}/requests/{requestId}[/status[/stream]|/progress/stream] – result, status, streams
-export const GET = withGateway({ auth: "key", query: readQuery }, async ({ req, ctx, params, query }) => {
+// A status or result poll reads its job in the statement that counts the key: one round trip.
+export const GET = withGateway({ auth: "key", query: readQuery, carry: carryQueuedRead }, async ({ req, ctx, params, query, carried }) => {
   const path = parseQueuePath(params.path);
   if (path.kind === "submit" || path.kind === "cancel") throw notFound("Request");
-  return readQueuedRequest(ctx, path, query, req);
+  return readQueuedRequest(ctx, path, query, req, carried);
 });
 
 // PUT /queue/{modelId}/requests/{requestId}/cancel – cancel a job that has not started running
