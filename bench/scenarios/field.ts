@@ -43,6 +43,8 @@ import type { Scenario } from "./types";
 const MODEL = "fal-ai/flux/schnell";
 const GRANT = 100_000_000;
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
+/** BENCH_FIELD_SHAPES=b,c runs only those shapes (a, b, c, d, faults); default all. */
+const shapes = new Set((process.env.BENCH_FIELD_SHAPES ?? "a,b,c,d,faults").split(",").map((x) => x.trim()));
 
 const SIZES = quick
   ? {
@@ -526,33 +528,42 @@ export const fieldScenario: Scenario = {
       data.health = { c16: h, cpuMs: healthCpuMs, baselineRps: baseline.rps };
       let oks = 0;
       let queued = 0;
-      console.log("field a: in-flight capacity…");
-      const a = await inFlight(ctx, SIZES.a, rows, `a. sync /run ${SIZES.a.minMs / 1000}–${SIZES.a.maxMs / 1000} s × ${SIZES.a.clients} clients`);
-      oks += a.ok;
-      const a2 = await inFlight(ctx, SIZES.a2, rows, `a. sync /run ${SIZES.a2.minMs / 1000}–${SIZES.a2.maxMs / 1000} s × ${SIZES.a2.clients} clients`);
-      oks += a2.ok;
-      data.a = a;
-      data.a2 = a2;
-      console.log("field b: polling…");
       const pollRows: Row[] = [];
-      const b1 = await polling(ctx, pollRows);
-      queued += b1.jobs;
-      data.b = b1;
-      console.log("field c: streams…");
       const streamRows: Row[] = [];
-      const c = await streams(ctx, streamRows);
-      queued += c.jobs;
-      data.c = c;
-      console.log("field d: mixed…");
       const mixedRows: Row[] = [];
-      const d = await mixed(ctx, mixedRows);
-      oks += d.sync.ok;
-      queued += d.streamed;
-      data.d = d;
-      console.log("field faults…");
       const faultRows: Row[] = [];
-      const fl = await faults(ctx, faultRows);
-      data.faults = fl;
+      if (shapes.has("a")) {
+        console.log("field a: in-flight capacity…");
+        const a = await inFlight(ctx, SIZES.a, rows, `a. sync /run ${SIZES.a.minMs / 1000}–${SIZES.a.maxMs / 1000} s × ${SIZES.a.clients} clients`);
+        oks += a.ok;
+        const a2 = await inFlight(ctx, SIZES.a2, rows, `a. sync /run ${SIZES.a2.minMs / 1000}–${SIZES.a2.maxMs / 1000} s × ${SIZES.a2.clients} clients`);
+        oks += a2.ok;
+        data.a = a;
+        data.a2 = a2;
+      }
+      if (shapes.has("b")) {
+        console.log("field b: polling…");
+        const b1 = await polling(ctx, pollRows);
+        queued += b1.jobs;
+        data.b = b1;
+      }
+      if (shapes.has("c")) {
+        console.log("field c: streams…");
+        const c = await streams(ctx, streamRows);
+        queued += c.jobs;
+        data.c = c;
+      }
+      if (shapes.has("d")) {
+        console.log("field d: mixed…");
+        const d = await mixed(ctx, mixedRows);
+        oks += d.sync.ok;
+        queued += d.streamed;
+        data.d = d;
+      }
+      if (shapes.has("faults")) {
+        console.log("field faults…");
+        data.faults = await faults(ctx, faultRows);
+      }
       const [granted] = await pg`select coalesce(sum(amount), 0)::text as n from credit_transactions where type = 'grant'`;
       const ledger = await ledgerCheck(client, BigInt(granted!.n as string));
       console.log("ledger check:", ledger);
