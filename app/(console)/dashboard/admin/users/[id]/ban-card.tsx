@@ -1,14 +1,18 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useFormat } from "@/lib/i18n/use-format";
 import { useState, type FormEvent } from "react";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
-import { Alert, Field, formatTime, Input } from "@/components/dashboard/ui";
+import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/me/api-fetch";
 import { useAdminAction, type AdminUser } from "./use-admin-action";
 
 export function BanCard({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
+  const t = useTranslations("adminUser");
+  const f = useFormat();
   const base = `/admin/users/${encodeURIComponent(user.id)}`;
   const ban = useAdminAction((body: { reason: string | null; expiresAt: string | null }) => apiFetch(`${base}/ban`, { body }));
   const unban = useAdminAction(() => apiFetch(`${base}/unban`, { method: "POST" }));
@@ -22,43 +26,46 @@ export function BanCard({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
   }
   if (user.banned) {
     return (
-      <Card title="Ban">
+      <Card title={t("banTitle")}>
         <div className="space-y-3 text-sm">
           <p>
-            Banned{user.banReason ? ` for “${user.banReason}”` : ""}, {user.banExpires ? `until ${formatTime(user.banExpires)}` : "indefinitely"}.
+            {(() => {
+              const until = user.banExpires ? t("untilWhen", { when: f.dateTime(user.banExpires) }) : t("indefinitely");
+              return user.banReason ? t("bannedFor", { reason: user.banReason, until }) : t("bannedNoReason", { until });
+            })()}
           </p>
           {unban.error && <Alert>{unban.error.message}</Alert>}
           <Button variant="secondary" disabled={unban.isPending} onClick={() => unban.mutate(undefined)}>
-            Lift the ban
+            {t("lift")}
           </Button>
         </div>
       </Card>
     );
   }
   return (
-    <Card title="Ban">
+    <Card title={t("banTitle")}>
       <form onSubmit={submit} className="space-y-3">
-        <p className="text-sm text-slate-600">A ban signs the user out everywhere; their keys answer 403 until it lifts.</p>
-        <Field label="Reason">
-          <Input name="reason" maxLength={500} placeholder="Shown to admins only" />
+        <p className="text-sm text-slate-600">{t("banNote")}</p>
+        <Field label={t("reason")}>
+          <Input name="reason" maxLength={500} placeholder={t("reasonPlaceholder")} />
         </Field>
-        <Field label="Until" hint="Leave empty for an indefinite ban. Your local time.">
+        <Field label={t("until")} hint={t("untilHint")}>
           <Input name="until" type="datetime-local" />
         </Field>
         {ban.error && <Alert>{ban.error.message}</Alert>}
         <Button type="submit" variant="danger" disabled={ban.isPending || isSelf}>
-          {isSelf ? "You cannot ban yourself" : "Ban user"}
+          {isSelf ? t("cannotSelf") : t("banUser")}
         </Button>
       </form>
       <ConfirmDialog
         open={asking !== null}
-        title={`Ban ${user.email ?? user.id}?`}
-        confirmLabel="Ban"
+        title={t("banConfirmTitle", { who: user.email ?? user.id })}
+        confirmLabel={t("banConfirm")}
         pending={ban.isPending}
         onConfirm={() => asking && ban.mutate(asking, { onSettled: () => setAsking(null) })}
         onClose={() => setAsking(null)}
       >
-        <p>They are signed out everywhere and their keys answer 403 {asking?.expiresAt ? `until ${formatTime(asking.expiresAt)}` : "until you lift the ban"}.</p>
+        <p>{t("banConfirmBody", { until: asking?.expiresAt ? t("untilWhen", { when: f.dateTime(asking.expiresAt) }) : t("untilLifted") })}</p>
       </ConfirmDialog>
     </Card>
   );

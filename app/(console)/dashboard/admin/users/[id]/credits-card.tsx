@@ -1,11 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useFormat } from "@/lib/i18n/use-format";
 import { useState, type FormEvent } from "react";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/me/api-fetch";
-import { formatCredits, rubToCredits } from "@/lib/money/credits";
+import { rubToCredits } from "@/lib/money/credits";
 import { useAdminAction } from "./use-admin-action";
 
 type Action = "grant" | "clawback";
@@ -23,11 +25,13 @@ function creditsOf(text: string): number | null {
 
 /** Grant or claw back credits; the ledger row comes back and the page re-reads the balance. */
 export function CreditsCard({ userId }: { userId: string }) {
+  const t = useTranslations("adminUser");
+  const f = useFormat();
   const [amount, setAmount] = useState("");
   const [done, setDone] = useState<string | null>(null);
   const move = useAdminAction(({ action, body }: { action: Action; body: { amount: number; description: string | null } }) =>
     apiFetch<Result>(`/admin/users/${encodeURIComponent(userId)}/credits/${action}`, { body }).then((r) => {
-      setDone(`${action === "grant" ? "Granted" : "Took back"} ${formatCredits(Math.abs(r.transaction.amount))}; balance now ${formatCredits(r.transaction.balanceAfter)}.`);
+      setDone(t(action === "grant" ? "granted" : "tookBack", { amount: f.credits(Math.abs(r.transaction.amount)), balance: f.credits(r.transaction.balanceAfter) }));
       setAmount("");
     }),
   );
@@ -45,25 +49,25 @@ export function CreditsCard({ userId }: { userId: string }) {
   }
 
   return (
-    <Card title="Credits">
+    <Card title={t("creditsTitle")}>
       <form className="space-y-3" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Amount, ₽" hint={credits === null ? "Rubles, up to 4 decimals" : `${credits.toLocaleString("en-US")} credits`}>
+        <Field label={t("amount")} hint={credits === null ? t("amountHint") : t("amountCredits", { count: f.number(credits) })}>
           <Input name="amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="500" required />
         </Field>
-        <Field label="Description" hint="Shown in the user's transaction list">
-          <Input name="description" maxLength={500} placeholder="Goodwill credit" />
+        <Field label={t("description")} hint={t("descriptionHint")}>
+          <Input name="description" maxLength={500} placeholder={t("descriptionPlaceholder")} />
         </Field>
         {move.error && <Alert>{move.error.message}</Alert>}
         {done && <Alert tone="green">{done}</Alert>}
         <div className="flex gap-2">
           <Button type="submit" disabled={credits === null || move.isPending} onClick={submit("grant")}>
-            Grant
+            {t("grant")}
           </Button>
           <Button type="submit" variant="secondary" disabled={credits === null || move.isPending} onClick={submit("clawback")}>
-            Claw back
+            {t("clawback")}
           </Button>
         </div>
-        <p className="text-xs text-slate-500">A clawback never takes the balance below zero: it takes at most what is there.</p>
+        <p className="text-xs text-slate-600">{t("clawbackNote")}</p>
       </form>
     </Card>
   );

@@ -1,6 +1,7 @@
+import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Badge, cellClass, formatTime, Table } from "@/components/dashboard/ui";
+import { Badge, cellClass, Table } from "@/components/dashboard/ui";
 import { TransactionsTable } from "@/components/money/transactions-table";
 import { Card, PageHeader } from "@/components/ui/card";
 import { getUserDetail } from "@/lib/admin/users/get-user";
@@ -8,12 +9,14 @@ import { requireAdmin } from "@/lib/auth/viewer";
 import { isApiError } from "@/lib/http/errors";
 import { listUserKeysWithTuning } from "@/lib/admin/users/user-keys";
 import { listSessions } from "@/lib/me/sessions";
-import { formatCredits } from "@/lib/money/credits";
+import { getFormat } from "@/lib/i18n/server";
 import { listTransactions } from "@/lib/transactions/list-transactions";
 import { CreditsCard } from "./credits-card";
 import { UserAdmin } from "./user-admin";
 
-export const metadata = { title: "User" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("adminUser"))("title") };
+}
 
 export default async function AdminUserPage({ params }: { params: Promise<{ id: string }> }) {
   const { db, principal } = await requireAdmin();
@@ -29,6 +32,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
     listTransactions(db, { userId, limit: 10, offset: 0 }),
   ]);
   const { user } = detail;
+  const [t, f] = await Promise.all([getTranslations("adminUser"), getFormat()]);
   return (
     <>
       <PageHeader
@@ -36,32 +40,32 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
         description={
           <>
             <Link href="/dashboard/admin/users" className="text-brand-600 hover:underline">
-              Users
+              {t("users")}
             </Link>{" "}
-            / {user.name ?? "no name"} · joined {formatTime(user.createdAt)}
+            / {user.name ?? t("noName")} · {t("joined", { when: f.dateTime(user.createdAt) })}
           </>
         }
         actions={
           <div className="flex gap-2">
-            {user.role === "admin" && <Badge tone="brand">admin</Badge>}
-            {user.banned ? <Badge tone="red">Banned</Badge> : <Badge tone="green">Active</Badge>}
+            {user.role === "admin" && <Badge tone="brand">{t("admin")}</Badge>}
+            {user.banned ? <Badge tone="red">{t("banned")}</Badge> : <Badge tone="green">{t("active")}</Badge>}
           </div>
         }
       />
       <div className="mb-6 grid gap-6 md:grid-cols-2">
-        <Card title="Balance">
+        <Card title={t("balance")}>
           <p className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="admin-user-balance">
-            {formatCredits(detail.balance)}
+            {f.credits(detail.balance)}
           </p>
-          <p className="text-xs text-slate-500">{detail.balance.toLocaleString("en-US")} credits</p>
+          <p className="text-xs text-slate-600">{t("credits", { count: f.number(detail.balance) })}</p>
         </Card>
-        <Card title="Usage">
-          <Table head={["Window", "Operations", "Charged"]}>
+        <Card title={t("usage")}>
+          <Table head={[t("window"), t("operations"), t("charged")]}>
             {detail.usage.map((w) => (
               <tr key={w.window}>
                 <td className={cellClass}>{w.window}</td>
-                <td className={`${cellClass} tabular-nums`}>{w.count.toLocaleString("en-US")}</td>
-                <td className={`${cellClass} tabular-nums`}>{formatCredits(w.credits)}</td>
+                <td className={`${cellClass} tabular-nums`}>{f.number(w.count)}</td>
+                <td className={`${cellClass} tabular-nums`}>{f.credits(w.credits)}</td>
               </tr>
             ))}
           </Table>
@@ -70,10 +74,10 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
       <div className="mb-6 grid gap-6 md:grid-cols-[20rem_1fr]">
         <CreditsCard userId={user.id} />
         <Card
-          title={`Transactions (${ledger.total.toLocaleString("en-US")})`}
+          title={t("transactions", { count: f.number(ledger.total) })}
           actions={
             <Link href={`/dashboard/admin/transactions?userId=${encodeURIComponent(user.id)}`} className="text-sm text-brand-600 hover:underline">
-              All
+              {t("all")}
             </Link>
           }
         >

@@ -1,6 +1,8 @@
 "use client";
 
-import { Alert, cellClass, formatTime, Table } from "@/components/dashboard/ui";
+import { useTranslations } from "next-intl";
+import { useFormat } from "@/lib/i18n/use-format";
+import { Alert, cellClass, Table } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/me/api-fetch";
@@ -8,29 +10,31 @@ import type { SessionView } from "@/lib/me/sessions";
 import { useAdminAction } from "./use-admin-action";
 
 export function SessionsCard({ userId, sessions }: { userId: string; sessions: SessionView[] }) {
+  const t = useTranslations("adminUser");
+  const f = useFormat();
   const revoke = useAdminAction(() => apiFetch(`/admin/users/${encodeURIComponent(userId)}/sessions`, { method: "DELETE" }));
   return (
     <Card
-      title={`Sessions (${sessions.length})`}
+      title={t("sessions", { count: sessions.length })}
       actions={
         sessions.length > 0 && (
           <Button variant="secondary" disabled={revoke.isPending} onClick={() => revoke.mutate(undefined)}>
-            Revoke all
+            {t("revokeAll")}
           </Button>
         )
       }
     >
       {revoke.error && <Alert>{revoke.error.message}</Alert>}
       {sessions.length === 0 ? (
-        <p className="text-sm text-slate-600">Not signed in anywhere.</p>
+        <p className="text-sm text-slate-600">{t("noSessions")}</p>
       ) : (
-        <Table head={["Device", "Address", "Signed in", "Expires"]}>
+        <Table head={[t("device"), t("address"), t("signedIn"), t("expires")]}>
           {sessions.map((s) => (
             <tr key={s.id}>
-              <td className={`${cellClass} max-w-xs truncate`}>{s.userAgent ?? "Unknown"}</td>
+              <td className={`${cellClass} max-w-xs truncate`}>{s.userAgent ?? t("unknown")}</td>
               <td className={`${cellClass} font-mono text-xs`}>{s.ipAddress ?? "—"}</td>
-              <td className={cellClass}>{formatTime(s.createdAt)}</td>
-              <td className={cellClass}>{formatTime(s.expiresAt)}</td>
+              <td className={cellClass}>{f.dateTime(s.createdAt)}</td>
+              <td className={cellClass}>{f.dateTime(s.expiresAt)}</td>
             </tr>
           ))}
         </Table>

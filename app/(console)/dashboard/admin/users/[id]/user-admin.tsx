@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { Table } from "@/components/dashboard/ui";
@@ -13,6 +14,7 @@ import { SessionsCard } from "./sessions-card";
 import { useAdminAction, type AdminUser } from "./use-admin-action";
 
 export function UserAdmin({ user, sessions, keys, isSelf }: { user: AdminUser; sessions: SessionView[]; keys: TunedKey[]; isSelf: boolean }) {
+  const t = useTranslations("adminUser");
   const [deleting, setDeleting] = useState<TunedKey | null>(null);
   const remove = useAdminAction((id: string) =>
     apiFetch(`/admin/users/${encodeURIComponent(user.id)}/keys/${encodeURIComponent(id)}`, { method: "DELETE" }).then(() => setDeleting(null)),
@@ -21,11 +23,11 @@ export function UserAdmin({ user, sessions, keys, isSelf }: { user: AdminUser; s
     <div className="space-y-6">
       <BanCard user={user} isSelf={isSelf} />
       <SessionsCard userId={user.id} sessions={sessions} />
-      <Card title={`API keys (${keys.length})`}>
+      <Card title={t("keys", { count: keys.length })}>
         {keys.length === 0 ? (
-          <p className="text-sm text-slate-600">No keys.</p>
+          <p className="text-sm text-slate-600">{t("noKeys")}</p>
         ) : (
-          <Table head={["Key", "State", "Requests", "Rate limit", ""]}>
+          <Table head={[t("key"), t("state"), t("requests"), t("rateLimit"), ""]}>
             {keys.map((k) => (
               <KeyTuningRow key={k.id} userId={user.id} apiKey={k} onDelete={() => setDeleting(k)} />
             ))}
@@ -34,13 +36,13 @@ export function UserAdmin({ user, sessions, keys, isSelf }: { user: AdminUser; s
       </Card>
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete “${deleting?.name ?? ""}”?`}
-        confirmLabel="Delete key"
+        title={t("deleteTitle", { name: deleting?.name ?? "" })}
+        confirmLabel={t("deleteConfirm")}
         pending={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting.id)}
         onClose={() => setDeleting(null)}
       >
-        <p>The user’s requests with this key fail with 401 from now on.</p>
+        <p>{t("deleteBody")}</p>
         {remove.error && <p className="mt-2 text-red-700">{remove.error.message}</p>}
       </ConfirmDialog>
     </div>
