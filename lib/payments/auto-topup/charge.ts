@@ -116,6 +116,9 @@ async function chargeRow(db: Db, row: PaymentRow, email: string | null): Promise
   }
   await db.update(payments).set({ paymentProviderId: remote.id, providerData: remote.raw }).where(eq(payments.id, row.id));
   const applied = await applyProviderPayment(db, { ...row, paymentProviderId: remote.id }, remote);
+  // A concurrent call resumed the same row (same Idempotence-Key: one charge at the provider) and
+  // applied it first: that call made the charge, this one only saw it.
+  if (!applied.applied && applied.reason?.startsWith("already_")) return { charged: false, reason: "in_flight", paymentId: row.id };
   return { charged: true, paymentId: row.id, status: applied.payment.status };
 }
 
