@@ -1,8 +1,9 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useFormat } from "@/lib/i18n/use-format";
 import { useState } from "react";
 import type { PriceUnit } from "@/db/schema/models";
-import { formatPriceRub } from "@/lib/money/credits";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
 import { type AdminModelsPage, isAdminApiError, useAdminModels, useDeleteModel, useSyncCatalog, useSyncModel, useUpdateModel } from "./use-admin-models";
 
@@ -12,6 +13,7 @@ const cell = "px-3 py-2 align-top";
 const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm";
 
 function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () => void }) {
+  const t = useTranslations("adminModels");
   const update = useUpdateModel();
   const [price, setPrice] = useState(model.priceRub === null ? "" : String(model.priceRub));
   const [unit, setUnit] = useState(model.priceUnit ?? "");
@@ -29,24 +31,24 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
       }}
     >
       <div className="flex gap-2">
-        <input aria-label="Price, ₽" className={field} value={price} onChange={(e) => setPrice(e.target.value)} placeholder="0.00035" inputMode="decimal" />
-        <select aria-label="Unit" className={field} value={unit} onChange={(e) => setUnit(e.target.value)}>
-          <option value="">per request (creditCost)</option>
+        <input aria-label={t("price")} className={field} value={price} onChange={(e) => setPrice(e.target.value)} placeholder="0.00035" inputMode="decimal" />
+        <select aria-label={t("unit")} className={field} value={unit} onChange={(e) => setUnit(e.target.value)}>
+          <option value="">{t("perRequestCost")}</option>
           {priceUnits.map((u) => (
             <option key={u} value={u}>
               {u}
             </option>
           ))}
         </select>
-        <input aria-label="Discount, %" className={`${field} w-20`} value={discount} onChange={(e) => setDiscount(e.target.value)} inputMode="decimal" />
+        <input aria-label={t("discount")} className={`${field} w-20`} value={discount} onChange={(e) => setDiscount(e.target.value)} inputMode="decimal" />
       </div>
       {update.error && <p className="text-xs text-red-600">{issues.length ? issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : update.error.message}</p>}
       <div className="flex gap-2">
         <button type="submit" disabled={update.isPending} className="rounded bg-brand-600 px-3 py-1 text-xs font-medium text-white disabled:opacity-50">
-          Save
+          {t("save")}
         </button>
         <button type="button" onClick={onDone} className="rounded border border-slate-300 px-3 py-1 text-xs">
-          Cancel
+          {t("cancel")}
         </button>
       </div>
     </form>
@@ -54,54 +56,56 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
 }
 
 function Row({ model }: { model: AdminModelRecord }) {
+  const t = useTranslations("adminModels");
+  const f = useFormat();
   const [editing, setEditing] = useState(false);
   const update = useUpdateModel();
   const sync = useSyncModel();
   const remove = useDeleteModel();
   return (
-    <tr className={`border-t border-slate-100 ${model.visible ? "" : "bg-slate-50 text-slate-500"}`} data-model-id={model.modelId}>
+    <tr className={`border-t border-slate-100 ${model.visible ? "" : "bg-slate-50 text-slate-600"}`} data-model-id={model.modelId}>
       <td className={cell}>
         <p className="font-medium text-slate-900">{model.displayName}</p>
-        <p className="font-mono text-xs text-slate-500">{model.modelId}</p>
+        <p className="font-mono text-xs text-slate-600">{model.modelId}</p>
       </td>
       <td className={cell}>
         <p>{model.category}</p>
-        <p className="text-xs text-slate-500">{model.modelLab ?? "Community"}</p>
+        <p className="text-xs text-slate-600">{model.modelLab ?? t("community")}</p>
       </td>
       <td className={`${cell} min-w-72`}>
         {editing ? (
           <PriceEditor model={model} onDone={() => setEditing(false)} />
         ) : (
-          <button type="button" onClick={() => setEditing(true)} className="text-left hover:underline" title="Edit price and discount">
-            {model.priceRub === null ? `${model.creditCost} ₽ per request (fixed)` : `${formatPriceRub(String(model.priceRub))} per ${model.priceUnit ?? "request"}`}
+          <button type="button" onClick={() => setEditing(true)} className="text-left hover:underline" title={t("editPrice")}>
+            {model.priceRub === null ? t("fixed", { price: f.rub(model.creditCost) }) : t("per", { price: f.rub(model.priceRub), unit: model.priceUnit ? f.unit(model.priceUnit) : f.unit("request") })}
             {model.discountPercent > 0 && <span className="ml-2 rounded bg-emerald-50 px-1.5 text-xs text-emerald-700">−{model.discountPercent}%</span>}
           </button>
         )}
       </td>
       <td className={cell}>
-        <p className="text-sm">{model.visible ? "Visible" : "Hidden"}</p>
+        <p className="text-sm">{model.visible ? t("visible") : t("hidden")}</p>
         <button
           type="button"
           disabled={update.isPending}
           onClick={() => update.mutate({ modelId: model.modelId, visible: !model.visible })}
           className="mt-1 rounded border border-slate-300 px-2 py-0.5 text-xs disabled:opacity-50"
         >
-          {model.visible ? "Hide" : "Show"}
+          {model.visible ? t("hide") : t("show")}
         </button>
         {update.error && <p className="mt-1 text-xs text-red-600">{update.error.message}</p>}
       </td>
-      <td className={`${cell} text-xs text-slate-500`}>{model.schemaFetchedAt ? `${model.schemaFetchedAt.slice(0, 16).replace("T", " ")} UTC` : "never"}</td>
+      <td className={`${cell} text-xs text-slate-600`}>{f.dateTime(model.schemaFetchedAt, t("never"))}</td>
       <td className={`${cell} whitespace-nowrap`}>
         <button type="button" disabled={sync.isPending} onClick={() => sync.mutate(model.modelId)} className="mr-2 rounded border border-slate-300 px-2 py-1 text-xs disabled:opacity-50">
-          {sync.isPending ? "Syncing…" : "Sync schema"}
+          {sync.isPending ? t("syncing") : t("syncSchema")}
         </button>
         <button
           type="button"
           disabled={remove.isPending}
-          onClick={() => window.confirm(`Delete ${model.modelId}? It will not come back at restart or catalog sync.`) && remove.mutate(model.modelId)}
+          onClick={() => window.confirm(t("deleteConfirm", { id: model.modelId })) && remove.mutate(model.modelId)}
           className="rounded border border-red-200 px-2 py-1 text-xs text-red-700 disabled:opacity-50"
         >
-          Delete
+          {t("delete")}
         </button>
         {(sync.error || remove.error) && <p className="mt-1 text-xs text-red-600">{(sync.error ?? remove.error)!.message}</p>}
       </td>
@@ -110,35 +114,38 @@ function Row({ model }: { model: AdminModelRecord }) {
 }
 
 export function SyncCatalogButton() {
+  const t = useTranslations("adminModels");
   const sync = useSyncCatalog();
   return (
     <div className="flex items-center gap-3">
       {sync.data && (
         <span className="text-sm text-slate-600">
-          {sync.data.added} added, {sync.data.updated} schemas refreshed in {sync.data.elapsedMs} ms
+          {t("synced", { added: sync.data.added, updated: sync.data.updated, ms: sync.data.elapsedMs })}
         </span>
       )}
       {sync.error && <span className="text-sm text-red-600">{sync.error.message}</span>}
       <button type="button" disabled={sync.isPending} onClick={() => sync.mutate()} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-50">
-        {sync.isPending ? "Syncing…" : "Sync catalog"}
+        {sync.isPending ? t("syncing") : t("syncCatalog")}
       </button>
     </div>
   );
 }
 
 export function AdminModelsTable({ query, initial }: { query: string; initial: AdminModelsPage }) {
+  const t = useTranslations("adminModels");
+  const f = useFormat();
   const { data } = useAdminModels(query, initial);
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm">
-        <thead className="bg-slate-50 text-xs uppercase tracking-wider text-slate-500">
+        <thead className="bg-slate-50 text-xs uppercase tracking-wider text-slate-600">
           <tr>
-            <th className={cell}>Model</th>
-            <th className={cell}>Category</th>
-            <th className={cell}>Price</th>
-            <th className={cell}>Visibility</th>
-            <th className={cell}>Schema fetched</th>
-            <th className={cell}>Actions</th>
+            <th className={cell}>{t("colModel")}</th>
+            <th className={cell}>{t("colCategory")}</th>
+            <th className={cell}>{t("colPrice")}</th>
+            <th className={cell}>{t("colVisibility")}</th>
+            <th className={cell}>{t("colSchema")}</th>
+            <th className={cell}>{t("colActions")}</th>
           </tr>
         </thead>
         <tbody>
@@ -147,8 +154,8 @@ export function AdminModelsTable({ query, initial }: { query: string; initial: A
           ))}
         </tbody>
       </table>
-      <p className="border-t border-slate-100 px-3 py-2 text-xs text-slate-500">
-        {data.total === 0 ? "No models" : `${data.offset + 1}–${data.offset + data.items.length} of ${data.total}`}
+      <p className="border-t border-slate-100 px-3 py-2 text-xs text-slate-600">
+        {data.total === 0 ? t("noModels") : t("range", { from: f.number(data.offset + 1), to: f.number(data.offset + data.items.length), total: f.number(data.total) })}
       </p>
     </div>
   );

@@ -1,3 +1,5 @@
+import { getTranslations } from "next-intl/server";
+import { localCategory } from "@/components/catalog/category-label";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminModelsTable, SyncCatalogButton } from "@/components/catalog/admin/models-table";
@@ -5,9 +7,11 @@ import { PageHeader } from "@/components/ui/card";
 import { adminModelsQuery } from "@/lib/api/contracts/admin-models";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { listAdminModels } from "@/lib/catalog/admin-list";
-import { CATEGORY_ORDER, categoryLabel } from "@/lib/catalog/categories";
+import { CATEGORY_ORDER } from "@/lib/catalog/categories";
 
-export const metadata: Metadata = { title: "Admin · Models" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("adminModels"))("title") };
+}
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -17,7 +21,7 @@ export default async function AdminModelsPage({ searchParams }: { searchParams: 
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v.at(-1) : v]));
   const parsed = adminModelsQuery.safeParse({ limit: "100", ...raw });
   const query = parsed.success ? parsed.data : adminModelsQuery.parse({ limit: "100" });
-  const initial = await listAdminModels(db, query);
+  const [initial, t, tc] = await Promise.all([listAdminModels(db, query), getTranslations("adminModels"), getTranslations("catalog")]);
   const qs = new URLSearchParams({
     limit: String(query.limit),
     offset: String(query.offset),
@@ -28,28 +32,28 @@ export default async function AdminModelsPage({ searchParams }: { searchParams: 
   const page = (offset: number) => `?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(qs)), offset: String(offset) })}`;
   return (
     <div>
-      <PageHeader title="Models" description="Every model in the catalog, hidden ones included. Prices are exact decimals in rubles." actions={<SyncCatalogButton />} />
+      <PageHeader title={t("title")} description={t("description")} actions={<SyncCatalogButton />} />
       <form method="get" className="mb-4 flex flex-wrap items-center gap-3">
-        <input name="search" defaultValue={query.search ?? ""} placeholder="Search id, name or lab" aria-label="Search models" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
-        <select name="category" defaultValue={query.category[0] ?? ""} aria-label="Category" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">
-          <option value="">All categories</option>
+        <input name="search" defaultValue={query.search ?? ""} placeholder={t("searchPlaceholder")} aria-label={t("search")} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
+        <select name="category" defaultValue={query.category[0] ?? ""} aria-label={t("category")} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">
+          <option value="">{t("allCategories")}</option>
           {CATEGORY_ORDER.map((c) => (
             <option key={c} value={c}>
-              {categoryLabel(c)}
+              {localCategory(tc, c)}
             </option>
           ))}
         </select>
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="visibleOnly" value="true" defaultChecked={query.visibleOnly} /> Visible only
+          <input type="checkbox" name="visibleOnly" value="true" defaultChecked={query.visibleOnly} /> {t("visibleOnly")}
         </label>
         <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm">
-          Filter
+          {t("filter")}
         </button>
       </form>
       <AdminModelsTable key={qs} query={qs} initial={initial} />
       <nav className="mt-4 flex gap-2 text-sm">
-        {query.offset > 0 && <Link href={page(Math.max(0, query.offset - query.limit))}>← Previous</Link>}
-        {query.offset + query.limit < initial.total && <Link href={page(query.offset + query.limit)}>Next →</Link>}
+        {query.offset > 0 && <Link href={page(Math.max(0, query.offset - query.limit))}>{t("previous")}</Link>}
+        {query.offset + query.limit < initial.total && <Link href={page(query.offset + query.limit)}>{t("next")}</Link>}
       </nav>
     </div>
   );
