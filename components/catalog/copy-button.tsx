@@ -1,8 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 
-export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const t = useTranslations("ui");
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -14,7 +16,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
       }}
       className="rounded border border-slate-600 px-2 py-0.5 text-xs text-slate-200 hover:bg-slate-700"
     >
-      {copied ? "Copied" : label}
+      {copied ? t("copied") : (label ?? t("copy"))}
     </button>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useReducer, useRef, useState } from "react";
@@ -15,42 +16,10 @@ import { useFormat } from "@/lib/i18n/use-format";
 
 export const balanceQueryKey = ["me", "balance"] as const;
 
-const words = {
-  en: {
-    run: "Run",
-    running: "Running…",
-    again: "Run again",
-    cancel: "Cancel",
-    signIn: "Sign in to run this model",
-    signInNote: "Runs are billed to your balance; new accounts can top up on the Billing page.",
-    balance: "Balance",
-    reserved: "Reserved",
-    charged: "Charged",
-    refunded: "Refunded: nothing charged",
-    sandbox: "Sandbox run: nothing charged",
-    newBalance: "New balance",
-  },
-  ru: {
-    run: "Запустить",
-    running: "Выполняется…",
-    again: "Запустить снова",
-    cancel: "Отменить",
-    signIn: "Войдите, чтобы запустить модель",
-    signInNote: "Запуски оплачиваются с баланса; пополнить его можно на странице оплаты.",
-    balance: "Баланс",
-    reserved: "Зарезервировано",
-    charged: "Списано",
-    refunded: "Возвращено: ничего не списано",
-    sandbox: "Тестовый запуск: ничего не списано",
-    newBalance: "Новый баланс",
-  },
-};
-
 type Props = {
   modelId: string;
   input: Record<string, unknown>;
   signedIn: boolean;
-  lang: "en" | "ru";
   /** Field → message from a 400 `invalid_body`, shown beside the form's fields ({} clears them). */
   onIssues: (issues: Record<string, string>) => void;
   /** Server action: reserved and settled credits of the viewer's own request. */
@@ -58,8 +27,8 @@ type Props = {
 };
 
 /** The model page's run action: queue the input, follow it live, show the result, its cost and the new balance. */
-export function PlaygroundRun({ modelId, input, signedIn, lang, onIssues, runCost }: Props) {
-  const t = words[lang];
+export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost }: Props) {
+  const t = useTranslations("playground");
   const f = useFormat();
   const [state, dispatch] = useReducer(runReducer, initialRunState);
   const [cost, setCost] = useState<RunCost | null>(null);
@@ -78,9 +47,9 @@ export function PlaygroundRun({ modelId, input, signedIn, lang, onIssues, runCos
     return (
       <div className="flex flex-wrap items-center gap-3" data-testid="run-signin">
         <Link href={`/signin?callbackUrl=${encodeURIComponent(`/catalog/${modelId}`)}`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
-          {t.signIn}
+          {t("signIn")}
         </Link>
-        <p className="text-xs text-slate-500">{t.signInNote}</p>
+        <p className="text-xs text-slate-500">{t("signInNote")}</p>
       </div>
     );
   }
@@ -123,7 +92,7 @@ export function PlaygroundRun({ modelId, input, signedIn, lang, onIssues, runCos
       void queryClient.invalidateQueries({ queryKey: balanceQueryKey });
     } catch (err) {
       if (abort.signal.aborted) return;
-      send({ type: "error", view: errorViewOf(0, { error: "network_error", message: err instanceof Error ? err.message : "The connection failed" }) });
+      send({ type: "error", view: errorViewOf(0, { error: "network_error", message: err instanceof Error ? err.message : t("connectionFailed") }) });
     }
   }
 
@@ -143,34 +112,34 @@ export function PlaygroundRun({ modelId, input, signedIn, lang, onIssues, runCos
           className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60"
           data-testid="run-button"
         >
-          {busy ? t.running : state.phase === "idle" ? t.run : t.again}
+          {busy ? t("running") : state.phase === "idle" ? t("run") : t("again")}
         </button>
         {state.phase === "queued" && (
           <button type="button" onClick={cancel} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-700 hover:bg-slate-50">
-            {t.cancel}
+            {t("cancel")}
           </button>
         )}
         {balance.data !== undefined && (
           <p className="text-sm text-slate-600">
-            {cost ? t.newBalance : t.balance}:{" "}
+            {cost ? t("newBalance") : t("balance")}:{" "}
             <span className="font-medium text-slate-900" data-testid="run-balance">
               {f.credits(balance.data)}
             </span>
           </p>
         )}
       </div>
-      {state.error && <RunErrorAlert error={state.error} lang={lang} />}
-      {state.phase !== "idle" && <RunProgress state={state} lang={lang} />}
+      {state.error && <RunErrorAlert error={state.error} />}
+      {state.phase !== "idle" && <RunProgress state={state} />}
       {state.result && <ResultView result={state.result} />}
       {cost && (
         <p className="text-sm text-slate-600" data-testid="run-cost">
           {cost.sandbox ? (
-            t.sandbox
+            t("sandbox")
           ) : cost.status === "failed" || cost.status === "cancelled" || (cost.settledCredits === 0 && cost.reservedCredits > 0) ? (
-            t.refunded
+            t("refunded")
           ) : (
             <>
-              {t.reserved} {f.credits(cost.reservedCredits)} · {t.charged}{" "}
+              {t("reserved")} {f.credits(cost.reservedCredits)} · {t("charged")}{" "}
               <span className="font-medium text-slate-900" data-testid="run-charged">
                 {cost.settledCredits === null ? "…" : f.credits(cost.settledCredits)}
               </span>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { EstimatePreview } from "@/lib/catalog/estimate";
 import type { RunCost } from "@/lib/generation-ui/get-run-cost";
@@ -24,17 +25,12 @@ type Props = {
   runCost: (requestId: string) => Promise<RunCost | null>;
 };
 
-const t = {
-  en: { title: "Try it", price: "Estimated price", custom: "Custom size", cannot: "Fix the highlighted fields to see a price." },
-  ru: { title: "Попробовать", price: "Оценка стоимости", custom: "Свой размер", cannot: "Исправьте отмеченные поля, чтобы увидеть цену." },
-};
-
 /**
  * A refused run's issues beside their fields. The form shows a bare "Required" as a quiet note
  * (the price does not depend on it); after a refused run it is the reason, so it reads as one.
  */
-function refusedRunIssues(issues: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(issues).map(([field, message]) => [field, message === "Required" ? "Required: fill this in to run the model" : message]));
+function refusedRunIssues(issues: Record<string, string>, required: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(issues).map(([field, message]) => [field, message === "Required" ? required : message]));
 }
 
 export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, estimate, signedIn, runCost }: Props) {
@@ -66,17 +62,17 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
 
   const errors = { ...Object.fromEntries(result.issues.filter((i) => i.path.length > 0).map((i) => [i.path[0]!, i.message])), ...runIssues };
   const e = result.estimate;
-  const words = t[lang];
+  const t = useTranslations("playground");
   const f = useFormat();
   return (
     <div className="grid gap-8 lg:grid-cols-2">
-      <section aria-label={words.title} className="min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <h2 className="mb-4 font-semibold text-slate-900">{words.title}</h2>
+      <section aria-label={t("title")} className="min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 className="mb-4 font-semibold text-slate-900">{t("title")}</h2>
         <SchemaForm
           fields={fields}
           values={values}
           errors={errors}
-          customLabel={words.custom}
+          customLabel={t("custom")}
           onChange={(name, value) => {
             setValues((v) => ({ ...v, [name]: value }));
             setRunIssues((current) => {
@@ -87,7 +83,7 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
           }}
         />
         <div className="mt-6 rounded-md bg-slate-50 p-4" aria-live="polite">
-          <p className="text-xs font-medium uppercase tracking-wider text-slate-600">{words.price}</p>
+          <p className="text-xs font-medium uppercase tracking-wider text-slate-600">{t("price")}</p>
           {e ? (
             <>
               <p className={`text-2xl font-semibold text-slate-900 ${pending ? "opacity-60" : ""}`} data-testid="estimate-cost">
@@ -99,12 +95,12 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
             </>
           ) : (
             <p className="text-sm text-amber-700" data-testid="estimate-cost">
-              {words.cannot}
+              {t("cannot")}
             </p>
           )}
         </div>
         <div id="playground-run" className="mt-4">
-          <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} lang={lang} onIssues={(issues) => setRunIssues(refusedRunIssues(issues))} runCost={runCost} />
+          <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} onIssues={(issues) => setRunIssues(refusedRunIssues(issues, t("requiredToRun")))} runCost={runCost} />
         </div>
       </section>
       <section aria-label="API" className="min-w-0">

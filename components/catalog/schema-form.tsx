@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import type { Field, FormValue } from "./schema-fields";
 
 const input = "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500";
@@ -88,6 +89,7 @@ function Control({ field: f, value, onChange, customLabel }: { field: Field; val
 
 /** A form generated from a model's input schema; labels in the schema's (or overlay's) language. */
 export function SchemaForm({ fields, values, errors, onChange, customLabel }: Props) {
+  const requiredNote = useTranslations("playground")("requiredNote");
   return (
     <div className="space-y-4">
       {fields.map((f) => (
@@ -103,8 +105,8 @@ export function SchemaForm({ fields, values, errors, onChange, customLabel }: Pr
             {f.kind !== "boolean" && <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />}
             {errors[f.name] && (
               // A field not filled in yet is a note, not an error: the price does not depend on it.
-              <p className={`mt-1 text-xs ${errors[f.name] === "Required" ? "text-slate-500" : "text-red-600"}`} role={errors[f.name] === "Required" ? undefined : "alert"}>
-                {errors[f.name] === "Required" ? "Required to run" : errors[f.name]}
+              <p className={`mt-1 text-xs ${errors[f.name] === "Required" ? "text-slate-600" : "text-red-600"}`} role={errors[f.name] === "Required" ? undefined : "alert"}>
+                {errors[f.name] === "Required" ? requiredNote : errors[f.name]}
               </p>
             )}
           </div>

@@ -1,15 +1,11 @@
+import { useTranslations } from "next-intl";
 import Link from "next/link";
 import { Alert } from "@/components/dashboard/ui";
 import type { ErrorView } from "./error-view";
 
-const words = {
-  en: { topup: "Top up your balance", required: "Required", available: "available", retry: (s: number) => `Try again in ${s} s.`, support: "Request ID" },
-  ru: { topup: "Пополнить баланс", required: "Нужно", available: "доступно", retry: (s: number) => `Повторите через ${s} с.`, support: "ID запроса" },
-};
-
 /** An error envelope in the server's words, with what to do next: top up (402), wait (429/503). */
-export function RunErrorAlert({ error, lang = "en" }: { error: ErrorView; lang?: "en" | "ru" }) {
-  const t = words[lang];
+export function RunErrorAlert({ error }: { error: ErrorView }) {
+  const t = useTranslations("run");
   return (
     <div data-testid="run-error" data-code={error.code}>
       <Alert tone={error.status === 402 || error.status === 429 ? "amber" : "red"}>
@@ -20,16 +16,16 @@ export function RunErrorAlert({ error, lang = "en" }: { error: ErrorView; lang?:
           <p className="mt-2">
             {error.topup.required && (
               <span className="mr-2">
-                {t.required} {error.topup.required}
-                {error.topup.available && `, ${t.available} ${error.topup.available}`}.
+                {t("required")} {error.topup.required}
+                {error.topup.available && `, ${t("available")} ${error.topup.available}`}.
               </span>
             )}
             <Link href={error.topup.href} className="font-medium underline" data-testid="topup-link">
-              {t.topup}
+              {t("topup")}
             </Link>
           </p>
         )}
-        {error.retryAfterSec !== undefined && <p className="mt-1">{t.retry(error.retryAfterSec)}</p>}
+        {error.retryAfterSec !== undefined && <p className="mt-1">{t("retry", { s: error.retryAfterSec })}</p>}
         {error.otherIssues.length > 0 && (
           <ul className="mt-2 list-disc pl-5">
             {error.otherIssues.map((m) => (
@@ -39,7 +35,7 @@ export function RunErrorAlert({ error, lang = "en" }: { error: ErrorView; lang?:
         )}
         {error.supportId && (
           <p className="mt-1 text-xs opacity-70">
-            {t.support}: <span className="font-mono">{error.supportId}</span>
+            {t("support")}: <span className="font-mono">{error.supportId}</span>
           </p>
         )}
       </Alert>

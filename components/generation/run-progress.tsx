@@ -1,21 +1,18 @@
+import { useTranslations } from "next-intl";
 import { Alert, Badge } from "@/components/dashboard/ui";
 import type { RunPhase, RunState } from "./run-state";
-
-const LABELS: Record<"en" | "ru", Record<RunPhase, string>> = {
-  en: { idle: "", submitting: "Submitting", queued: "Queued", in_progress: "Running", fetching: "Fetching the result", completed: "Completed", failed: "Failed", cancelled: "Cancelled" },
-  ru: { idle: "", submitting: "Отправка", queued: "В очереди", in_progress: "Выполняется", fetching: "Получение результата", completed: "Готово", failed: "Ошибка", cancelled: "Отменено" },
-};
 
 const TONES: Partial<Record<RunPhase, "green" | "red" | "amber" | "brand">> = { completed: "green", failed: "red", cancelled: "amber", in_progress: "brand", fetching: "brand" };
 
 /** Live state of a run: status, queue position, stage with a progress bar, and the provider's logs. */
-export function RunProgress({ state, lang = "en" }: { state: RunState; lang?: "en" | "ru" }) {
+export function RunProgress({ state }: { state: RunState }) {
+  const t = useTranslations("run");
   const showBar = state.phase !== "completed" && state.phase !== "failed" && state.phase !== "cancelled";
   return (
     <div className="space-y-2 rounded-md border border-slate-200 bg-white p-3" aria-live="polite">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span data-testid="run-status" data-phase={state.phase}>
-          <Badge tone={TONES[state.phase] ?? "slate"}>{LABELS[lang][state.phase]}</Badge>
+          <Badge tone={TONES[state.phase] ?? "slate"}>{state.phase === "idle" ? "" : t(state.phase)}</Badge>
         </span>
         {state.queuePosition !== null && state.phase === "queued" && <span className="text-slate-500">#{state.queuePosition + 1}</span>}
         {state.stage && showBar && <span className="text-slate-500" data-testid="run-stage">{state.stage}</span>}
