@@ -26,7 +26,7 @@ export default async function HomePage() {
               {t("reference")}
             </ButtonLink>
           </div>
-          <pre className="mt-10 max-w-2xl overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100">
+          <pre tabIndex={0} className="mt-10 max-w-2xl overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100">
             {`curl -X POST "$BASE_URL/run/fal-ai/flux/dev" \\
   -H "Authorization: Bearer $API_KEY" \\
   -H "Content-Type: application/json" \\

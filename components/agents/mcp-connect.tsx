@@ -17,13 +17,13 @@ export function McpConnect({ appUrl }: { appUrl: string }) {
           url: mcpServerUrl(appUrl),
           code: (chunks) => <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-800">{chunks}</code>,
           keys: (chunks) => (
-            <Link className="text-brand-700 hover:underline" href="/dashboard/keys">
+            <Link className="text-brand-700 underline" href="/dashboard/keys">
               {chunks}
             </Link>
           ),
           llms: (chunks) => (
             // eslint-disable-next-line @next/next/no-html-link-for-pages -- a text file from a route handler, not a page
-            <a className="text-brand-700 hover:underline" href="/llms.txt">
+            <a className="text-brand-700 underline" href="/llms.txt">
               {chunks}
             </a>
           ),
@@ -35,7 +35,7 @@ export function McpConnect({ appUrl }: { appUrl: string }) {
             <span>{title}</span>
             <CopyButton text={code} />
           </figcaption>
-          <pre className="overflow-x-auto p-4 text-sm text-slate-100" data-testid={testId}>
+          <pre tabIndex={0} className="overflow-x-auto p-4 text-sm text-slate-100" data-testid={testId}>
             {code}
           </pre>
         </figure>

@@ -16,7 +16,7 @@ export function CurlExamples({ baseUrl, modelId, input }: { baseUrl: string; mod
             <span>{title}</span>
             <CopyButton text={code!} />
           </figcaption>
-          <pre className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" data-testid={id}>
+          <pre tabIndex={0} className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" data-testid={id}>
             {code}
           </pre>
         </figure>

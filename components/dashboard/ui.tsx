@@ -58,7 +58,7 @@ export function formatTime(iso: string | null | undefined, empty = "—"): strin
 export function Table({ head, children, stack = false }: { head: ReactNode[]; children: ReactNode; stack?: boolean }) {
   const s = stack;
   return (
-    <div className={s ? "md:overflow-x-auto" : "overflow-x-auto"}>
+    <div tabIndex={0} className={`focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${s ? "md:overflow-x-auto" : "overflow-x-auto"}`}>
       <table className={`min-w-full divide-y divide-slate-200 text-sm ${s ? "max-md:block" : ""}`}>
         <thead className={s ? "max-md:hidden" : undefined}>
           <tr>

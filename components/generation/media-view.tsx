@@ -67,7 +67,7 @@ export function JsonBlock({ value, label = "JSON", open = false }: { value: unkn
   return (
     <details open={open} className="rounded-md border border-slate-200 bg-white">
       <summary className="cursor-pointer px-3 py-2 text-xs font-medium uppercase tracking-wider text-slate-600">{label}</summary>
-      <pre className="max-h-96 overflow-auto border-t border-slate-100 p-3 font-mono text-xs text-slate-800">{JSON.stringify(value, null, 2)}</pre>
+      <pre tabIndex={0} className="max-h-96 overflow-auto border-t border-slate-100 p-3 font-mono text-xs text-slate-800">{JSON.stringify(value, null, 2)}</pre>
     </details>
   );
 }

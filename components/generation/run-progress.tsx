@@ -24,7 +24,7 @@ export function RunProgress({ state }: { state: RunState }) {
         </div>
       )}
       {state.logs.length > 0 && (
-        <ol className="max-h-40 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100" data-testid="run-logs">
+        <ol tabIndex={0} className="max-h-40 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100" data-testid="run-logs">
           {state.logs.map((l, i) => (
             <li key={i}>
               {l.timestamp && <span className="mr-2 text-slate-400">{l.timestamp.slice(11, 19)}</span>}

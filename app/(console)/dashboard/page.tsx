@@ -66,7 +66,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const link = (href: string) =>
     function StepLink(chunks: ReactNode) {
       return (
-        <Link href={href} className="font-medium text-brand-700 hover:underline">
+        <Link href={href} className="font-medium text-brand-700 underline">
           {chunks}
         </Link>
       );

@@ -136,7 +136,7 @@ export function AdminModelsTable({ query, initial }: { query: string; initial: A
   const f = useFormat();
   const { data } = useAdminModels(query, initial);
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+    <div tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm">
         <thead className="bg-slate-50 text-xs uppercase tracking-wider text-slate-600">
           <tr>

@@ -114,7 +114,7 @@ export default async function ModelPage({ params }: { params: Params }) {
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-600">{t("noSchema")}</p>
       )}
       <p className="mt-8 text-sm text-slate-600">
-        {t("json")} <a className="text-brand-700 hover:underline" href={`/models/${card.modelId}`}>/models/{card.modelId}</a>
+        {t("json")} <a className="text-brand-700 underline" href={`/models/${card.modelId}`}>/models/{card.modelId}</a>
       </p>
     </div>
   );

@@ -138,7 +138,7 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
           {record.falRequestId && (
             <p className="mt-3 text-xs text-slate-600">
               {t("json")}{" "}
-              <a className="break-all text-brand-700 hover:underline" href={`/me/activity/${encodeURIComponent(record.falRequestId)}`}>
+              <a className="break-all text-brand-700 underline" href={`/me/activity/${encodeURIComponent(record.falRequestId)}`}>
                 /me/activity/{record.falRequestId}
               </a>
             </p>

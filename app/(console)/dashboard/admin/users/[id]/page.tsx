@@ -39,7 +39,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
         title={user.email ?? user.id}
         description={
           <>
-            <Link href="/dashboard/admin/users" className="text-brand-600 hover:underline">
+            <Link href="/dashboard/admin/users" className="text-brand-700 underline">
               {t("users")}
             </Link>{" "}
             / {user.name ?? t("noName")} · {t("joined", { when: f.dateTime(user.createdAt) })}
