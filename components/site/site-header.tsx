@@ -38,8 +38,8 @@ export async function SiteFooter() {
         <nav className="flex gap-4">
           <Link href="/docs">{t("footerApi")}</Link>
           <a href="/openapi.json">{t("footerOpenapi")}</a>
-          <a href="/changelog.json">{t("footerChangelog")}</a>
-          <a href="/health">{t("footerStatus")}</a>
+          <Link href="/changelog">{t("footerChangelog")}</Link>
+          <Link href="/status">{t("footerStatus")}</Link>
         </nav>
       </div>
     </footer>
