@@ -41,7 +41,7 @@ export function SpendChart({ series, granularity }: { series: Point[]; granulari
                 <title>{t("bar", { when: granularity === "hour" ? f.dateTime(p.bucket) : f.date(p.bucket), amount: f.credits(p.credits), count: p.count })}</title>
               </rect>
               {i % every === 0 && (
-                <text x={PAD.left + i * slot + slot / 2} y={H - 6} textAnchor="middle" className="fill-slate-600 text-[10px]">
+                <text x={PAD.left + i * slot + slot / 2} y={H - 6} textAnchor="middle" className="fill-slate-600 text-[14px]">
                   {label(p.bucket)}
                 </text>
               )}
