@@ -80,9 +80,9 @@ export function EditCoverForm({ slug, costLabel, limits, lastCover }: Playground
           </Select>
         </Field>
         {source === "upload" && (
-          <Input name="file" type="file" accept="image/*" required onChange={(e) => pick(e.target.files?.[0] ?? null)} />
+          <Input name="file" type="file" aria-label={t("upload")} accept="image/*" required onChange={(e) => pick(e.target.files?.[0] ?? null)} />
         )}
-        {source === "url" && <Input name="reference_image" type="url" required placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />}
+        {source === "url" && <Input name="reference_image" type="url" aria-label={t("url")} required placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />}
         <OverlayPreview image={previewImage} title={render.track ? names.release_name : ""} artist={render.artist ? names.artist : ""} />
         <Button type="submit" disabled={edit.isPending || uploadReference.isPending || (!render.track && !render.artist)}>
           {uploadReference.isPending ? t("uploading") : edit.isPending ? t("rendering") : t("write")}
