@@ -1,0 +1,71 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { withAppDb } from "./catalog-db";
+
+/** Serious and critical axe findings on the page as it is now (WCAG 2.x A and AA rules). */
+async function seriousFindings(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+}
+
+async function signedInAdmin(page: Page, baseURL: string) {
+  const token = await withAppDb(async (sql) => {
+    const id = crypto.randomUUID();
+    const session = crypto.randomUUID();
+    await sql`insert into users (id, email, name, role) values (${id}, ${`a11y-${id}@example.test`}, 'A11y', 'admin')`;
+    await sql`insert into sessions (session_token, id, user_id, expires) values (${session}, ${crypto.randomUUID()}, ${id}, now() + interval '1 day')`;
+    return session;
+  });
+  await page.context().addCookies([{ name: "authjs.session-token", value: token, url: baseURL }]);
+}
+
+for (const viewport of [
+  { width: 1366, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`no serious or critical axe findings at ${viewport.width} px, in English and Russian`, async ({ page, baseURL }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize(viewport);
+    await signedInAdmin(page, baseURL!);
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(`${page.url()}: ${m.text()}`));
+    const paths = [
+      "/",
+      "/catalog",
+      "/catalog/fal-ai/flux/dev",
+      "/signin?callbackUrl=%2F",
+      "/changelog",
+      "/status",
+      "/dashboard",
+      "/dashboard/keys",
+      "/dashboard/usage",
+      "/dashboard/activity",
+      "/dashboard/billing",
+      "/dashboard/profile",
+      "/dashboard/sessions",
+      "/dashboard/webhooks",
+      "/dashboard/integrations",
+      "/dashboard/admin",
+      "/dashboard/admin/users",
+      "/dashboard/admin/models",
+      "/dashboard/admin/transactions",
+    ];
+    const findings: string[] = [];
+    for (const locale of ["en", "ru"]) {
+      await page.context().addCookies([{ name: "gw_locale", value: locale, url: baseURL! }]);
+      for (const path of paths) {
+        await page.goto(path);
+        await page.waitForLoadState("load");
+        await page.screenshot({ path: test.info().outputPath(`${locale}-${viewport.width}${path.replaceAll(/[/?%=]/g, "-")}.png`), fullPage: true });
+        for (const f of await seriousFindings(page)) findings.push(`${locale} ${path}: ${f}`);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (width > viewport.width) findings.push(`${locale} ${path}: ${width}px wide`);
+      }
+    }
+    // Every finding of every page at once, so one run shows them all.
+    expect(findings).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
