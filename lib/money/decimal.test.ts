@@ -42,11 +42,14 @@ describe("credits", () => {
     expect(() => rubToCredits("0.00001")).toThrow(/finer than/);
   });
 
-  test("people see every significant digit, Russian style", () => {
-    expect(formatPriceRub("0.00035")).toBe("0,00035 ₽");
-    expect(formatPriceRub("3.5")).toBe("3,50 ₽");
-    expect(formatPriceRub("1234567.8")).toBe("1\u00a0234\u00a0567,80 ₽");
-    expect(formatCredits(11)).toBe("0,0011 ₽");
-    expect(formatCredits(1_000_000)).toBe("100,00 ₽");
+  test("people see every significant digit, in their locale's style (English by default)", () => {
+    expect(formatPriceRub("0.00035", "ru")).toBe("0,00035 ₽");
+    expect(formatPriceRub("3.5", "ru")).toBe("3,50 ₽");
+    expect(formatPriceRub("1234567.8", "ru")).toBe("1\u00a0234\u00a0567,80 ₽");
+    expect(formatCredits(11, "ru")).toBe("0,0011 ₽");
+    expect(formatCredits(1_000_000, "ru")).toBe("100,00 ₽");
+    expect(formatPriceRub("0.00035")).toBe("0.00035 ₽");
+    expect(formatPriceRub("1234567.8")).toBe("1,234,567.80 ₽");
+    expect(formatCredits(1_000_000, "en")).toBe("100.00 ₽");
   });
 });
