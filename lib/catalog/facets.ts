@@ -1,25 +1,41 @@
-import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { desc, isNotNull, and, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { models } from "@/db/schema";
+import type { ListModelsQuery } from "@/lib/api/contracts/models";
 import { CATEGORY_ORDER } from "./categories";
+import { catalogFilter } from "./list";
 
-/** What the catalog page offers as filters: categories, labs and the most used tags, with counts. */
-export async function catalogFacets(db: Executor, includeCommunity: boolean) {
-  const where = includeCommunity ? eq(models.visible, true) : and(eq(models.visible, true), isNotNull(models.modelLab));
+export type Facet = { value: string; count: number };
+export type CatalogFacets = { categories: Facet[]; labs: Facet[]; tags: Facet[] };
+type FacetQuery = Pick<ListModelsQuery, "category" | "lab" | "tag" | "search" | "includeCommunity">;
+
+/** A selected value stays listed (so it can be cleared) even when nothing else matches it. */
+function keepSelected(facets: Facet[], selected: string[], same: (a: string, b: string) => boolean): Facet[] {
+  const missing = selected.filter((s) => !facets.some((f) => same(f.value, s))).map((value) => ({ value, count: 0 }));
+  return [...facets, ...missing];
+}
+
+/**
+ * The catalog page's filters with counts that narrow with the other filters: a count says how
+ * many models the page would list with that value added. Categories and labs are OR within
+ * themselves, so each counts under every other active filter but its own; tags are AND, so a
+ * tag counts under all of them (the models that would remain if it were added too).
+ */
+export async function catalogFacets(db: Executor, q: FacetQuery): Promise<CatalogFacets> {
   const n = sql<number>`count(*)`.mapWith(Number);
   const [categories, labs, tags] = await Promise.all([
-    db.select({ value: models.category, count: n }).from(models).where(where).groupBy(models.category),
+    db.select({ value: models.category, count: n }).from(models).where(catalogFilter({ ...q, category: [] })).groupBy(models.category),
     db
       .select({ value: sql<string>`${models.modelLab}`, count: n })
       .from(models)
-      .where(and(where, isNotNull(models.modelLab)))
+      .where(and(catalogFilter({ ...q, lab: [] }), isNotNull(models.modelLab)))
       .groupBy(models.modelLab)
       .orderBy(desc(n), models.modelLab)
       .limit(40),
     db
       .select({ value: sql<string>`t.tag`, count: n })
       .from(sql`${models} cross join lateral unnest(${models.tags}) as t(tag)`)
-      .where(where)
+      .where(catalogFilter(q))
       .groupBy(sql`t.tag`)
       .orderBy(desc(n), sql`t.tag`)
       .limit(30),
@@ -29,5 +45,10 @@ export async function catalogFacets(db: Executor, includeCommunity: boolean) {
     return i === -1 ? CATEGORY_ORDER.length : i;
   };
   categories.sort((a, b) => rank(a.value) - rank(b.value) || a.value.localeCompare(b.value));
-  return { categories, labs, tags };
+  const exact = (a: string, b: string) => a === b;
+  return {
+    categories: keepSelected(categories, q.category, exact),
+    labs: keepSelected(labs, q.lab, (a, b) => a.toLowerCase() === b.toLowerCase()),
+    tags: keepSelected(tags, q.tag, exact),
+  };
 }

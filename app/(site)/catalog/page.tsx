@@ -35,7 +35,7 @@ function stateOf(raw: Record<string, string | string[] | undefined>): { state: C
 export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
   const { state, invalid } = stateOf(await searchParams);
   const db = await getDb();
-  const [result, facets] = await Promise.all([listModels(db, state), catalogFacets(db, state.includeCommunity)]);
+  const [result, facets] = await Promise.all([listModels(db, state), catalogFacets(db, state)]);
   const t = await getTranslations("catalog");
   const filtered = Boolean(state.search || state.category.length || state.lab.length || state.tag.length);
   return (
