@@ -4,9 +4,8 @@ import { Badge, Table, Td } from "@/components/dashboard/ui";
 import { formatFor } from "@/lib/i18n/format";
 import type { TransactionView } from "@/lib/transactions/list-transactions";
 
-
-/** Ledger rows; with `showUser`, each row links to its user's admin page. */
-export function TransactionsTable({ items, showUser = false }: { items: TransactionView[]; showUser?: boolean }) {
+/** Ledger rows; with `showUser`, each row names its user (the e-mail) and links to the user's admin page. */
+export function TransactionsTable({ items, showUser = false }: { items: (TransactionView & { email?: string | null })[]; showUser?: boolean }) {
   const t = useTranslations("tx");
   const f = formatFor(useLocale());
   if (items.length === 0) return <p className="py-6 text-center text-sm text-slate-600">{t("none")}</p>;
@@ -17,8 +16,8 @@ export function TransactionsTable({ items, showUser = false }: { items: Transact
         <tr key={row.id} data-testid="transaction-row">
           {showUser && (
             <Td label={t("user")}>
-              <Link href={`/dashboard/admin/users/${encodeURIComponent(row.userId)}`} className="text-brand-700 hover:underline">
-                {row.userId.slice(0, 8)}…
+              <Link href={`/dashboard/admin/users/${encodeURIComponent(row.userId)}`} className="break-all text-brand-700 hover:underline" data-testid="transaction-user">
+                {row.email ?? `${row.userId.slice(0, 8)}…`}
               </Link>
             </Td>
           )}

@@ -6,7 +6,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { transactionTypes } from "@/db/schema";
 import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
 import { requireAdmin } from "@/lib/auth/viewer";
-import { listTransactions } from "@/lib/transactions/list-transactions";
+import { listAdminTransactions } from "@/lib/transactions/list-admin-transactions";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("admin"))("txTitle") };
@@ -14,26 +14,31 @@ export async function generateMetadata() {
 
 const PAGE_SIZE = 50;
 
-/** The URL holds the filters and the page, so a view can be shared (e.g. from a user's page). */
+/**
+ * The URL holds the filters and the page, so a view can be shared. `user` is an e-mail (or part of
+ * one) or a user id; a user's page links here with `userId`.
+ */
 function parse(search: SearchParams) {
   const { one, page } = listState(search);
-  const parsed = adminTransactionsQuery.safeParse({ userId: one("userId"), type: one("type"), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
-  return { page, query: parsed.success ? parsed.data : adminTransactionsQuery.parse({ limit: PAGE_SIZE }) };
+  const user = (one("user") ?? one("userId"))?.slice(0, 254);
+  const parsed = adminTransactionsQuery.safeParse({ type: one("type"), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const query = parsed.success ? parsed.data : adminTransactionsQuery.parse({ limit: PAGE_SIZE });
+  return { page, query: { user, type: query.type, limit: query.limit, offset: query.offset } };
 }
 
 export default async function AdminTransactionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { db } = await requireAdmin();
   const { page, query } = parse(await searchParams);
-  const [result, t, tx] = await Promise.all([listTransactions(db, query), getTranslations("admin"), getTranslations("tx")]);
-  const filters = { userId: query.userId, type: query.type };
+  const [result, t, tx] = await Promise.all([listAdminTransactions(db, query), getTranslations("admin"), getTranslations("tx")]);
+  const filters = { user: query.user, type: query.type };
   const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
   return (
     <>
       <PageHeader title={t("txTitle")} description={t("txDescription", { count: result.total })} />
       <Card>
         <form method="get" className="mb-4 grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
-          <Field label={t("userId")}>
-            <Input name="userId" defaultValue={query.userId ?? ""} maxLength={64} placeholder={t("anyUser")} />
+          <Field label={t("userFilter")}>
+            <Input name="user" defaultValue={query.user ?? ""} maxLength={254} placeholder={t("anyUser")} />
           </Field>
           <Field label={t("type")}>
             <Select name="type" defaultValue={query.type ?? ""}>
