@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { EstimatePreview } from "@/lib/catalog/estimate";
 import type { RunCost } from "@/lib/generation-ui/get-run-cost";
 import { useFormat } from "@/lib/i18n/use-format";
-import { CurlExamples } from "./curl-examples";
+import { CodeTabs } from "./code-tabs";
 import { PlaygroundRun } from "./playground-run";
 import { fieldsOf, initialValues, toInput, type JsonSchema } from "./schema-fields";
 import { SchemaForm } from "./schema-form";
@@ -104,7 +104,7 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
         </div>
       </section>
       <section aria-label="API" className="min-w-0">
-        <CurlExamples baseUrl={baseUrl} modelId={modelId} input={input} />
+        <CodeTabs baseUrl={baseUrl} modelId={modelId} schema={schema} input={input} />
       </section>
     </div>
   );
