@@ -2,26 +2,57 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { models, modelTombstones } from "@/db/schema";
 import { typicalCreditCost } from "@/db/seed/catalog/entries";
-import type { UpsertModelBody } from "@/lib/api/contracts/admin-models";
+import { LIST_PRICE_SCALE, MAX_LIST_PRICE, type UpsertModelBody } from "@/lib/api/contracts/admin-models";
 import { ApiError } from "@/lib/http/errors";
-import { parseDecimal } from "@/lib/money/decimal";
+import { compareDecimal, formatDecimal, parseDecimal } from "@/lib/money/decimal";
+import { listPriceFor, quote } from "@/lib/money/pricing";
 import { toAdminRecord } from "./admin-record";
 import type { ModelRow } from "./columns";
 import { forgetCachedModels } from "./get";
 
 type Price = Pick<ModelRow, "priceRub" | "priceUnit" | "discountPercent" | "creditCost" | "originalPriceRub">;
 
+const badPrice = (path: "priceRub" | "originalPriceRub", message: string) =>
+  new ApiError("invalid_body", message, { issues: [{ path: [path], message }] });
+
 /**
- * Price fields move together: originalPriceRub is the list price the discount is taken from
- * (priceRub while a discount applies, else null), and creditCost (whole rubles of a typical unit)
+ * The list price to store. The body speaks like the record: `priceRub` is the unit price charged
+ * (discount applied), `originalPriceRub` the price before the discount. The row keeps the list
+ * price and the discount (what billing computes from), so a `priceRub` alone under a discount is
+ * turned back into the list price, which must then be exact to 8 decimals.
+ */
+function listPrice(body: UpsertModelBody, current: Price | undefined, discountPercent: string): string | null {
+  const d = parseDecimal(discountPercent);
+  if (body.originalPriceRub !== undefined) {
+    if (body.priceRub !== undefined) {
+      const charged = body.priceRub === null ? null : parseDecimal(body.priceRub);
+      const expected = quote({ priceRub: body.originalPriceRub, priceUnit: null, discountPercent, creditCost: 0 }, parseDecimal(1)).unitPriceRub;
+      if (charged === null || compareDecimal(charged, expected) !== 0) {
+        throw badPrice("priceRub", `priceRub must be originalPriceRub with the discount applied (${formatDecimal(expected)}), or be left out`);
+      }
+    }
+    return body.originalPriceRub;
+  }
+  if (body.priceRub === undefined) return current?.priceRub ?? null;
+  if (body.priceRub === null) return null;
+  const list = listPriceFor(parseDecimal(body.priceRub), d, LIST_PRICE_SCALE);
+  if (list === null || compareDecimal(list, MAX_LIST_PRICE) > 0) {
+    throw badPrice("priceRub", `At ${formatDecimal(d)} % off no list price with at most ${LIST_PRICE_SCALE} decimals gives exactly ${body.priceRub}; send originalPriceRub (the price before the discount) instead`);
+  }
+  return formatDecimal(list);
+}
+
+/**
+ * Price fields move together: the stored originalPriceRub is the list price the discount is taken
+ * from (while a discount applies, else null), and creditCost (whole rubles of a typical unit)
  * follows the price unless the admin sets it.
  */
 function priceFields(body: UpsertModelBody, current: Price | undefined): Price {
-  const priceRub = body.priceRub !== undefined ? body.priceRub : (current?.priceRub ?? null);
-  const priceUnit = body.priceUnit !== undefined ? body.priceUnit : (current?.priceUnit ?? null);
   const discountPercent = body.discountPercent ?? current?.discountPercent ?? "0";
+  const priceRub = listPrice(body, current, discountPercent);
+  const priceUnit = body.priceUnit !== undefined ? body.priceUnit : (current?.priceUnit ?? null);
   const discounted = parseDecimal(discountPercent).units > 0n;
-  const priceChanged = body.priceRub !== undefined || body.priceUnit !== undefined || body.discountPercent !== undefined;
+  const priceChanged = body.priceRub !== undefined || body.originalPriceRub !== undefined || body.priceUnit !== undefined || body.discountPercent !== undefined;
   const creditCost =
     body.creditCost ??
     (priceChanged && priceRub !== null

@@ -1,6 +1,8 @@
 import { getTableColumns } from "drizzle-orm";
 import { models } from "@/db/schema";
 import { env } from "@/lib/env";
+import { decimalToNumber } from "@/lib/money/decimal";
+import { quote } from "@/lib/money/pricing";
 
 /** The columns a list item needs: never the (large) schemas. */
 export const listColumns = {
@@ -29,24 +31,35 @@ export type ListRow = { [K in keyof typeof listColumns]: ModelRow[K] };
 export const allColumns = getTableColumns(models);
 
 /**
- * A numeric column for JSON. The spec types prices as numbers; this conversion is for display
- * only: billing reads the decimal string (lib/money).
+ * The prices every surface shows (cards, lists, the admin views, the skill surface, the pages):
+ * `priceRub` is the exact unit price charged (the discount applied, not rounded: what
+ * `/estimate` calls estimatedPriceRub), `originalPriceRub` the unit price before the discount
+ * (null without one). The row keeps the list price and the discount; the charge is computed from
+ * those by lib/money, so these numbers are for display and never flow back into billing.
  */
-export const numericOut = (v: string | null): number | null => (v === null ? null : Number(v));
+export function publishedPrices(row: Pick<ModelRow, "priceRub" | "priceUnit" | "discountPercent" | "creditCost">) {
+  if (row.priceRub === null) return { priceRub: null, originalPriceRub: null };
+  const q = quote(row, { units: 1n, scale: 0 });
+  return {
+    priceRub: decimalToNumber(q.unitPriceRub),
+    originalPriceRub: q.discountPercent.units > 0n ? decimalToNumber(q.listPriceRub) : null,
+  };
+}
 
 /** Thumbnails shipped in public/ are stored as paths; API clients get absolute URLs. */
 export const absoluteUrl = (v: string | null): string | null => (v && v.startsWith("/") ? new URL(v, env().APP_URL).toString() : v);
 
 export function toListItem(row: ListRow) {
+  const prices = publishedPrices(row);
   return {
     modelId: row.modelId,
     displayName: row.displayName,
     category: row.category,
     description: row.description,
     creditCost: row.creditCost,
-    priceRub: numericOut(row.priceRub),
+    priceRub: prices.priceRub,
     priceUnit: row.priceUnit,
-    originalPriceRub: numericOut(row.originalPriceRub),
+    originalPriceRub: prices.originalPriceRub,
     discountPercent: Number(row.discountPercent),
     modelLab: row.modelLab,
     modelFamily: row.modelFamily,

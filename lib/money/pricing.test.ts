@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { formatDecimal, parseDecimal } from "./decimal";
-import { quote, quoteForInput, quoteForOutput, quoteSummary, settlementDelta, type PricedModel } from "./pricing";
+import { listPriceFor, quote, quoteForInput, quoteForOutput, quoteSummary, settlementDelta, type PricedModel } from "./pricing";
 
 const model = (priceRub: string | null, priceUnit: PricedModel["priceUnit"], discountPercent = "0", creditCost = 0): PricedModel => ({
   priceRub,
@@ -96,5 +96,21 @@ describe("settle from the output", () => {
     expect(settlementDelta(10_000, 9_900)).toBe(0);
     expect(settlementDelta(10_000, 10_101)).toBe(101);
     expect(settlementDelta(10_000, 0)).toBe(-10_000);
+  });
+
+  test("listPriceFor inverts the discount exactly, or says there is no such price", () => {
+    const list = (unit: string, discount: string) => {
+      const d = listPriceFor(parseDecimal(unit), parseDecimal(discount), 8);
+      return d && formatDecimal(d);
+    };
+    expect(list("2.88", "20")).toBe("3.6");
+    expect(list("0.00028", "20")).toBe("0.00035");
+    expect(list("0.0003", "25")).toBe("0.0004");
+    expect(list("5", "0")).toBe("5");
+    expect(list("1", "30")).toBeNull(); // 1.428571…
+    expect(list("0.000000001", "0")).toBeNull(); // 9 decimals
+    expect(list("0", "100")).toBeNull();
+    expect(list("0.00023331", "12.5")).toBe("0.00026664");
+    expect(formatDecimal(quote(model("0.00026664", "image", "12.5"), parseDecimal(1)).unitPriceRub)).toBe("0.00023331");
   });
 });

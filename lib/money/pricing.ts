@@ -77,6 +77,21 @@ export function quote(model: PricedModel, quantity: Decimal): Quote {
   };
 }
 
+/**
+ * The list price (before the discount) whose discounted unit price is exactly `unitPriceRub`,
+ * with at most `maxScale` decimals; null when there is none (e.g. 1 ₽ at 30 % off would need
+ * 1.428571… ₽, and at 100 % off every list price gives 0).
+ */
+export function listPriceFor(unitPriceRub: Decimal, discountPercent: Decimal, maxScale: number): Decimal | null {
+  const keep = 100n * pow10(discountPercent.scale) - discountPercent.units;
+  if (keep <= 0n || unitPriceRub.units < 0n) return null;
+  // list = unit × 100 · 10^d.scale / keep, at maxScale decimals.
+  const numerator = unitPriceRub.units * 100n * pow10(discountPercent.scale) * pow10(maxScale);
+  const denominator = keep * pow10(unitPriceRub.scale);
+  if (numerator % denominator !== 0n) return null;
+  return normalize({ units: numerator / denominator, scale: maxScale });
+}
+
 /** The reserve-time quote: quantity from the request (num_images, image_size, duration, text…). */
 export function quoteForInput(model: PricedModel, input: Record<string, unknown>): Quote {
   return quote(model, quantityFromInput(priceTerms(model).unit, input));

@@ -3,6 +3,10 @@ import { seedEntries } from "@/db/seed/catalog/entries";
 import { modelListResponse } from "@/lib/api/contracts/models";
 import { CATEGORY_ORDER } from "@/lib/catalog/categories";
 import { call } from "@/test/http";
+import { GET as adminModels } from "../admin/models/route";
+import { GET as skillModels } from "../../api/v1/models/route";
+import { createActor } from "@/test/factories";
+import { GET as getCard, POST as postEstimate } from "./[...path]/route";
 import { GET } from "./route";
 
 const seed = seedEntries();
@@ -12,8 +16,8 @@ const list = async (query = "") => {
   expect(res.status).toBe(200);
   return modelListResponse.parse(res.body);
 };
-const effective = (m: { priceRub: number | null; discountPercent: number }) =>
-  m.priceRub === null ? Infinity : m.priceRub * (100 - m.discountPercent);
+/** priceRub is the unit price after discount, so sorting by it is sorting by what is charged. */
+const effective = (m: { priceRub: number | null }) => (m.priceRub === null ? Infinity : m.priceRub);
 
 describe("success", () => {
   test("defaults: visible branded models, most popular first, 50 per page, with X-Request-ID", async () => {
@@ -152,6 +156,44 @@ describe("success", () => {
     const past = await list(`?limit=5&offset=${all.total + 10}`);
     expect(past).toEqual({ items: [], total: all.total, limit: 5, offset: all.total + 10 });
     expect((await list("?category=no-such-category")).total).toBe(0);
+  });
+});
+
+describe("prices agree across surfaces", () => {
+  // Seeded at 3.6 ₽ per image, 20 % off: 2.88 ₽ is charged per image.
+  const imagen = "fal-ai/imagen4/preview";
+
+  test("a discounted model's priceRub is the unit price charged, originalPriceRub the price before the discount", async () => {
+    const actor = await createActor({ role: "admin" });
+    const path = imagen.split("/");
+    const estimate = await call(postEstimate, `/models/${imagen}/estimate`, { params: { path: [...path, "estimate"] }, body: { prompt: "x", num_images: 2 }, key: actor.key });
+    expect(estimate.body).toMatchObject({ estimatedPriceRub: 2.88, estimatedCostRub: 5.76, quantity: 2, priceUnit: "image" });
+
+    const listed = (await list(`?search=${imagen}`)).items.find((m) => m.modelId === imagen);
+    const card = await call(getCard, `/models/${imagen}`, { params: { path } });
+    const skill = await call(skillModels, "/api/v1/models?format=compact", { key: actor.key });
+    const admin = await call(adminModels, "/admin/models?search=imagen4&limit=200", { session: actor.session });
+    const prices = { priceRub: 2.88, originalPriceRub: 3.6, discountPercent: 20 };
+    expect(listed).toMatchObject(prices);
+    expect(card.body).toMatchObject(prices);
+    expect(admin.body.items.find((m: { modelId: string }) => m.modelId === imagen)).toMatchObject(prices);
+    expect(skill.body.models.find((m: { id: string }) => m.id === imagen)).toMatchObject({ priceRub: 2.88, priceUnit: "images" });
+  });
+
+  test("without a discount priceRub is the price and originalPriceRub is null", async () => {
+    const dev = (await list("?search=fal-ai/flux/dev")).items.find((m) => m.modelId === "fal-ai/flux/dev");
+    expect(dev).toMatchObject({ priceRub: 2.25, originalPriceRub: null, discountPercent: 0 });
+  });
+
+  test("every discounted text-to-image and text-to-video model's priceRub is what /estimate quotes per unit", async () => {
+    const actor = await createActor();
+    const { items } = await list("?includeCommunity=true&limit=200&category=text-to-image,text-to-video");
+    const priced = items.filter((m) => m.priceRub !== null && m.discountPercent > 0);
+    expect(priced.length).toBeGreaterThan(1);
+    for (const m of priced) {
+      const res = await call(postEstimate, `/models/${m.modelId}/estimate`, { params: { path: [...m.modelId.split("/"), "estimate"] }, body: { prompt: "x" }, key: actor.key });
+      expect([m.modelId, res.body.estimatedPriceRub]).toEqual([m.modelId, m.priceRub]);
+    }
   });
 });
 

@@ -50,9 +50,9 @@ export const adminModelRecord = z
     schemaFetchedAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
-    priceRub: z.number().nullable(),
+    priceRub: z.number().nullable().meta({ description: "Exact unit price charged (the discount applied, not rounded)" }),
     priceUnit: z.enum(priceUnits).nullable(),
-    originalPriceRub: z.number().nullable(),
+    originalPriceRub: z.number().nullable().meta({ description: "Unit price before the discount; null without a discount" }),
     discountPercent: z.number(),
     modelLab: z.string().nullable(),
     modelFamily: z.string().nullable(),
@@ -69,6 +69,10 @@ export const adminModelsResponse = z
   .object({ items: z.array(adminModelRecord), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
   .meta({ id: "AdminModelList" });
 
+/** Stored prices: numeric(20, 8). */
+export const LIST_PRICE_SCALE = 8;
+export const MAX_LIST_PRICE = parseDecimal(1_000_000_000);
+
 export const upsertModelBody = z
   .object({
     modelId: modelIdSchema,
@@ -78,7 +82,17 @@ export const upsertModelBody = z
     description: z.string().max(2000).optional(),
     creditCost: z.number().int().min(0).max(10_000_000).optional(),
     visible: z.boolean().optional(),
-    priceRub: exactDecimal(8, 0, 1_000_000_000).nullable().optional().meta({ description: "Exact price per unit (string keeps every digit)" }),
+    priceRub: exactDecimal(LIST_PRICE_SCALE + 4, 0, 1_000_000_000)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Exact unit price charged, the discount applied (a string keeps every digit); null: no unit price (creditCost per request). " +
+          "Under a discount without originalPriceRub, the price before the discount is derived from it and must come out exact to 8 decimals.",
+      }),
+    originalPriceRub: exactDecimal(LIST_PRICE_SCALE, 0, 1_000_000_000)
+      .optional()
+      .meta({ description: "Exact unit price before the discount; with discountPercent it sets what is charged (priceRub, if also sent, must agree)" }),
     priceUnit: z.enum(priceUnits).nullable().optional(),
     discountPercent: exactDecimal(2, 0, 100).optional(),
     modelLab: z.string().trim().min(1).max(100).nullable().optional(),

@@ -54,9 +54,12 @@ export const modelListItem = z
     category: z.string(),
     description: z.string(),
     creditCost: z.number().int().meta({ description: "Whole rubles of a typical single unit; the fixed price of models without priceRub" }),
-    priceRub: z.number().nullable().meta({ description: "Exact price per unit before discount (may be below one kopeck)" }),
+    priceRub: z
+      .number()
+      .nullable()
+      .meta({ description: "Exact unit price charged: the discount applied, not rounded (may be below one kopeck); what /estimate calls estimatedPriceRub" }),
     priceUnit: z.enum(priceUnits).nullable(),
-    originalPriceRub: z.number().nullable().meta({ description: "List price the discount is taken from; null without a discount" }),
+    originalPriceRub: z.number().nullable().meta({ description: "Unit price before the discount; null without a discount" }),
     discountPercent: z.number().min(0).max(100),
     modelLab: z.string().nullable(),
     modelFamily: z.string().nullable(),

@@ -59,12 +59,12 @@ describe("POST /admin/models", () => {
     expect(publicCard.body).toMatchObject({ modelId: "acme/painter/v1", schema: null, schemaFetchedAt: null });
   });
 
-  test("updates only the fields given; price and discount keep originalPriceRub and creditCost consistent", async () => {
-    const res = await upsert({ modelId: "fal-ai/flux/schnell", priceRub: "0.00035", priceUnit: "image", discountPercent: 20 });
+  test("updates only the fields given; priceRub is what is charged, originalPriceRub the price before the discount", async () => {
+    const res = await upsert({ modelId: "fal-ai/flux/schnell", originalPriceRub: "0.00035", priceUnit: "image", discountPercent: 20 });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       created: false,
-      model: { displayName: "FLUX.1 [schnell]", priceRub: 0.00035, priceUnit: "image", discountPercent: 20, originalPriceRub: 0.00035, creditCost: 1 },
+      model: { displayName: "FLUX.1 [schnell]", priceRub: 0.00028, priceUnit: "image", discountPercent: 20, originalPriceRub: 0.00035, creditCost: 1 },
     });
     expect(await row("fal-ai/flux/schnell")).toMatchObject({ priceRub: "0.00035000", discountPercent: "20.00", originalPriceRub: "0.00035000" });
     const actor = await createActor();
@@ -74,8 +74,23 @@ describe("POST /admin/models", () => {
       key: actor.key,
     });
     expect(estimate.body).toMatchObject({ estimatedCostRub: 0.0012, estimatedPriceRub: 0.00028, quantity: 4 }); // 0.00112 → 0.0012
+    expect((await card("fal-ai/flux/schnell")).body).toMatchObject({ priceRub: 0.00028, originalPriceRub: 0.00035, discountPercent: 20 });
+
+    // The record's priceRub sent back unchanged keeps the price; a new discount keeps the price before it.
+    const again = await upsert({ modelId: "fal-ai/flux/schnell", priceRub: 0.00028, discountPercent: 20 });
+    expect(again.body.model).toMatchObject({ priceRub: 0.00028, originalPriceRub: 0.00035 });
+    const deeper = await upsert({ modelId: "fal-ai/flux/schnell", discountPercent: 50 });
+    expect(deeper.body.model).toMatchObject({ priceRub: 0.000175, originalPriceRub: 0.00035, discountPercent: 50 });
     const cleared = await upsert({ modelId: "fal-ai/flux/schnell", discountPercent: 0 });
-    expect(cleared.body.model).toMatchObject({ discountPercent: 0, originalPriceRub: null });
+    expect(cleared.body.model).toMatchObject({ discountPercent: 0, priceRub: 0.00035, originalPriceRub: null });
+    expect(await row("fal-ai/flux/schnell")).toMatchObject({ priceRub: "0.00035000", originalPriceRub: null });
+  });
+
+  test("priceRub alone under a discount sets the charge; the price before it is derived exactly", async () => {
+    const res = await upsert({ modelId: "fal-ai/flux/schnell", priceRub: "0.0003", priceUnit: "image", discountPercent: 25 });
+    expect(res.status).toBe(201);
+    expect(res.body.model).toMatchObject({ priceRub: 0.0003, originalPriceRub: 0.0004, discountPercent: 25 });
+    expect(await row("fal-ai/flux/schnell")).toMatchObject({ priceRub: "0.00040000", originalPriceRub: "0.00040000", discountPercent: "25.00" });
   });
 
   test("hiding a model makes it 404 on the public card; showing it brings it back", async () => {
@@ -91,6 +106,10 @@ describe("POST /admin/models", () => {
     ["a price that is not a number", { modelId: "fal-ai/flux/dev", priceRub: "cheap" }, [["priceRub"]]],
     ["a negative price", { modelId: "fal-ai/flux/dev", priceRub: -1 }, [["priceRub"]]],
     ["a discount above 100", { modelId: "fal-ai/flux/dev", discountPercent: 101 }, [["discountPercent"]]],
+    ["a charged price no 8-decimal list price gives at the discount", { modelId: "fal-ai/flux/dev", priceRub: 1, discountPercent: 30 }, [["priceRub"]]],
+    ["a charged price with 100 % off and no originalPriceRub", { modelId: "fal-ai/flux/dev", priceRub: 0, discountPercent: 100 }, [["priceRub"]]],
+    ["priceRub disagreeing with originalPriceRub and the discount", { modelId: "fal-ai/flux/dev", priceRub: 3, originalPriceRub: 4, discountPercent: 20 }, [["priceRub"]]],
+    ["more than 8 decimals in originalPriceRub", { modelId: "fal-ai/flux/dev", originalPriceRub: "0.000000001" }, [["originalPriceRub"]]],
     ["an unknown priceUnit", { modelId: "fal-ai/flux/dev", priceUnit: "token" }, [["priceUnit"]]],
     ["a '..' segment in modelId", { modelId: "acme/../x", displayName: "X", category: "music" }, [["modelId"]]],
     ["a modelId with spaces", { modelId: "acme/a b", displayName: "X", category: "music" }, [["modelId"]]],
