@@ -1,12 +1,10 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { ModelListItem } from "@/lib/catalog/columns";
+import { exampleImageUrl } from "@/lib/catalog/example-url";
 import { localCategory } from "./category-label";
 import { modelHref } from "./links";
 import { PriceTag } from "./price-tag";
-
-/** Thumbnails are shipped in public/ (relative) or hosted elsewhere (absolute URLs). */
-const thumbSrc = (url: string | null) => (url ? url.replace(/^https?:\/\/[^/]+(?=\/thumbnails\/)/, "") : null);
 
 export function ModelGrid({ items }: { items: ModelListItem[] }) {
   const t = useTranslations("catalog");
@@ -21,13 +19,9 @@ export function ModelGrid({ items }: { items: ModelListItem[] }) {
             href={modelHref(m.modelId)}
             className="group flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 hover:shadow"
           >
-            {thumbSrc(m.thumbnailUrl) ? (
-              // Thumbnails are small SVGs: no optimisation to gain from next/image.
-              // eslint-disable-next-line @next/next/no-img-element
-              <img src={thumbSrc(m.thumbnailUrl)!} alt="" width={256} height={160} className="aspect-[8/5] w-full object-cover" loading="lazy" />
-            ) : (
-              <div className="aspect-[8/5] w-full bg-gradient-to-br from-slate-200 to-slate-300" />
-            )}
+            {/* The model's example output (lib/catalog/example-output.ts); the link's text names the model. */}
+            {/* eslint-disable-next-line @next/next/no-img-element -- small JPEGs the app renders and caches, or an admin's URL */}
+            <img src={exampleImageUrl(m)} alt="" width={480} height={300} className="aspect-[8/5] w-full bg-slate-200 object-cover" loading="lazy" data-testid="model-example" />
             <div className="flex flex-1 flex-col gap-2 p-4">
               <div className="flex items-start justify-between gap-2">
                 <h3 className="font-semibold text-slate-900 group-hover:text-brand-700">{m.displayName}</h3>

@@ -5,6 +5,7 @@ import { useFormat } from "@/lib/i18n/use-format";
 import { useState } from "react";
 import type { PriceUnit } from "@/db/schema/models";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
+import { exampleImageUrl } from "@/lib/catalog/example-url";
 import { type AdminModelsPage, isAdminApiError, useAdminModels, useDeleteModel, useSyncCatalog, useSyncModel, useUpdateModel } from "./use-admin-models";
 
 // Not imported from the schema module: that would ship drizzle's table builder to the browser.
@@ -55,6 +56,52 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
   );
 }
 
+/**
+ * The model's example output, shown on its catalog card and page: an admin's image URL (or a path
+ * of this app), or, when cleared, the picture the app renders with the simulator.
+ */
+function ExampleEditor({ model }: { model: AdminModelRecord }) {
+  const t = useTranslations("adminModels");
+  const update = useUpdateModel();
+  const [editing, setEditing] = useState(false);
+  const [url, setUrl] = useState(model.thumbnailUrl ?? "");
+  const issues = isAdminApiError(update.error) ? update.error.issues : [];
+  const save = (value: string | null) => update.mutate({ modelId: model.modelId, thumbnailUrl: value }, { onSuccess: () => setEditing(false) });
+  return (
+    <div className="mt-2">
+      {/* eslint-disable-next-line @next/next/no-img-element -- the same image the catalog shows */}
+      <img src={exampleImageUrl(model)} alt={t("exampleOf", { model: model.displayName })} width={96} height={60} className="h-[60px] w-24 rounded bg-slate-200 object-cover" loading="lazy" data-testid="admin-example" />
+      {editing ? (
+        <form
+          className="mt-2 space-y-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save(url.trim() === "" ? null : url.trim());
+          }}
+        >
+          <input aria-label={t("exampleUrl")} className={field} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://… or /files/…" inputMode="url" />
+          {update.error && <p className="text-xs text-red-600">{issues.length ? issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : update.error.message}</p>}
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" disabled={update.isPending} className="rounded bg-brand-600 px-3 py-1 text-xs font-medium text-white disabled:opacity-50">
+              {t("save")}
+            </button>
+            <button type="button" disabled={update.isPending} onClick={() => save(null)} className="rounded border border-slate-300 px-3 py-1 text-xs disabled:opacity-50">
+              {t("exampleReset")}
+            </button>
+            <button type="button" onClick={() => setEditing(false)} className="rounded border border-slate-300 px-3 py-1 text-xs">
+              {t("cancel")}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <button type="button" onClick={() => setEditing(true)} className="mt-1 block text-xs text-brand-700 hover:underline">
+          {t("exampleEdit")}
+        </button>
+      )}
+    </div>
+  );
+}
+
 function Row({ model }: { model: AdminModelRecord }) {
   const t = useTranslations("adminModels");
   const f = useFormat();
@@ -67,6 +114,7 @@ function Row({ model }: { model: AdminModelRecord }) {
       <td className={cell}>
         <p className="font-medium text-slate-900">{model.displayName}</p>
         <p className="font-mono text-xs text-slate-600">{model.modelId}</p>
+        <ExampleEditor model={model} />
       </td>
       <td className={cell}>
         <p>{model.category}</p>

@@ -11,6 +11,8 @@ import { PriceTag } from "@/components/catalog/price-tag";
 import { listModelsQuery } from "@/lib/api/contracts/models";
 import { previewEstimate } from "@/lib/catalog/estimate";
 import { currentViewer } from "@/lib/auth/viewer";
+import { exampleKindOf } from "@/lib/catalog/example-output";
+import { exampleImageUrl, renderedExamplePath } from "@/lib/catalog/example-url";
 import { getModelCard } from "@/lib/catalog/get";
 import { env } from "@/lib/env";
 import { isApiError } from "@/lib/http/errors";
@@ -44,7 +46,8 @@ export default async function ModelPage({ params }: { params: Params }) {
   const lang = await getLocale();
   const [t, tc, ts] = await Promise.all([getTranslations("model"), getTranslations("catalog"), getTranslations("site")]);
   const [initial, viewer] = await Promise.all([previewEstimate(await getDb(), card.modelId, {}), currentViewer()]);
-  const thumb = card.thumbnailUrl?.replace(/^https?:\/\/[^/]+(?=\/thumbnails\/)/, "");
+  const example = exampleImageUrl(card);
+  const audio = exampleKindOf(card.modelId, card.category) === "audio";
   const base = listModelsQuery.parse({});
   return (
     <div className="mx-auto max-w-7xl px-4 py-10">
@@ -58,10 +61,14 @@ export default async function ModelPage({ params }: { params: Params }) {
         </Link>
       </nav>
       <header className="flex flex-col gap-6 md:flex-row">
-        {thumb && (
-          // eslint-disable-next-line @next/next/no-img-element
-          <img src={thumb} alt="" width={256} height={160} className="h-40 w-64 shrink-0 rounded-lg object-cover shadow-sm" />
-        )}
+        <figure className="w-full shrink-0 md:w-80" data-testid="model-example-figure">
+          {/* eslint-disable-next-line @next/next/no-img-element -- a small JPEG the app renders and caches, or an admin's URL */}
+          <img src={example} alt={t("exampleAlt", { model: card.displayName })} width={480} height={300} className="aspect-[8/5] w-full rounded-lg bg-slate-200 object-cover shadow-sm" data-testid="model-example" />
+          {audio && (
+            <audio controls preload="none" src={`${renderedExamplePath(card.modelId)}?as=audio`} className="mt-2 w-full" aria-label={t("exampleAudio", { model: card.displayName })} />
+          )}
+          <figcaption className="mt-1 text-xs text-slate-600">{example.startsWith("/examples/") ? t("exampleSimulated") : t("exampleOutput")}</figcaption>
+        </figure>
         <div className="space-y-3">
           <h1 className="text-3xl font-bold tracking-tight text-slate-900">{card.displayName}</h1>
           <p className="font-mono text-sm text-slate-600" data-testid="model-id">
