@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { ButtonLink } from "@/components/ui/button";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
@@ -19,20 +20,21 @@ export function pageHref(path: string, filters: Record<string, string | undefine
 
 /** "Page N of M" with Previous / Next links for a dashboard list; `hrefFor` builds a page's URL. */
 export function Pager({ page, pages, hrefFor }: { page: number; pages: number; hrefFor: (page: number) => string }) {
+  const t = useTranslations("pager");
   return (
     <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
       <span>
-        Page {page} of {pages}
+        {t("page", { page, pages })}
       </span>
       <div className="flex gap-2">
         {page > 1 && (
           <ButtonLink variant="secondary" href={hrefFor(page - 1)}>
-            Previous
+            {t("previous")}
           </ButtonLink>
         )}
         {page < pages && (
           <ButtonLink variant="secondary" href={hrefFor(page + 1)}>
-            Next
+            {t("next")}
           </ButtonLink>
         )}
       </div>

@@ -1,12 +1,15 @@
+import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
-import { formatTime } from "@/components/dashboard/ui";
 import { devMailboxOpenTo } from "@/lib/email/mailbox";
+import { getFormat } from "@/lib/i18n/server";
 import { listOutboxLinks } from "@/lib/email/outbox";
 
-export const metadata = { title: "Dev mailbox", robots: { index: false } };
+export async function generateMetadata() {
+  return { title: (await getTranslations("mailbox"))("title"), robots: { index: false } };
+}
 // Read at request time: the outbox changes, and who may see it depends on the request.
 export const dynamic = "force-dynamic";
 
@@ -17,32 +20,30 @@ export const dynamic = "force-dynamic";
  */
 export default async function DevMailboxPage() {
   if (!devMailboxOpenTo({ headers: await headers() })) notFound();
-  const links = await listOutboxLinks(await getDb());
+  const [links, t, f] = await Promise.all([listOutboxLinks(await getDb()), getTranslations("mailbox"), getFormat()]);
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex items-end justify-between">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Dev mailbox</h1>
-          <p className="mt-1 text-sm text-slate-600">
-            Sign-in links this server kept because SMTP_URL is not set, newest first. Shown only on this machine.
-          </p>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t("title")}</h1>
+          <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
         </div>
-        <Link href="/signin" className="text-sm text-brand-600 hover:underline">
-          Sign in
+        <Link href="/signin" className="text-sm text-brand-700 hover:underline">
+          {t("signIn")}
         </Link>
       </div>
-      {links.length === 0 && <p className="mt-8 text-sm text-slate-500">No sign-in links yet.</p>}
+      {links.length === 0 && <p className="mt-8 text-sm text-slate-600">{t("empty")}</p>}
       <ul className="mt-6 space-y-4">
         {links.map((m) => (
           <li key={m.id} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" data-testid="dev-mail">
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <p className="text-sm text-slate-600">
-                To <span className="font-mono">{m.to}</span>
+                {t.rich("to", { address: m.to, mono: (chunks) => <span className="font-mono">{chunks}</span> })}
               </p>
-              <p className="text-xs text-slate-500">{formatTime(m.createdAt.toISOString())}</p>
+              <p className="text-xs text-slate-600">{f.dateTime(m.createdAt)}</p>
             </div>
             <a href={m.url} className="mt-3 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
-              Open sign-in link
+              {t("open")}
             </a>
           </li>
         ))}

@@ -79,7 +79,7 @@ function ExampleEditor({ model }: { model: AdminModelRecord }) {
             save(url.trim() === "" ? null : url.trim());
           }}
         >
-          <input aria-label={t("exampleUrl")} className={field} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://… or /files/…" inputMode="url" />
+          <input aria-label={t("exampleUrl")} className={field} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://…" inputMode="url" />
           {update.error && <p className="text-xs text-red-600">{issues.length ? issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : update.error.message}</p>}
           <div className="flex flex-wrap gap-2">
             <button type="submit" disabled={update.isPending} className="rounded bg-brand-600 px-3 py-1 text-xs font-medium text-white disabled:opacity-50">

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
@@ -6,11 +7,12 @@ import { requireViewer } from "@/lib/auth/viewer";
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const { principal } = await requireViewer();
   if (principal.role !== "admin") {
+    const t = await getTranslations("admin");
     return (
       <>
-        <PageHeader title="Admin" />
+        <PageHeader title={t("areaTitle")} />
         <Card>
-          <p className="text-sm text-slate-600">This area needs the admin role.</p>
+          <p className="text-sm text-slate-600">{t("needsAdmin")}</p>
         </Card>
       </>
     );

@@ -1,13 +1,16 @@
+import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { Badge } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { formatCredits } from "@/lib/money/credits";
 import { currentViewer } from "@/lib/auth/viewer";
+import { getFormat } from "@/lib/i18n/server";
 import { getLocalPayment } from "@/lib/payments/local/get-local-payment";
 
-export const metadata = { title: "Local payment provider" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("payLocal"))("title") };
+}
 export const dynamic = "force-dynamic";
 
 /**
@@ -21,49 +24,53 @@ export default async function LocalPaymentPage({ params }: { params: Promise<{ i
   const viewer = await currentViewer();
   const payment = viewer ? await getLocalPayment(await getDb(), id, viewer.userId) : null;
   if (!payment || payment.returnUrl === null) notFound();
+  const [t, tb, f] = await Promise.all([getTranslations("payLocal"), getTranslations("billing"), getFormat()]);
+  const statusKey = `st_${payment.status}` as "st_pending";
   const pay = `/pay/local/${encodeURIComponent(id)}/pay`;
   const decline = `/pay/local/${encodeURIComponent(id)}/decline`;
   return (
     <div className="mx-auto max-w-md px-4 py-16">
-      <Card title="Local payment provider (test mode)">
+      <Card title={t("cardTitle")}>
         <dl className="space-y-2 text-sm">
           <div className="flex justify-between">
-            <dt className="text-slate-500">Amount</dt>
+            <dt className="text-slate-600">{t("amount")}</dt>
             <dd className="font-semibold text-slate-900" data-testid="local-payment-amount">
-              {formatCredits(payment.amountKopecks * 100)}
+              {f.credits(payment.amountKopecks * 100)}
             </dd>
           </div>
           <div className="flex justify-between">
-            <dt className="text-slate-500">Description</dt>
+            <dt className="text-slate-600">{t("description")}</dt>
             <dd>{payment.description}</dd>
           </div>
           <div className="flex justify-between">
-            <dt className="text-slate-500">Status</dt>
+            <dt className="text-slate-600">{t("status")}</dt>
             <dd>
-              <Badge tone={payment.status === "succeeded" ? "green" : payment.status === "canceled" ? "red" : "amber"}>{payment.status}</Badge>
+              <Badge tone={payment.status === "succeeded" ? "green" : payment.status === "canceled" ? "red" : "amber"}>{tb.has(statusKey) ? tb(statusKey) : payment.status}</Badge>
             </dd>
           </div>
         </dl>
         {payment.status === "pending" ? (
           <>
             <p className="mt-4 text-sm text-slate-600">
-              No card is charged: this simulator stands in for the payment provider. Paying uses the test card Visa •••• 4242
-              {payment.savePaymentMethod ? " and saves it for automatic top-ups" : ""}.
+              {payment.savePaymentMethod ? t("explainSave") : t("explain")}
             </p>
             <div className="mt-6 flex gap-3">
               <form method="post" action={pay}>
-                <Button type="submit">Pay</Button>
+                <Button type="submit">{t("pay")}</Button>
               </form>
               <form method="post" action={decline}>
                 <Button type="submit" variant="secondary">
-                  Decline
+                  {t("decline")}
                 </Button>
               </form>
             </div>
           </>
         ) : (
           <p className="mt-4 text-sm">
-            This payment is final. <a className="text-brand-700 hover:underline" href={payment.returnUrl}>Back to the shop</a>
+            {t("final")}{" "}
+            <a className="text-brand-700 underline" href={payment.returnUrl}>
+              {t("back")}
+            </a>
           </p>
         )}
       </Card>

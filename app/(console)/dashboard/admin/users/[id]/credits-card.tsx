@@ -51,7 +51,7 @@ export function CreditsCard({ userId }: { userId: string }) {
   return (
     <Card title={t("creditsTitle")}>
       <form className="space-y-3" onSubmit={(e) => e.preventDefault()}>
-        <Field label={t("amount")} hint={credits === null ? t("amountHint") : t("amountCredits", { count: f.number(credits) })}>
+        <Field label={t("amount")} hint={credits === null ? t("amountHint") : t("amountCredits", { count: credits, formatted: f.number(credits) })}>
           <Input name="amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="500" required />
         </Field>
         <Field label={t("description")} hint={t("descriptionHint")}>

@@ -57,7 +57,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
           <p className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="admin-user-balance">
             {f.credits(detail.balance)}
           </p>
-          <p className="text-xs text-slate-600">{t("credits", { count: f.number(detail.balance) })}</p>
+          <p className="text-xs text-slate-600">{t("credits", { count: detail.balance, formatted: f.number(detail.balance) })}</p>
         </Card>
         <Card title={t("usage")}>
           <Table head={[t("window"), t("operations"), t("charged")]}>
