@@ -1,10 +1,10 @@
 import { env } from "@/lib/env";
-import { buildOpenApiDocument } from "./document";
+import { publicOpenApiDocument } from "./document";
 
-let doc: ReturnType<typeof buildOpenApiDocument> | undefined;
+let doc: ReturnType<typeof publicOpenApiDocument> | undefined;
 
 /** Built once per process: the operations are static. */
 export function openApiDocument() {
-  doc ??= buildOpenApiDocument(env().APP_URL);
+  doc ??= publicOpenApiDocument(env().APP_URL);
   return doc;
 }

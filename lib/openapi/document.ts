@@ -9,6 +9,7 @@ import { gatewayErrorSchema, skillErrorSchema } from "@/lib/api/contracts/errors
 import type { Operation } from "@/lib/api/contracts/operation";
 import { gatewayErrors, type ErrorCode } from "@/lib/http/errors";
 import { mcpClientConfig, mcpServerUrl } from "@/lib/mcp/client-config";
+import { withExplicitTypes } from "./explicit-types";
 
 /** Errors every operation of an auth mode can answer with, besides its own list. */
 const impliedErrors: Record<Operation["auth"], ErrorCode[]> = {
@@ -21,9 +22,25 @@ const impliedErrors: Record<Operation["auth"], ErrorCode[]> = {
 
 type Responses = Record<string, ZodOpenApiResponseObject>;
 
+const takesJson = (op: Operation) =>
+  Boolean(op.body) && [op.bodyContentType ?? "application/json", ...(op.extraBodies ?? []).map((b) => b.contentType)].includes("application/json");
+
+/**
+ * Who may call: `none` → nobody needs to say (`[]`); `optional` → anonymous (`{}`) or a key or a
+ * session, so generated clients and /docs do not demand a key; `key` → a key or a session.
+ */
+function securityOf(auth: Operation["auth"]) {
+  if (auth === "none") return [];
+  if (auth === "optional") return [{}, { bearerAuth: [] }, { sessionCookie: [] }];
+  if (auth === "key") return [{ bearerAuth: [] }, { sessionCookie: [] }];
+  return [{ sessionCookie: [] }];
+}
+
 function errorResponses(op: Operation): Responses {
   const codes = new Set<ErrorCode>([...impliedErrors[op.auth], ...(op.errors ?? [])]);
   if (op.body && !op.bodyContentType) codes.add("invalid_body").add("invalid_json").add("payload_too_large");
+  // The JSON body reader answers 415 to any other Content-Type (lib/http/request.ts readJson).
+  if (takesJson(op)) codes.add("unsupported_media_type");
   if (op.query) codes.add("invalid_query");
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -54,7 +71,7 @@ function toOperation(op: Operation): ZodOpenApiOperationObject {
     summary: op.summary,
     description: op.description,
     tags: op.tags,
-    security: op.auth === "none" ? [] : op.auth === "key" || op.auth === "optional" ? [{ bearerAuth: [] }, { sessionCookie: [] }] : [{ sessionCookie: [] }],
+    security: securityOf(op.auth),
     ...(op.params || op.query || op.headers
       ? {
           requestParams: {
@@ -88,9 +105,13 @@ function agentsDescription(serverUrl = "https://gateway.example.com"): string {
   );
 }
 
-export function buildOpenApiDocument(serverUrl?: string) {
+/**
+ * Every operation the contracts list, internal ones included (the coverage tests compare it with
+ * the handlers on disk). What clients see is `publicOpenApiDocument`.
+ */
+export function buildOpenApiDocument(serverUrl?: string, list: Operation[] = operations) {
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of operations) {
+  for (const op of list) {
     paths[op.path] = { ...paths[op.path], [op.method]: toOperation(op) };
   }
   return createDocument({
@@ -113,4 +134,12 @@ export function buildOpenApiDocument(serverUrl?: string) {
     },
     paths,
   });
+}
+
+/**
+ * /openapi.json and /docs: the operations API clients call (internal ones left out), with every
+ * schema carrying an explicit `type` (see `withExplicitTypes`).
+ */
+export function publicOpenApiDocument(serverUrl?: string) {
+  return withExplicitTypes(buildOpenApiDocument(serverUrl, operations.filter((op) => !op.internal)));
 }

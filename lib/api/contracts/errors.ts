@@ -21,8 +21,22 @@ export const gatewayErrorSchema = z
       .enum(["unreachable", "access_denied", "bucket_missing", "disk_full", "server_error", "error"])
       .optional()
       .meta({ description: "What is failing (storage_unavailable)" }),
+    requestId: z.string().optional().meta({ description: "The generation the error is about (generation_failed, timeout)" }),
+    request_id: z.string().optional().meta({ description: "The same id, as fal clients spell it" }),
+    status: z
+      .string()
+      .optional()
+      .meta({ description: "That generation's status: `failed` (generation_failed), `in_progress` (timeout: still running, poll it)" }),
+    limitBytes: z.number().int().optional().meta({ description: "The size limit that was exceeded, in bytes (asset_too_large)" }),
+    errorType: z.string().optional().meta({ description: "The provider's error type, when it gave one (generation_failed)" }),
+    error_type: z.string().optional().meta({ description: "The same, fal-style (fal compatibility routes)" }),
+    detail: z.unknown().optional().meta({ description: "The provider's error detail, as it gave it (generation_failed)" }),
   })
-  .meta({ id: "Error" });
+  .catchall(z.unknown())
+  .meta({
+    id: "Error",
+    description: "The gateway's error envelope. The fields beyond `success`, `error` and `message` depend on the code; a code may add others.",
+  });
 
 export const skillErrorSchema = z
   .object({

@@ -26,6 +26,7 @@ export const inngestOperations = defineOperations([
     tags: ["Internal"],
     surface: "gateway",
     auth: "none",
+    internal: true,
     query: signature,
     responses: {
       200: { description: "The run finished; the body is its output", contentType: "application/json" },
@@ -44,6 +45,7 @@ export const inngestOperations = defineOperations([
     tags: ["Internal"],
     surface: "gateway",
     auth: "none",
+    internal: true,
     responses: {
       200: { description: "Synced; an in-band sync answers with the function configurations", contentType: "application/json" },
       401: { description: "Missing or invalid X-Inngest-Signature", schema: sdkMessage },
@@ -59,6 +61,7 @@ export const inngestOperations = defineOperations([
     tags: ["Internal"],
     surface: "gateway",
     auth: "none",
+    internal: true,
     responses: {
       200: { description: "Function count, mode and key presence", contentType: "application/json" },
       401: { description: "Missing or invalid X-Inngest-Signature (cloud mode)", schema: sdkMessage },

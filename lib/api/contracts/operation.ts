@@ -28,6 +28,11 @@ export type Operation = {
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** Error codes this operation may answer with (beyond those its auth mode implies). */
   errors?: ErrorCode[];
+  /**
+   * Served, but not for API clients (the Inngest SDK endpoint, the simulator's media links): left
+   * out of the public reference (/openapi.json, /docs); `buildOpenApiDocument` still lists it.
+   */
+  internal?: true;
 };
 
 export const defineOperations = (ops: Operation[]) => ops;

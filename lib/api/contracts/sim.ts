@@ -23,6 +23,7 @@ export const simOperations = defineOperations([
     tags: ["Generation"],
     surface: "gateway",
     auth: "none",
+    internal: true,
     params: simMediaParams,
     query: simMediaQuery,
     responses: {

@@ -1,0 +1,108 @@
+import { validate } from "@readme/openapi-parser";
+import { createWorkspaceStore } from "@scalar/workspace-store/client";
+import { describe, expect, test } from "vitest";
+import { GET as getOpenApi } from "@/app/(gateway)/openapi.json/route";
+import { call } from "@/test/http";
+import { buildOpenApiDocument } from "./document";
+
+type Json = Record<string, any>;
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+const served = async (): Promise<Json> => {
+  const res = await call(getOpenApi, "/openapi.json");
+  expect(res.status).toBe(200);
+  return res.body;
+};
+const operationsOf = (doc: Json) =>
+  Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ path, method, op: op as Json })),
+  );
+
+/** What Scalar's /docs logs as "document validation errors" when it loads the document. */
+async function scalarValidationErrors(doc: Json): Promise<{ path: string; message: string }[]> {
+  const warned: unknown[][] = [];
+  const { warn, info } = console;
+  console.warn = (...args: unknown[]) => void warned.push(args);
+  console.info = () => {}; // Scalar's timing lines
+  try {
+    await createWorkspaceStore({}).addDocument({ name: "default", document: structuredClone(doc) });
+  } finally {
+    Object.assign(console, { warn, info });
+  }
+  return warned.flatMap((args) => args.filter(Array.isArray).flatMap((list) => (list as { path: string; message: string }[]).map(({ path, message }) => ({ path, message }))));
+}
+
+/** Every schema object below `node` that has neither a `type` nor a `$ref`, by JSON pointer. */
+function untypedSchemas(doc: Json): string[] {
+  const found: string[] = [];
+  const schema = (s: unknown, at: string) => {
+    if (typeof s !== "object" || s === null || Array.isArray(s)) return;
+    const o = s as Json;
+    if (o.type === undefined && o.$ref === undefined) found.push(at);
+    for (const key of ["properties", "patternProperties", "$defs"]) for (const [k, v] of Object.entries((o[key] ?? {}) as Json)) schema(v, `${at}/${key}/${k}`);
+    for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"]) ((o[key] ?? []) as unknown[]).forEach((v, i) => schema(v, `${at}/${key}/${i}`));
+    for (const key of ["items", "not", "additionalProperties", "propertyNames", "contentSchema"]) schema(o[key], `${at}/${key}`);
+  };
+  for (const [name, s] of Object.entries((doc.components?.schemas ?? {}) as Json)) schema(s, `#/components/schemas/${name}`);
+  for (const { path, method, op } of operationsOf(doc)) {
+    const at = `#/paths/${path}/${method}`;
+    for (const p of (op.parameters ?? []) as Json[]) schema(p.schema, `${at}/parameters/${p.name}`);
+    for (const [type, m] of Object.entries((op.requestBody?.content ?? {}) as Json)) schema(m.schema, `${at}/requestBody/${type}`);
+    for (const [status, r] of Object.entries((op.responses ?? {}) as Json)) {
+      for (const [type, m] of Object.entries((r.content ?? {}) as Json)) schema(m.schema, `${at}/responses/${status}/${type}`);
+    }
+  }
+  return found;
+}
+
+describe("the public document (/openapi.json, /docs)", () => {
+  test("is valid OpenAPI 3.1 for a strict validator and for Scalar, every schema typed", async () => {
+    const doc = await served();
+    expect(doc.openapi).toBe("3.1.0");
+    const strict = await validate(structuredClone(doc), { validate: { schema: true, spec: true } });
+    expect(strict.valid ? [] : strict.errors).toEqual([]);
+    expect(await scalarValidationErrors(doc)).toEqual([]);
+    expect(untypedSchemas(doc)).toEqual([]);
+  });
+
+  test("the checks see what Scalar complained about: the untransformed document fails them", async () => {
+    const raw = buildOpenApiDocument() as Json;
+    expect(await scalarValidationErrors(raw)).toContainEqual({ path: "/components/schemas/ApiKey", message: "Expected union value" });
+    expect(untypedSchemas(raw)).toContain("#/components/schemas/ApiKey/properties/expiresAt");
+  });
+
+  test("the public catalog reads need no key: anonymous access is one of the options", async () => {
+    const doc = await served();
+    for (const [path, method] of [["/models", "get"], ["/models/{modelId}", "get"]] as const) {
+      expect(doc.paths[path][method].security).toEqual([{}, { bearerAuth: [] }, { sessionCookie: [] }]);
+    }
+    expect(doc.paths["/models/{modelId}/estimate"].post.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+    expect(doc.paths["/health"].get.security).toEqual([]);
+  });
+
+  test("internal operations are left out; the full contract still lists them", async () => {
+    const doc = await served();
+    const paths = Object.keys(doc.paths);
+    expect(paths.filter((p) => p.startsWith("/api/inngest") || p.startsWith("/sim"))).toEqual([]);
+    expect(operationsOf(doc).flatMap(({ op }) => op.tags ?? [])).not.toContain("Internal");
+    expect(Object.keys(buildOpenApiDocument().paths ?? {})).toEqual(expect.arrayContaining(["/api/inngest", "/sim/{mediaPath}"]));
+  });
+
+  test("every operation with a JSON body documents 415 unsupported_media_type", async () => {
+    const doc = await served();
+    const json = operationsOf(doc).filter(({ op }) => op.requestBody?.content?.["application/json"]);
+    expect(json.length).toBeGreaterThan(20);
+    expect(json.filter(({ op }) => !op.responses["415"]?.description?.includes("unsupported_media_type")).map(({ path, method }) => `${method} ${path}`)).toEqual([]);
+  });
+
+  test("the Error envelope documents the fields real errors carry, and admits others", async () => {
+    const { components } = await served();
+    const error = components.schemas.Error;
+    expect(Object.keys(error.properties)).toEqual(expect.arrayContaining(["success", "error", "message", "issues", "requestId", "request_id", "status", "limitBytes"]));
+    expect(error.properties.limitBytes.type).toBe("integer");
+    expect(error.additionalProperties).toBe(true);
+    expect(error.required).toEqual(["success", "error", "message"]);
+  });
+});
