@@ -10,6 +10,7 @@ import { Alert, Badge, cellClass, Table } from "@/components/dashboard/ui";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getActivityDetail } from "@/lib/generation-ui/get-activity-detail";
+import { getRetryStates, type RetryState } from "@/lib/generation-ui/get-retry-states";
 import { isApiError } from "@/lib/http/errors";
 import { getFormat } from "@/lib/i18n/server";
 
@@ -17,10 +18,13 @@ export async function generateMetadata() {
   return { title: (await getTranslations("record"))("title") };
 }
 
-async function load(id: string) {
+async function load(id: string): Promise<Awaited<ReturnType<typeof getActivityDetail>> & { retry: RetryState | null }> {
   const ctx = { ...(await requireViewer()), requestId: randomUUID() };
   try {
-    return await getActivityDetail(ctx, id);
+    const detail = await getActivityDetail(ctx, id);
+    const generationId = detail.generation?.id;
+    const retry = generationId ? ((await getRetryStates(ctx.db, ctx.principal.userId, [generationId])).get(generationId) ?? null) : null;
+    return { ...detail, retry };
   } catch (err) {
     // Someone else's record is exactly as missing as none.
     if (isApiError(err) && err.code === "not_found") notFound();
@@ -42,7 +46,7 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
 /** One activity record: what was asked (input), what came back (output and stored files), its cost and duration. */
 export default async function ActivityDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { record, generation, assets } = await load(decodeURIComponent(id));
+  const { record, generation, assets, retry } = await load(decodeURIComponent(id));
   const files = assets.map(assetMedia).filter((m): m is MediaItem => m !== null);
   const [t, ts, tm, f] = await Promise.all([getTranslations("record"), getTranslations("status"), getTranslations("media"), getFormat()]);
   const statusLabel = (s: string) => (ts.has(s as "completed") ? ts(s as "completed") : s);
@@ -57,13 +61,27 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
         title={<span className="font-mono text-xl">{record.modelId ?? record.operation}</span>}
         description={`${record.operation} · ${f.dateTime(record.createdAt)}`}
         actions={
-          <span data-testid="activity-status">
-            <Badge tone={statusTone(record.status)}>{statusLabel(record.status)}</Badge>
+          <span className="flex flex-wrap gap-2">
+            <span data-testid="activity-status">
+              <Badge tone={statusTone(record.status)}>{statusLabel(record.status)}</Badge>
+            </span>
+            {retry && (
+              <span data-testid="activity-retrying">
+                <Badge tone="amber">{t("retryBadge", { attempt: retry.attempt + 1, max: retry.maxAttempts })}</Badge>
+              </span>
+            )}
           </span>
         }
       />
       <div className="grid gap-6 xl:grid-cols-3">
         <div className="min-w-0 space-y-6 xl:col-span-2">
+          {retry && (
+            <Alert tone="amber">
+              <span data-testid="activity-retry-reason">
+                {t(retry.failing === "submit" ? "retrySubmit" : "retryPoll", { failed: retry.attempt, max: retry.maxAttempts, next: f.dateTime(retry.nextAt) })}
+              </span>
+            </Alert>
+          )}
           {generation?.errorCode || record.errorCode ? (
             <Alert>
               <span className="font-mono text-xs">{generation?.errorCode ?? record.errorCode}</span>
