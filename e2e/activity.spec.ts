@@ -51,3 +51,26 @@ test("another user's activity record is not found, exactly like a missing one", 
     expect(res?.status()).toBe(404);
   }
 });
+
+test("a job whose provider keeps refusing it is listed as retrying, with the attempt and the reason", async ({ page, context, baseURL }) => {
+  await signedInUser(context, baseURL!, { rub: 50 });
+  // The simulator answers 503 to every submit: the job is retried with backoff (about half a minute).
+  const queued = await page.request.post(`/queue/${MODEL}`, { data: { prompt: "a storm at sea [fail:provider]", image_size: "square" } });
+  expect(queued.status()).toBe(200);
+  const id = ((await queued.json()) as { requestId: string }).requestId;
+
+  const run = page.locator(`[data-testid="in-flight-run"][data-request-id="${id}"]`);
+  // The page is rendered when loaded: reload until the first attempt has failed.
+  await expect(async () => {
+    await page.goto("/dashboard/activity");
+    await expect(run.getByTestId("activity-retrying")).toBeVisible({ timeout: 500 });
+  }).toPass();
+  await expect(run).toContainText(MODEL);
+  await expect(run.getByTestId("activity-retrying")).toContainText(/retrying: attempt [2-6] of 6/);
+  await expect(run.getByTestId("activity-retrying")).toContainText("The provider did not accept the job");
+
+  await run.getByRole("link", { name: "Details" }).click();
+  await expect(page.getByTestId("activity-status")).toHaveText("queued");
+  await expect(page.getByTestId("activity-retrying")).toContainText(/retrying: attempt [2-6] of 6/);
+  await expect(page.getByTestId("activity-retry-reason")).toContainText(/The provider did not accept the job: \d attempts? of 6 failed/);
+});

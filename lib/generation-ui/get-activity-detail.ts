@@ -17,8 +17,18 @@ async function findRecord(ctx: Ctx, id: string) {
     .where(and(mine, or(eq(activity.id, id), eq(activity.providerRequestId, id))))
     .orderBy(desc(activity.createdAt))
     .limit(1);
-  if (!record) throw notFound("Activity record");
-  return record;
+  return record ?? null;
+}
+
+/** A job's record by its generation (request) id: written when the job ends. */
+async function findRecordOfRequest(ctx: Ctx, requestId: string) {
+  const [record] = await ctx.db
+    .select()
+    .from(activity)
+    .where(and(eq(activity.userId, ctx.principal.userId), eq(activity.requestId, requestId)))
+    .orderBy(desc(activity.createdAt))
+    .limit(1);
+  return record ?? null;
 }
 
 async function findGeneration(ctx: Ctx, requestId: string | null) {
@@ -32,6 +42,9 @@ async function findGeneration(ctx: Ctx, requestId: string | null) {
   return {
     id: row.id,
     modelId: row.modelId,
+    operation: row.operation,
+    apiKeyId: row.apiKeyId,
+    providerRequestId: row.providerRequestId,
     surface: row.surface,
     mode: row.mode,
     sandbox: row.sandbox,
@@ -47,6 +60,23 @@ async function findGeneration(ctx: Ctx, requestId: string | null) {
     completedAt: row.completedAt?.toISOString() ?? null,
   };
 }
+
+type Generation = NonNullable<Awaited<ReturnType<typeof findGeneration>>>;
+
+/** An unfinished job in the record's shape: nothing charged yet beyond the reserve, no duration. */
+const pendingRecord = (g: Generation) => ({
+  id: g.id,
+  modelId: g.modelId,
+  operation: g.operation,
+  credits: 0,
+  status: g.status,
+  errorCode: g.errorCode,
+  requestId: g.id,
+  apiKeyId: g.apiKeyId,
+  durationMs: null,
+  createdAt: g.createdAt,
+  falRequestId: g.providerRequestId,
+});
 
 /** Files of a record with no provider request id (it never reached the provider): by its generation. */
 async function generationAssets(ctx: Ctx, requestId: string | null) {
@@ -66,7 +96,15 @@ async function generationAssets(ctx: Ctx, requestId: string | null) {
  * user's record is exactly as missing as none.
  */
 export async function getActivityDetail(ctx: Ctx, id: string) {
-  const record = await findRecord(ctx, id);
+  let record = await findRecord(ctx, id);
+  if (!record) {
+    // A request id (the Activity page links unfinished jobs by it): the job's record once it
+    // ended, else the job itself, shown as a record in progress.
+    const generation = await findGeneration(ctx, id);
+    if (!generation) throw notFound("Activity record");
+    record = await findRecordOfRequest(ctx, id);
+    if (!record) return { record: pendingRecord(generation), generation, assets: await generationAssets(ctx, id) };
+  }
   const [generation, files] = await Promise.all([
     findGeneration(ctx, record.requestId),
     record.providerRequestId ? getActivityWithAssets(ctx, record.providerRequestId).then((r) => r.assets) : generationAssets(ctx, record.requestId),

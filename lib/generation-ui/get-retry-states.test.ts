@@ -5,7 +5,7 @@ import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { fundedActor, jobRow, pathOf } from "@/test/generation";
 import { call } from "@/test/http";
-import { getRetryStates } from "./get-retry-states";
+import { getRetryStates, listInFlightRuns } from "./get-retry-states";
 
 const MODEL = "fal-ai/flux/schnell";
 const clock = new ManualClock();
@@ -33,6 +33,8 @@ describe("success", () => {
     expect(first!.nextAt).toEqual(expect.any(String));
     expect((await jobRow(id))!.status).toBe("queued");
     expect((await getRetryStates(db, other.user.id, [id])).size).toBe(0);
+    expect(await listInFlightRuns(db, user.id)).toEqual([{ id, modelId: MODEL, status: "queued", createdAt: expect.any(String), queuePosition: null, retry: first }]);
+    expect(await listInFlightRuns(db, other.user.id)).toEqual([]);
 
     await jobs.advance("1m");
     await jobs.drain();
@@ -40,6 +42,7 @@ describe("success", () => {
     await jobs.drain();
     expect((await jobRow(id))!.status).toBe("completed");
     expect((await getRetryStates(db, user.id, [id])).size).toBe(0);
+    expect(await listInFlightRuns(db, user.id)).toEqual([]);
   });
 
   test("a job that went through at once has no retry state", async () => {

@@ -21,7 +21,6 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/me/api-fetch";
 import { useFormat } from "@/lib/i18n/use-format";
-import type { RetryState } from "@/lib/generation-ui/get-retry-states";
 
 export type ActivityRecord = {
   id: string;
@@ -40,18 +39,7 @@ type Page = { items: ActivityRecord[]; total: number; limit: number; offset: num
 type KeyOption = { id: string; name: string; start: string | null };
 
 /** GET /me/activity with the page's filters, kept in the URL so a filtered view can be shared and reloaded. */
-export function ActivityList({
-  initialFilters,
-  initialPage,
-  keys,
-  retrying = {},
-}: {
-  initialFilters: ActivityFilters;
-  initialPage?: Page;
-  keys: KeyOption[];
-  /** Unfinished jobs (by request id) whose provider call is being retried, as the page was loaded. */
-  retrying?: Record<string, RetryState>;
-}) {
+export function ActivityList({ initialFilters, initialPage, keys }: { initialFilters: ActivityFilters; initialPage?: Page; keys: KeyOption[] }) {
   const t = useTranslations("activity");
   const ts = useTranslations("status");
   const f = useFormat();
@@ -154,12 +142,6 @@ export function ActivityList({
                   <Td label={t("status")}>
                     <Badge tone={statusTone(r.status)}>{ts.has(r.status as "completed") ? ts(r.status as "completed") : r.status}</Badge>
                     {r.errorCode && <span className="ml-2 font-mono text-xs text-red-700">{r.errorCode}</span>}
-                    {r.requestId && retrying[r.requestId] && (r.status === "queued" || r.status === "in_progress") && (
-                      <span className="ml-2" data-testid="activity-retrying" title={t(retrying[r.requestId]!.failing === "submit" ? "retryWhySubmit" : "retryWhyPoll")}>
-                        <Badge tone="amber">{t("retryBadge", { attempt: retrying[r.requestId]!.attempt + 1, max: retrying[r.requestId]!.maxAttempts })}</Badge>
-                        <span className="sr-only"> {t(retrying[r.requestId]!.failing === "submit" ? "retryWhySubmit" : "retryWhyPoll")}</span>
-                      </span>
-                    )}
                   </Td>
                   <Td label={t("colCost")} className="whitespace-nowrap">{f.credits(r.credits)}</Td>
                   <Td label={t("colDuration")} className="whitespace-nowrap">{f.duration(r.durationMs)}</Td>

@@ -4,7 +4,8 @@ import { PageHeader } from "@/components/ui/card";
 import { activityQuery } from "@/lib/api/contracts/generation";
 import { requireViewer } from "@/lib/auth/viewer";
 import { listActivity } from "@/lib/generation/list-activity";
-import { getRetryStates } from "@/lib/generation-ui/get-retry-states";
+import { InFlightRuns } from "@/components/generation/in-flight-runs";
+import { listInFlightRuns } from "@/lib/generation-ui/get-retry-states";
 import { listKeys } from "@/lib/keys/list-keys";
 import { ActivityList } from "./activity-list";
 
@@ -25,13 +26,13 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
   const t = await getTranslations("activity");
   const query = activityQuery.safeParse({ ...filters, limit: ACTIVITY_PAGE_SIZE });
   const [keys, initialPage] = await Promise.all([listKeys(ctx.db, ctx.principal.userId), query.success ? listActivity(ctx, query.data) : undefined]);
-  // Unfinished jobs of the first page whose provider call is being retried (attempts, which call).
-  const unfinished = (initialPage?.items ?? []).filter((r) => r.requestId && (r.status === "queued" || r.status === "in_progress")).map((r) => r.requestId!);
-  const retrying = Object.fromEntries(await getRetryStates(ctx.db, ctx.principal.userId, unfinished));
+  // A job is recorded when it ends: until then it is listed above, with any retry of its provider call.
+  const inFlight = await listInFlightRuns(ctx.db, ctx.principal.userId);
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
-      <ActivityList initialFilters={filters} initialPage={initialPage} retrying={retrying} keys={keys.map((k) => ({ id: k.id, name: k.name, start: k.start }))} />
+      {inFlight.length > 0 && <InFlightRuns runs={inFlight} />}
+      <ActivityList initialFilters={filters} initialPage={initialPage} keys={keys.map((k) => ({ id: k.id, name: k.name, start: k.start }))} />
     </>
   );
 }
