@@ -10,6 +10,12 @@ test("a visitor searches the catalog, filters by category, opens a model and see
   await expect(page).toHaveURL(/[?&]search=flux/);
   const grid = page.getByTestId("model-grid");
   await expect(grid.getByRole("heading", { name: "FLUX.1 Kontext [pro]" })).toBeVisible();
+  // Each card shows an example output: the picture the app renders with the simulator, loaded.
+  const example = grid.getByTestId("model-example").first();
+  await expect(example).toHaveAttribute("src", /^\/examples\//);
+  await example.scrollIntoViewIfNeeded();
+  await expect(example).toHaveJSProperty("complete", true);
+  expect(await example.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(480);
 
   await page.getByRole("region", { name: "Category" }).getByRole("link", { name: /^Text to image/ }).click();
   await expect(page).toHaveURL(/category=text-to-image/);
@@ -28,6 +34,28 @@ test("a visitor searches the catalog, filters by category, opens a model and see
   await expect(cost).toHaveText("7.0779 ₽");
   await expect(page.getByTestId("curl-run")).toContainText('"num_images": 3');
   await expect(page.getByTestId("curl-generate")).toContainText('"model": "fal-ai/flux/dev"');
+  await expect(page.getByTestId("model-example-figure").getByRole("img")).toHaveJSProperty("complete", true);
+
+  // The code tabs: the keyboard moves between curl, JavaScript and Python (the ARIA tabs pattern).
+  const tabs = page.getByRole("tablist", { name: "Call it from code" });
+  const curlTab = tabs.getByRole("tab", { name: "curl" });
+  await expect(curlTab).toHaveAttribute("aria-selected", "true");
+  await curlTab.focus();
+  await page.keyboard.press("ArrowRight");
+  const jsTab = tabs.getByRole("tab", { name: "JavaScript" });
+  await expect(jsTab).toBeFocused();
+  await expect(jsTab).toHaveAttribute("aria-selected", "true");
+  const js = page.getByRole("tabpanel", { name: "JavaScript" }).getByTestId("code-javascript");
+  await expect(js).toContainText(`url: "${new URL(page.url()).origin}/api/fal/proxy", when: "always"`);
+  await expect(js).toContainText('"num_images": 3');
+  await expect(js).toContainText('"prompt": "a lighthouse on a cliff at dawn, oil painting"');
+  await expect(page.getByTestId("curl-run")).toBeHidden();
+  await page.keyboard.press("End");
+  await expect(tabs.getByRole("tab", { name: "Python" })).toBeFocused();
+  await expect(page.getByRole("tabpanel", { name: "Python" }).getByTestId("code-python")).toContainText('"num_images": 3,');
+  await page.keyboard.press("ArrowRight");
+  await expect(curlTab).toBeFocused();
+  await expect(page.getByTestId("curl-run")).toBeVisible();
 
   await page.getByLabel("Number of images").fill("9");
   await expect(cost).toContainText("Fix the highlighted fields");
@@ -41,6 +69,10 @@ test("the URL holds the catalog state, so a filtered, sorted page can be shared"
   await expect(page.getByRole("combobox", { name: "Sort" })).toHaveValue("price_asc");
   const names = await page.getByTestId("model-grid").getByRole("heading").allTextContents();
   expect(names).toEqual(["ACE-Step", "MiniMax Music", "Lyria 2"]);
+  // Facet counts narrow with the other filters: under music, a lab counts its music models.
+  const labs = page.getByRole("region", { name: "Lab" }).getByRole("link");
+  const counts = (await labs.allTextContents()).map((t) => Number(t.match(/(\d+)$/)![1]));
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
 });
 
 test("the model page speaks Russian when the visitor picked it, and hidden models are 404", async ({ page, baseURL }) => {

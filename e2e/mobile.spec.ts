@@ -119,10 +119,20 @@ test("at 390 px every dashboard page, the catalog and a model page fit the phone
     "/dashboard/admin/users",
     `/dashboard/admin/users/${user.id}`,
     "/dashboard/admin/models",
-    "/dashboard/admin/transactions",
   ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
     await expectNoSidewaysScroll(page, path.slice(1).replaceAll("/", "-"));
   }
+
+  // Admin Transactions names users by e-mail and filters by any part of one.
+  await page.goto("/dashboard/admin/transactions");
+  await page.getByLabel("User (e-mail or id)").fill(user.email.split("@")[0]!.toUpperCase());
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/[?&]user=/);
+  const tx = page.getByTestId("transaction-row");
+  await expect(tx).toHaveCount(1);
+  await expectWithinPhone(page, tx.getByTestId("transaction-user"));
+  await expect(tx.getByTestId("transaction-user")).toHaveText(user.email);
+  await expectNoSidewaysScroll(page, "dashboard-admin-transactions");
 });
