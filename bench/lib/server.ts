@@ -76,8 +76,14 @@ export async function startServer(port: number, extraEnv: Record<string, string>
   }
   const databaseUrl = shared?.databaseUrl ?? withDatabase(ADMIN_URL, dbName!);
   const baseUrl = `http://127.0.0.1:${port}`;
-  // `npm start`, as the product is served (its Node options included).
-  const child: ChildProcess = spawn("npm", ["start", "--", "-p", String(port)], {
+  // `npm start`, as the product is served (its Node options included). BENCH_CPU_PROF=<dir>: the
+  // same server under `node --cpu-prof` (not allowed in NODE_OPTIONS), one .cpuprofile per
+  // instance written to <dir> when it stops (open in Chrome DevTools or speedscope).
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const [command, args] = profileDir
+    ? ["node", ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--max-semi-space-size=32", "node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)]]
+    : ["npm", ["start", "--", "-p", String(port)]];
+  const child: ChildProcess = spawn(command, args, {
     env: {
       ...process.env,
       HOSTNAME: "127.0.0.1",
@@ -88,7 +94,8 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       AUTH_TRUST_HOST: "true",
       // A production setup on the local payment provider: allowed for the bench (no payments run).
       ALLOW_LOCAL_PAYMENTS: "true",
-      LOG_LEVEL: "warn",
+      // BENCH_LOG_LEVEL=info: every request's log line too (what the server was asked, when).
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
       ...extraEnv,
     },
     stdio: ["ignore", "inherit", "inherit"],

@@ -6,6 +6,7 @@ import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
 import { fetchProviderMedia, type GenerationProvider, isCircuitOpen, isModelFailed, isProviderError, isProviderUnavailable, providerByName, type ProviderName, type ProviderRequestRef, type ProviderResult } from "@/lib/provider";
+import { eventHub, generationTopic, watch, type EventHub } from "./event-hub";
 import { insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./events";
 import type { RunJournal, Submission } from "./run-journal";
 import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
@@ -117,28 +118,68 @@ export const withSubmission = (row: GenerationRow, submission: Submission): Gene
   queuePosition: submission.queuePosition,
 });
 
+/** The longest pause between two asks for a result, even when the provider's hint says more. */
+export const MAX_RESULT_PAUSE_MS = 30_000;
+
 /**
- * Sync mode: asks for the result until the provider has it. A zero-latency provider answers the
- * first call; otherwise the pause grows from 25 ms to 1 s (or the provider's hint), cut short by
- * a notice about the job. Retryable provider failures are retried a few times.
+ * Sync mode: asks the provider for the result, with no polling loop per request while it runs.
+ * Between asks the wait sleeps for the provider's own `retryAfterMs` hint when it gives one (the
+ * simulator says exactly when the job completes: one ask at submit, one at the end), else for a
+ * pause growing from 25 ms to 1 s (fal gives no hint for a result not ready yet; its asks are
+ * HTTP calls, not database reads). A change notice about the job (event-hub.ts: any instance's
+ * cancel, a webhook ending it) wakes the wait at once: one read of the job's status then tells
+ * whether it ended meanwhile, and the wait answers `null` ("ended elsewhere, read the row").
+ * A zero-latency provider answers the first ask. Retryable provider failures are retried a few
+ * times. `hub` defaults to the process's (tests pass their own).
  */
-export async function awaitResult(row: GenerationRow, model: ModelRow, signal: AbortSignal): Promise<ProviderResult> {
+export async function awaitResult(
+  db: Db,
+  row: GenerationRow,
+  model: ModelRow,
+  signal: AbortSignal,
+  hub?: EventHub,
+): Promise<ProviderResult | null> {
   const provider = providerOf(row);
   const ref = refOf(row, model);
   let delay = 25;
   let failures = 0;
-  for (;;) {
-    try {
-      return await provider.result(ref, { signal });
-    } catch (err) {
-      if (!isProviderUnavailable(err) || signal.aborted) throw err;
-      if (err.reason !== "not_ready") {
-        if (isCircuitOpen(err) || provider.retriesTransientFailures || ++failures > 3) throw err;
+  // Followed before the first ask, so a notice committed after it is not missed (no read).
+  const events = hub ?? (await eventHub());
+  const changes = watch(events, [generationTopic(row.id)]);
+  try {
+    await events.ready();
+    for (;;) {
+      let pause: number;
+      try {
+        return await provider.result(ref, { signal });
+      } catch (err) {
+        if (!isProviderUnavailable(err) || signal.aborted) throw err;
+        if (err.reason !== "not_ready") {
+          if (isCircuitOpen(err) || provider.retriesTransientFailures || ++failures > 3) throw err;
+          pause = Math.max(5, Math.min(err.retryAfterMs ?? delay, delay));
+        } else {
+          pause = err.retryAfterMs != null ? Math.min(Math.max(1, err.retryAfterMs), MAX_RESULT_PAUSE_MS) : delay;
+        }
+        delay = Math.min(delay * 2, 1_000);
       }
-      await sleep(Math.max(5, Math.min(err.retryAfterMs ?? delay, delay)), signal);
-      delay = Math.min(delay * 2, 1_000);
+      const until = Date.now() + pause;
+      for (;;) {
+        const woken = await changes.wait({ signal, fallbackMs: pause, untilMs: until });
+        if (signal.aborted) signal.throwIfAborted();
+        if (woken.size === 0) break;
+        if (await endedMeanwhile(db, row.id)) return null;
+        if (Date.now() >= until) break;
+      }
     }
+  } finally {
+    changes.close();
   }
+}
+
+/** Whether the job reached a final status (one indexed read of its status). */
+async function endedMeanwhile(db: Db, id: string): Promise<boolean> {
+  const [current] = await db.select({ status: generationRequests.status }).from(generationRequests).where(eq(generationRequests.id, id));
+  return !current || FINAL_STATUSES.includes(current.status);
 }
 
 /**

@@ -4,12 +4,14 @@ import { getDb } from "@/db/client";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { breakerFor } from "@/lib/provider";
+import { localProvider } from "@/lib/provider/registry";
 import { resetBreakers } from "@/lib/provider/circuit-breaker";
 import { balanceOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestsFor } from "@/test/generation";
 import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
 import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { POST as GENERATE } from "@/app/api/v1/generate/route";
+import { PUT as QUEUE_PUT } from "@/app/(gateway)/queue/[...path]/route";
 
 /**
  * Sync runs while the provider takes time or fails: every way out after the reserve is an answer
@@ -69,6 +71,60 @@ describe("success", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "completed", model: FLUX, output: { images: [{ url: expect.stringContaining("/files/r/") }] } });
     expect(await ledgerTypes(user.id)).toEqual(["generation_reserve"]);
+  });
+});
+
+describe("waiting without polling", () => {
+  /** Counts the simulator's result asks for the duration of `during` (its own method, wrapped). */
+  async function countingResultAsks<T>(during: () => Promise<T>) {
+    const provider = localProvider();
+    const original = provider.result;
+    const asked: string[] = [];
+    provider.result = function (ref, ...rest) {
+      asked.push(ref.providerRequestId);
+      return original.call(this, ref, ...rest);
+    };
+    try {
+      return { value: await during(), asked };
+    } finally {
+      provider.result = original;
+    }
+  }
+
+  test("a sync run of a 2 s job asks the provider for its result a bounded number of times (its hint), not once per pause", async () => {
+    const { user, key } = await fundedActor(100);
+    const { value: res, asked } = await countingResultAsks(() => run("a patient lighthouse [latency:2000]", key));
+    expect(res.status).toBe(200);
+    expect(await jobRow(res.body.request_id)).toMatchObject({ status: "completed" });
+    // One ask at submit (not ready, hint: when it completes), one when the hint is up. A pause
+    // growing to 1 s asked 8 times for 2 s; a 10 s job ~16 times, each a database read.
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(asked.length).toBeLessThanOrEqual(3);
+    expect(await ledgerTypes(user.id)).toEqual(["generation_reserve"]);
+  });
+
+  test("a sync run whose job is cancelled meanwhile is woken by the change notice and answers as the job ended, refunded", async () => {
+    const { user, key } = await fundedActor(100);
+    // 60 s in the simulator, the first fifth in its queue (cancellable): only the notice can end
+    // this wait before the test's own time limit.
+    let id: string | undefined;
+    const { value: res, asked } = await countingResultAsks(async () => {
+      const pending = run("a cancelled lighthouse [latency:60000]", key);
+      for (let waited = 0; waited < 5_000 && !id; waited += 20) {
+        const [job] = await jobsOf(user.id);
+        if (job?.providerRequestId) id = job.id;
+        else await sleep(20);
+      }
+      expect(id).toBeDefined();
+      const cancelled = await call(QUEUE_PUT, `/queue/${FLUX}/requests/${id}/cancel`, { method: "PUT", params: pathOf(FLUX, "requests", id!, "cancel"), key });
+      expect(cancelled.body).toEqual({ ok: true, status: "cancelled" });
+      return pending;
+    });
+    // Answered as the job ended (the sync surface's failure shape, with the request id).
+    expect(res.body).toMatchObject({ success: false, requestId: id });
+    expect(await jobRow(id!)).toMatchObject({ status: "cancelled" });
+    expect(asked).toHaveLength(1);
+    expect(await balanceOf(user.id)).toBe(FUNDS);
   });
 });
 

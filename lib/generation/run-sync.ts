@@ -85,7 +85,15 @@ async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal
     }
     lap("submit");
     if (isFinal(current.status)) return { kind: "ended", row: current };
-    const result = await awaitResult(current, model, signal);
+    const result = await awaitResult(db, current, model, signal);
+    if (!result) {
+      // Ended meanwhile (a cancel, another instance): answered as it ended; the provider's
+      // request is left to finish (or was cancelled by whoever ended the job).
+      await journal.close();
+      const latest = await reload(db, row.id);
+      if (latest && isFinal(latest.status)) return { kind: "ended", row: latest };
+      return { kind: "handed_over", reason: "handed_over" };
+    }
     lap("result");
     const outcome = await outcomeOf(db, current, result, journal);
     lap("rehost");
