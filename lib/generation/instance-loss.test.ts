@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { POST as QUEUE } from "@/app/(gateway)/queue/[...path]/route";
+import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
+import { getDb } from "@/db/client";
+import { env } from "@/lib/env";
+import { ManualClock } from "@/lib/jobs/clock";
+import { installEventSink } from "@/lib/jobs/dispatch";
+import { startTestExecutor } from "@/lib/jobs/testing";
+import { localProvider } from "@/lib/provider/registry";
+import { withEnv } from "@/test/env";
+import { fundedActor, jobRow, ledgerOf, pathOf, simulatorRequestsFor } from "@/test/generation";
+import { call } from "@/test/http";
+import { redriveGenerations } from "./redrive";
+
+/**
+ * An instance killed under load loses no job: whatever it held is finished by another instance
+ * (a queued job's run, once its lease expires) or by the re-drive sweep (a sync job whose request
+ * died with the process), on the same provider request, charged once.
+ */
+const FLUX = "fal-ai/flux/dev";
+const SMALL = { image_size: { width: 256, height: 256 } };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const undo of cleanups.splice(0).reverse()) undo();
+});
+
+describe("an instance dies", () => {
+  test("mid-step of a queued job: another instance takes the run over after its lease and finishes it on the same provider request, charged once", async () => {
+    const clock = new ManualClock();
+    const dying = await startTestExecutor({ clock });
+    const { user, key } = await fundedActor(100);
+    const res = await call(QUEUE, `/queue/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "an orphaned lighthouse [latency:300]", ...SMALL }, key });
+    expect(res.status).toBe(200);
+    const id = res.body.request_id as string;
+    // The instance dies while its run checks the provider's status: the step's own work is done,
+    // the executor writes nothing more (its memo, its park) and holds the run until the lease ends.
+    const provider = localProvider();
+    const status = provider.status;
+    provider.status = function (...args) {
+      dying.kill();
+      return status.apply(this, args);
+    };
+    cleanups.push(() => (provider.status = status));
+    await dying.drain();
+    expect((await jobRow(id)).providerRequestId).toEqual(expect.any(String));
+    expect(await jobRow(id)).toMatchObject({ status: "queued" });
+    // Its run is still held under the dead instance's lease.
+    const [held] = await dying.runsForEvent(`generation:${id}`);
+    expect(held).toMatchObject({ status: "running", lease: expect.stringContaining(dying.id) });
+    provider.status = status;
+
+    const other = await startTestExecutor({ clock });
+    cleanups.push(other.uninstall);
+    await other.drain();
+    // The dead holder's lease has not run out yet: the job waits for it.
+    expect(await jobRow(id)).toMatchObject({ status: "queued" });
+    await sleep(300);
+    await other.advance("31s");
+    await other.runUntilIdle({ withinMs: 60_000 });
+    expect(await jobRow(id)).toMatchObject({ status: "completed" });
+    expect(await simulatorRequestsFor(id)).toHaveLength(1);
+    expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve"]);
+  });
+
+  test("with a sync request in flight: the request dies with it, the re-drive sweep hands the job to the queue, which finishes the same provider request, charged once", async () => {
+    const clock = new ManualClock();
+    const jobs = await startTestExecutor({ clock });
+    cleanups.push(jobs.uninstall);
+    const { user, key } = await fundedActor(100);
+    let id: string;
+    // The instance stops waiting (its process is going) and cannot hand the job over either: the
+    // job is left as a crash leaves it, submitted and reserved, with no run and nobody waiting.
+    const lost = installEventSink(() => Promise.reject(new Error("the instance is gone")));
+    try {
+      await withEnv({ RUN_SYNC_TIMEOUT_MS: "200" }, async () => {
+        const res = await call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "a stranded lighthouse [latency:700]", ...SMALL }, key });
+        expect(res.status).toBe(504);
+        id = res.body.requestId;
+      });
+    } finally {
+      lost();
+    }
+    const { installExecutor } = await import("@/lib/jobs/runtime");
+    cleanups.push(installExecutor(jobs));
+    expect(await jobRow(id!)).toMatchObject({ status: "queued", providerRequestId: expect.any(String) });
+    expect(await jobs.runsForEvent(`generation:${id!}`)).toHaveLength(0);
+
+    // The sweep, once the job is older than the sync wait and its grace.
+    const later = Date.now() + env().RUN_SYNC_TIMEOUT_MS + 61_000;
+    expect((await redriveGenerations(await getDb(), later)).jobs).toBeGreaterThanOrEqual(1);
+    await sleep(700);
+    await jobs.runUntilIdle({ withinMs: 60_000 });
+    expect(await jobRow(id!)).toMatchObject({ status: "completed" });
+    expect(await simulatorRequestsFor(id!)).toHaveLength(1);
+    expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve"]);
+  });
+});
