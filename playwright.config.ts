@@ -23,6 +23,8 @@ process.env.E2E_DATA_DIR = dataDir;
 export default defineConfig({
   testDir: "./e2e",
   testMatch: provider === "fal" ? /field\.spec\.ts$/ : undefined,
+  // Both runs go side by side (scripts/test-e2e.mjs): each keeps its own artifacts.
+  outputDir: `test-results/${provider}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -1,0 +1,29 @@
+// npm run test:e2e: the browser suites on the production build. The local-simulator run and the
+// fal-protocol run (field suite only) use separate servers, ports, databases and output folders,
+// so they run side by side: most of their time is spent waiting on simulated provider latency.
+// Each line is prefixed with its run; the exit code is non-zero if either run failed.
+import { spawn } from "node:child_process";
+import readline from "node:readline";
+
+const extra = process.argv.slice(2);
+
+function run(name, env) {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["playwright", "test", ...extra], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on("line", (line) => console.log(`[${name}] ${line}`));
+    }
+    child.on("close", (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0) }));
+  });
+}
+
+const results = await Promise.all([
+  run("local", { E2E_PORT: process.env.E2E_PORT ?? "3210" }),
+  run("fal", { E2E_PROVIDER: "fal", E2E_PORT: process.env.E2E_FAL_PORT ?? "3220" }),
+]);
+const failed = results.filter((r) => r.code !== 0);
+for (const r of results) console.log(`${r.name}: ${r.code === 0 ? "passed" : `failed (exit ${r.code})`}`);
+process.exit(failed.length ? 1 : 0);
