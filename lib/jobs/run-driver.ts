@@ -7,7 +7,7 @@ import type { Clock } from "./clock";
 import { waitMatchValue } from "./match";
 import { callFunction, type CallOutcome, type Op, type Transport } from "./protocol";
 import type { Registry } from "./registry";
-import { commitRun, emptyResult, finishRun, loadOps, parkRun, systemEventsListened, type ClaimedRun, type IngestResult, type OpRow } from "./store";
+import { commitRun, emptyResult, finishRun, loadOps, parkRun, resolveExpiredOps, systemEventsListened, type ClaimedRun, type IngestResult, type OpRow } from "./store";
 import { dueAt } from "./time";
 
 /**
@@ -321,18 +321,11 @@ export class RunDriver {
   /** Settles due timers and timed-out waits with null (unless an event got to a wait first). */
   private async resolveExpired(expired: OpRow[], now: number) {
     const { host, run, lease, state } = this;
-    const db = await host.getDb();
-    await db.transaction(async (tx) => {
-      const deleted = await tx
-        .delete(jobRunOps)
-        .where(and(eq(jobRunOps.runId, run.id), inArray(jobRunOps.stepId, expired.map((o) => o.stepId))))
-        .returning({ stepId: jobRunOps.stepId });
-      const memo = Object.fromEntries(deleted.map((d) => [d.stepId, { type: "data", data: null } as MemoizedStep]));
-      const current = await commitRun(tx, run.id, lease, { memo }, now, host.leaseMs);
-      if (!current) throw new LostRun();
-      state.steps = current.steps;
-      state.stack = current.stack;
-    });
+    // One statement (each of a queued job's status checks starts here, when its wait times out).
+    const current = await resolveExpiredOps(await host.getDb(), run.id, lease, expired.map((o) => o.stepId), now, host.leaseMs);
+    if (!current) throw new LostRun();
+    state.steps = current.steps;
+    state.stack = current.stack;
     const gone = new Set(expired.map((o) => o.stepId));
     state.ops = state.ops.filter((o) => !gone.has(o.stepId));
     state.dirty = true;
@@ -368,7 +361,10 @@ export class RunDriver {
     const { host, run, lease } = this;
     this.assertAlive();
     const now = host.clock.now();
-    const parked = await host.transaction((tx) => parkRun(tx, run, lease, status, nextAt, now));
+    // Without concurrency slots nothing else is touched: one statement, no transaction.
+    const parked = run.concurrency
+      ? await host.transaction((tx) => parkRun(tx, run, lease, status, nextAt, now))
+      : await parkRun((await host.getDb()) as unknown as Tx, run, lease, status, nextAt, now);
     if (!parked) throw new LostRun();
     // Look again when it is next due (now, if an event woke it meanwhile).
     host.wakeAt(parked.nextAt);

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Executor as Queryable, Tx } from "@/db/client";
+import { rawRows, type Executor as Queryable, type Tx } from "@/db/client";
 import { jobCron, jobRunOps, jobRuns, type ConcurrencySlot, type JobRunStatus, type MemoizedStep } from "@/db/schema";
 import type { Registry } from "../registry";
 import { promoteBlocked } from "./claim";
@@ -34,6 +34,37 @@ export async function commitRun(db: Queryable, runId: string, lease: string, pat
     .where(and(eq(jobRuns.id, runId), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")))
     .returning({ steps: jobRuns.steps, stack: jobRuns.stack });
   return row;
+}
+
+/**
+ * A holder's write settling due timers and timed-out waits with null, in one statement: the ops
+ * are deleted (unless an event resolved them first: then they are gone and stay unmemoised here)
+ * and memoised, and the lease extended. Nothing is written if the holder lost the run. Returns the
+ * run's current steps, or undefined if the run was lost.
+ */
+export async function resolveExpiredOps(db: Queryable, runId: string, lease: string, stepIds: string[], now: number, leaseMs: number) {
+  const ids = sql`array[${sql.join(
+    stepIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`;
+  const [row] = await rawRows<{ steps: unknown; stack: unknown }>(
+    db,
+    sql`with held as (
+          select id from ${jobRuns} where id = ${runId} and lease = ${lease} and status = 'running' for update
+        ), gone as (
+          delete from ${jobRunOps} o using held where o.run_id = held.id and o.step_id = any(${ids})
+          returning o.step_id
+        )
+        update ${jobRuns} r set
+          steps = r.steps || coalesce((select jsonb_object_agg(step_id, '{"type":"data","data":null}'::jsonb) from gone), '{}'::jsonb),
+          stack = r.stack || coalesce((select jsonb_agg(step_id) from gone), '[]'::jsonb),
+          next_at = ${at(now + leaseMs).toISOString()}::timestamptz
+        from held where r.id = held.id
+        returning r.steps, r.stack`,
+  );
+  if (!row) return undefined;
+  const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+  return { steps: parse(row.steps) as Record<string, MemoizedStep>, stack: parse(row.stack) as string[] };
 }
 
 /** Hands a run back until `nextAt`, unless an event woke it meanwhile (then it is due now). */
