@@ -7,7 +7,7 @@ import type { Clock } from "./clock";
 import { waitMatchValue } from "./match";
 import { callFunction, type CallOutcome, type Op, type Transport } from "./protocol";
 import type { Registry } from "./registry";
-import { commitRun, emptyResult, finishRun, loadOps, parkRun, resolveExpiredOps, systemEventsListened, type ClaimedRun, type IngestResult, type OpRow } from "./store";
+import { commitRun, commitRunWithOps, emptyResult, finishRun, loadOps, parkRun, resolveExpiredOps, systemEventsListened, type ClaimedRun, type IngestResult, type OpRow } from "./store";
 import { dueAt } from "./time";
 
 /**
@@ -240,13 +240,13 @@ export class RunDriver {
     }
     const parallel = state.parallel || ops.length > 1;
     const db = await host.getDb();
-    await db.transaction(async (tx) => {
-      const current = await commitRun(tx, run.id, lease, { parallel }, now, host.leaseMs);
-      if (!current) throw new LostRun();
-      if (rows.length) await tx.insert(jobRunOps).values(rows).onConflictDoNothing();
-      state.steps = current.steps;
-      state.stack = current.stack;
-    });
+    // One statement: the lease, the flag and the ops (a queued job's status check ends here).
+    const current = rows.length
+      ? await commitRunWithOps(db, run.id, lease, parallel, rows, now, host.leaseMs)
+      : await commitRun(db, run.id, lease, { parallel }, now, host.leaseMs);
+    if (!current) throw new LostRun();
+    state.steps = current.steps;
+    state.stack = current.stack;
     state.parallel = parallel;
     state.ops.push(...rows);
   }

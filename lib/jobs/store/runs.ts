@@ -37,6 +37,39 @@ export async function commitRun(db: Queryable, runId: string, lease: string, pat
 }
 
 /**
+ * A holder's write recording what the run now waits on (new steps, timers, waits) with its
+ * `parallel` flag, extending the lease, in one statement; nothing is written if the holder lost
+ * the run. Returns the run's current steps, or undefined if the run was lost.
+ */
+export async function commitRunWithOps(db: Queryable, runId: string, lease: string, parallel: boolean, ops: OpRow[], now: number, leaseMs: number) {
+  const values = sql.join(
+    ops.map(
+      (o) =>
+        sql`(${o.runId}::text, ${o.stepId}::text, ${o.kind}::text, ${o.displayName}::text, ${o.eventName}::text, ${o.expression}::text, ${o.matchValue}::text, ${o.dueAt.toISOString()}::timestamptz, ${o.attempt}::integer, ${o.createdAt.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const [row] = await rawRows<{ steps: unknown; stack: unknown }>(
+    db,
+    sql`with held as (
+          update ${jobRuns} set parallel = ${parallel}, next_at = ${at(now + leaseMs).toISOString()}::timestamptz
+          where id = ${runId} and lease = ${lease} and status = 'running'
+          returning steps, stack
+        ), added as (
+          insert into ${jobRunOps} (run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
+          select v.* from (values ${values}) v(run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
+          where exists (select 1 from held)
+          on conflict do nothing
+        )
+        select steps, stack from held`,
+  );
+  if (!row) return undefined;
+  return { steps: parsed(row.steps) as Record<string, MemoizedStep>, stack: parsed(row.stack) as string[] };
+}
+
+const parsed = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+
+/**
  * A holder's write settling due timers and timed-out waits with null, in one statement: the ops
  * are deleted (unless an event resolved them first: then they are gone and stay unmemoised here)
  * and memoised, and the lease extended. Nothing is written if the holder lost the run. Returns the
@@ -63,8 +96,7 @@ export async function resolveExpiredOps(db: Queryable, runId: string, lease: str
         returning r.steps, r.stack`,
   );
   if (!row) return undefined;
-  const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
-  return { steps: parse(row.steps) as Record<string, MemoizedStep>, stack: parse(row.stack) as string[] };
+  return { steps: parsed(row.steps) as Record<string, MemoizedStep>, stack: parsed(row.stack) as string[] };
 }
 
 /** Hands a run back until `nextAt`, unless an event woke it meanwhile (then it is due now). */
