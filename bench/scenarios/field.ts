@@ -24,11 +24,12 @@ import type { Scenario } from "./types";
  *  a. in-flight capacity: closed-loop sync `/run` clients (starts spread over one mean latency),
  *     billed gen/s in the steady window vs the ideal clients ÷ mean latency, added time, RSS and
  *     database connections at the peak; 5–15 s × 1,024 clients, then 1–5 s × 256;
- *  b. polling: queue jobs of 60 s, each client polling its status every 500 ms (after each answer,
- *     as @fal-ai/client does). The marginal server CPU of a poll — CPU in a polling window minus
- *     the same jobs' CPU in a window without polls — against `GET /health` polled the same way
- *     during the same jobs; windows fall between the queue function's status checks (1, 3, 7,
- *     15, 31 s after submit) so no job work lands in them;
+ *  b. polling: queue jobs of 120 s, each client polling its status every 500 ms (after each
+ *     answer, as @fal-ai/client does). The marginal server CPU of a poll — CPU in a polling window
+ *     minus the same jobs' CPU in windows without polls — against `GET /health` polled the same
+ *     way during the same jobs; the windows follow the queue function's last status check (63 s
+ *     after submit, later under load: they start once no run was claimed for 2 s) and the run
+ *     claims inside them are reported (0: no job work landed in them);
  *  c. streams: jobs of 60 s on both surfaces, each followed by two streams, one per app instance
  *     (a second `next start` on the same database); database transactions/s and server CPU
  *     while no event happens (after the last check, before the ends), then each final event's
@@ -245,55 +246,105 @@ async function pollUntilDone(statusUrl: string, responseUrl: string, key: string
 }
 let healthPolls: Poll[] = [];
 
+/** How many times job runs were claimed so far: each queue-function status check claims its run. */
+async function claims(ctx: Ctx): Promise<number> {
+  const [row] = await ctx.pg`select coalesce(sum(claims), 0)::bigint::text as n from job_runs`;
+  return Number(row!.n);
+}
+
+/**
+ * Waits until `from` (ms, performance clock) and then until no run was claimed for `stillMs`: the
+ * status checks' bursts (256 jobs × ≈8 ms of server CPU each) are over. Gives up at `latest`.
+ */
+async function afterChecks(ctx: Ctx, from: number, latest: number, stillMs = 2_000) {
+  await sleep(from - performance.now());
+  let last = await claims(ctx);
+  let since = performance.now();
+  while (performance.now() - since < stillMs && performance.now() < latest) {
+    await sleep(250);
+    const now = await claims(ctx);
+    if (now !== last) {
+      last = now;
+      since = performance.now();
+    }
+  }
+}
+
+/** Queue jobs of shape b: past the function's check at 63 s, so the windows fall in 63–120 s. */
+const POLL_JOB_MS = 120_000;
+
 async function polling(ctx: Ctx, rows: Row[]) {
   freshSockets();
   const n = SIZES.pollClients;
   const keyOf = (i: number) => ctx.keys[(256 + i) % SIZES.users]!;
   healthPolls = [];
   const polls: Poll[] = [];
-  let mode: "status" | "health" | "pause" = "pause";
+  let mode: "status" | "health" | "pause" = "status";
   const t0 = performance.now();
-  const jobs = await Promise.all(Array.from({ length: n }, async (_, i) => (await sleep((i * 1000) / n), submitQueued(ctx.a.baseUrl, keyOf(i), 60_000))));
+  const jobs = await Promise.all(Array.from({ length: n }, async (_, i) => (await sleep((i * 1000) / n), submitQueued(ctx.a.baseUrl, keyOf(i), POLL_JOB_MS))));
   const submitted = performance.now();
-  const at = (s: number) => sleep(submitted + s * 1000 - performance.now());
   const clients = jobs.map((j, i) => pollUntilDone(j.statusUrl, j.responseUrl, keyOf(i), polls, () => mode, `${ctx.a.baseUrl}/health`));
-  const windowCpu = async (from: number, to: number) => {
-    await at(from);
+  const window = async (seconds: number) => {
     const c0 = serverCpu(ctx);
     const p0 = polls.length + healthPolls.length;
+    const k0 = polls.length;
     const w0 = performance.now();
-    await at(to);
-    return { cpu: serverCpu(ctx) - c0, polls: polls.length + healthPolls.length - p0, seconds: (performance.now() - w0) / 1000 };
+    await sleep(seconds * 1000);
+    return { cpu: serverCpu(ctx) - c0, polls: polls.length + healthPolls.length - p0, seconds: (performance.now() - w0) / 1000, statusFrom: k0, statusTo: polls.length };
   };
-  // Between the queue function's checks (1, 3, 7, 15, 31 s after each submit; the ends at 60 s).
-  const quiet = await windowCpu(8.5, 14.5);
-  freshSockets(); // idle since the submits
+  // The queue function checks each job's status 0, 1, 3, 7, 15, 31 and 63 s after its submit
+  // (later under load: each burst delays the next); the windows follow the last check's burst,
+  // bracketed by two windows without polls, and the run claims during them are counted (0: no
+  // job work inside). Polls go on between the windows, as clients do.
+  await afterChecks(ctx, submitted + 64_000, submitted + POLL_JOB_MS - 40_000);
+  const claims0 = await claims(ctx);
+  const windowsFrom = (performance.now() - submitted) / 1000;
+  mode = "pause";
+  const quiet1 = await window(6);
   mode = "status";
-  const status = await windowCpu(17, 30);
+  const status = await window(10);
   mode = "health";
-  const health = await windowCpu(33.5, 46);
+  const health = await window(10);
+  mode = "pause";
+  const quiet2 = await window(6);
   mode = "status";
-  const idleRate = quiet.cpu / quiet.seconds;
-  const per = (w: typeof status) => ((w.cpu - idleRate * w.seconds) * 1000) / Math.max(1, w.polls);
+  const claimsInWindows = (await claims(ctx)) - claims0;
+  const idleRate = (quiet1.cpu + quiet2.cpu) / (quiet1.seconds + quiet2.seconds);
+  const per = (w: { cpu: number; seconds: number; polls: number }) => ((w.cpu - idleRate * w.seconds) * 1000) / Math.max(1, w.polls);
   await Promise.all(clients);
   const s = stats(polls.map((p) => p.ms));
+  const inWindow = stats(polls.slice(status.statusFrom, status.statusTo).map((p) => p.ms));
   const h = stats(healthPolls.map((p) => p.ms));
   const errors = polls.filter((p) => p.status !== 200).length + healthPolls.filter((p) => p.status !== 200).length;
   const statusMs = per(status);
   const healthMs = per(health);
   rows.push({
-    shape: `b. ${n} queue clients polling status every 500 ms (60 s jobs)`,
+    shape: `b. ${n} queue clients polling status every 500 ms (${POLL_JOB_MS / 1000} s jobs)`,
     polls: s.n,
     "polls/s in window": f1(status.polls / status.seconds),
     "status CPU ms/req": f2(statusMs),
     "/health CPU ms/req (same polling)": f2(healthMs),
     "× /health": f2(statusMs / healthMs),
-    "status p50 / p99 ms": `${f1(s.p50)} / ${f1(s.p99)}`,
+    "status p50 / p99 ms in window (all polls)": `${f1(inWindow.p50)} / ${f1(inWindow.p99)} (${f1(s.p50)} / ${f1(s.p99)})`,
     "/health p50 / p99 ms": `${f1(h.p50)} / ${f1(h.p99)}`,
     errors,
-    "idle CPU %": f1(idleRate * 100),
+    "idle CPU % (no polls)": f1(idleRate * 100),
+    "windows from s / run claims in them": `${f1(windowsFrom)} / ${claimsInWindows}`,
   });
-  return { jobs: n, statusMs, healthMs, ratio: statusMs / healthMs, status: s, health: h, errors, windows: { quiet, status, health }, seconds: (performance.now() - t0) / 1000 };
+  return {
+    jobs: n,
+    statusMs,
+    healthMs,
+    ratio: statusMs / healthMs,
+    status: s,
+    statusInWindow: inWindow,
+    health: h,
+    errors,
+    windowsFrom,
+    claimsInWindows,
+    windows: { quiet1, status, health, quiet2 },
+    seconds: (performance.now() - t0) / 1000,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,18 +411,20 @@ async function streams(ctx: Ctx, rows: Row[]) {
     }),
   );
   const last = performance.now();
-  // Idle: after every job's last status check (31 s after its submit), before the first end (60 s).
-  const idleFrom = last - first + 33.5;
+  // Idle: after every job's last status check (31 s after its submit, later under load: the
+  // window starts once no run was claimed for 2 s), before the first end (60 s).
   const idleTo = 58;
-  let idle = { tps: NaN, cpu: NaN, seconds: 0 };
-  if (idleTo - idleFrom >= 5) {
-    await sleep(first + idleFrom * 1000 - performance.now());
+  await afterChecks(ctx, last + 33_500, first + (idleTo - 5) * 1000);
+  let idle = { tps: NaN, cpu: NaN, seconds: 0, claims: NaN };
+  if (first + idleTo * 1000 - performance.now() >= 5_000) {
     const x0 = await transactions(ctx);
+    const k0 = await claims(ctx);
     const c0 = serverCpu(ctx);
     const w0 = performance.now();
     await sleep(first + idleTo * 1000 - performance.now());
     const seconds = (performance.now() - w0) / 1000;
-    idle = { tps: ((await transactions(ctx)) - x0) / seconds, cpu: (serverCpu(ctx) - c0) / seconds, seconds };
+    const cpu = (serverCpu(ctx) - c0) / seconds;
+    idle = { tps: ((await transactions(ctx)) - x0) / seconds, cpu, seconds, claims: (await claims(ctx)) - k0 };
   }
   const ends = await Promise.race([Promise.all(followed.map((f) => f.client.ended)), sleep(120_000).then(() => null)]);
   if (!ends) for (const f of followed) f.client.close();
@@ -381,7 +434,7 @@ async function streams(ctx: Ctx, rows: Row[]) {
   rows.push({
     shape: `c. ${followed.length} streams on ${jobs} jobs of 60 s, 2 instances`,
     opened: `${opened}/${followed.length}`,
-    "idle window s": f1(idle.seconds),
+    "idle window s (run claims in it)": `${f1(idle.seconds)} (${idle.claims})`,
     "DB xact/s idle (no streams, no jobs)": `${f1(idle.tps)} (${f1(background.tps)})`,
     "server CPU % of a core idle (no streams, no jobs)": `${f1(idle.cpu * 100)} (${f1(background.cpu * 100)})`,
     "final event delay p50 / p99 / max ms": `${f1(delays.all.p50)} / ${f1(delays.all.p99)} / ${f1(delays.all.max)}`,
