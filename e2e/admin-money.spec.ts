@@ -25,6 +25,12 @@ test("an admin grants credits on the user page and sees the grant on the Transac
   await expect(newest).toContainText("+500.00 ₽");
   await expect(newest).toContainText("600.00 ₽");
   await expect(newest).toContainText(`e2e goodwill ${stamp}`);
+  // Rows name their user by e-mail, and a part of an e-mail filters them.
+  await expect(newest.getByTestId("transaction-user")).toHaveText(target.email);
+  await page.getByLabel("User (e-mail or id)").fill(`money-target-${stamp}`);
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(new RegExp(`user=money-target-${stamp}`));
+  await expect(page.getByTestId("transaction-row")).toHaveCount(2);
 
   await page.goto(`/dashboard/admin/transactions?userId=${target.userId}`);
   await expect(page.getByTestId("transaction-row")).toHaveCount(2);

@@ -69,8 +69,13 @@ function ExampleEditor({ model }: { model: AdminModelRecord }) {
   const save = (value: string | null) => update.mutate({ modelId: model.modelId, thumbnailUrl: value }, { onSuccess: () => setEditing(false) });
   return (
     <div className="mt-2">
-      {/* eslint-disable-next-line @next/next/no-img-element -- the same image the catalog shows */}
-      <img src={exampleImageUrl(model)} alt={t("exampleOf", { model: model.displayName })} width={96} height={60} className="h-[60px] w-24 rounded bg-slate-200 object-cover" loading="lazy" data-testid="admin-example" />
+      {/* The app renders examples of visible models only (a hidden one is as unknown as a missing one). */}
+      {model.visible || (model.thumbnailUrl && exampleImageUrl(model) === model.thumbnailUrl) ? (
+        // eslint-disable-next-line @next/next/no-img-element -- the same image the catalog shows
+        <img src={exampleImageUrl(model)} alt={t("exampleOf", { model: model.displayName })} width={96} height={60} className="h-[60px] w-24 rounded bg-slate-200 object-cover" loading="lazy" data-testid="admin-example" />
+      ) : (
+        <div className="h-[60px] w-24 rounded bg-slate-200" />
+      )}
       {editing ? (
         <form
           className="mt-2 space-y-2"
