@@ -55,9 +55,14 @@ test("another user's activity record is not found, exactly like a missing one", 
 test("a job whose provider keeps refusing it is listed as retrying, with the attempt and the reason", async ({ page, context, baseURL }) => {
   await signedInUser(context, baseURL!, { rub: 50 });
   // The simulator answers 503 to every submit: the job is retried with backoff (about half a minute).
-  const queued = await page.request.post(`/queue/${MODEL}`, { data: { prompt: "a storm at sea [fail:provider]", image_size: "square" } });
-  expect(queued.status()).toBe(200);
-  const id = ((await queued.json()) as { requestId: string }).requestId;
+  // The playground says so while the run waits in the queue.
+  await page.goto(`/catalog/${MODEL}`);
+  await page.locator("#field-prompt").fill("a storm at sea [fail:provider]");
+  await page.locator("#field-image_size").selectOption("square");
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "queued");
+  await expect(page.getByTestId("run-retrying")).toContainText(/Retrying: attempt [2-6] of 6\. The provider did not accept the job/, { timeout: 15_000 });
+  const id = (await page.getByTestId("run-request-id").textContent())!;
 
   const run = page.locator(`[data-testid="in-flight-run"][data-request-id="${id}"]`);
   // The page is rendered when loaded: reload until the first attempt has failed.

@@ -10,6 +10,7 @@ import { ResultView } from "@/components/generation/media-view";
 import { RunProgress } from "@/components/generation/run-progress";
 import { RunErrorAlert } from "@/components/generation/run-error";
 import { initialRunState, isBusy, runReducer, type RunAction } from "@/components/generation/run-state";
+import type { RetryState } from "@/lib/generation-ui/get-retry-states";
 import type { RunCost } from "@/lib/generation-ui/get-run-cost";
 import { apiFetch } from "@/lib/me/api-fetch";
 import { useFormat } from "@/lib/i18n/use-format";
@@ -24,11 +25,36 @@ type Props = {
   onIssues: (issues: Record<string, string>) => void;
   /** Server action: reserved and settled credits of the viewer's own request. */
   runCost: (requestId: string) => Promise<RunCost | null>;
+  /** The server action that tells whether a queued run's provider call is being retried. */
+  runRetry?: (requestId: string) => Promise<RetryState | null>;
 };
 
+const RETRY_POLL_MS = 3_000;
+
+/** While the run is queued: its retry state, asked every few seconds (a failing provider keeps a job queued). */
+function useRetryState(queuedId: string | null, runRetry: Props["runRetry"]): RetryState | null {
+  const [retry, setRetry] = useState<{ id: string; state: RetryState | null } | null>(null);
+  useEffect(() => {
+    if (!queuedId || !runRetry) return;
+    let stopped = false;
+    const ask = async () => {
+      const state = await runRetry(queuedId).catch(() => null);
+      if (!stopped) setRetry({ id: queuedId, state });
+    };
+    const timer = setInterval(ask, RETRY_POLL_MS);
+    void ask();
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [queuedId, runRetry]);
+  return retry && retry.id === queuedId ? retry.state : null;
+}
+
 /** The model page's run action: queue the input, follow it live, show the result, its cost and the new balance. */
-export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost }: Props) {
+export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost, runRetry }: Props) {
   const t = useTranslations("playground");
+  const tr = useTranslations("activity");
   const f = useFormat();
   const [state, dispatch] = useReducer(runReducer, initialRunState);
   const [cost, setCost] = useState<RunCost | null>(null);
@@ -42,6 +68,7 @@ export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost }: P
     staleTime: 0,
   });
   useEffect(() => () => abortRef.current?.abort(), []);
+  const retry = useRetryState(state.phase === "queued" ? state.requestId : null, runRetry);
 
   if (!signedIn) {
     return (
@@ -130,6 +157,11 @@ export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost }: P
       </div>
       {state.error && <RunErrorAlert error={state.error} />}
       {state.phase !== "idle" && <RunProgress state={state} />}
+      {retry && state.phase === "queued" && (
+        <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status" data-testid="run-retrying">
+          {t("retrying", { attempt: retry.attempt + 1, max: retry.maxAttempts })} {tr(retry.failing === "submit" ? "retryWhySubmit" : "retryWhyPoll")}
+        </p>
+      )}
       {state.result && <ResultView result={state.result} />}
       {cost && (
         <p className="text-sm text-slate-600" data-testid="run-cost">

@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { EstimatePreview } from "@/lib/catalog/estimate";
 import type { RunCost } from "@/lib/generation-ui/get-run-cost";
+import type { RetryState } from "@/lib/generation-ui/get-retry-states";
 import { useFormat } from "@/lib/i18n/use-format";
 import { CodeTabs } from "./code-tabs";
 import { PlaygroundRun } from "./playground-run";
@@ -23,6 +24,8 @@ type Props = {
   signedIn: boolean;
   /** The server action that reads a finished run's reserved and settled credits. */
   runCost: (requestId: string) => Promise<RunCost | null>;
+  /** The server action that tells whether a queued run's provider call is being retried. */
+  runRetry?: (requestId: string) => Promise<RetryState | null>;
 };
 
 /**
@@ -33,7 +36,7 @@ function refusedRunIssues(issues: Record<string, string>, required: string): Rec
   return Object.fromEntries(Object.entries(issues).map(([field, message]) => [field, message === "Required" ? required : message]));
 }
 
-export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, estimate, signedIn, runCost }: Props) {
+export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, estimate, signedIn, runCost, runRetry }: Props) {
   const fields = useMemo(() => fieldsOf(schema, lang === "ru" ? overlay : null), [schema, overlay, lang]);
   const [values, setValues] = useState(() => initialValues(fields));
   // Issues from a refused run (400 invalid_body), shown beside their fields until the next edit.
@@ -100,7 +103,7 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
           )}
         </div>
         <div id="playground-run" className="mt-4">
-          <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} onIssues={(issues) => setRunIssues(refusedRunIssues(issues, t("requiredToRun")))} runCost={runCost} />
+          <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} onIssues={(issues) => setRunIssues(refusedRunIssues(issues, t("requiredToRun")))} runCost={runCost} runRetry={runRetry} />
         </div>
       </section>
       <section aria-label="API" className="min-w-0">

@@ -3,6 +3,7 @@
 import { getDb } from "@/db/client";
 import { currentViewer } from "@/lib/auth/viewer";
 import { getRunCost, type RunCost } from "@/lib/generation-ui/get-run-cost";
+import { getRetryStates, type RetryState } from "@/lib/generation-ui/get-retry-states";
 import { isApiError } from "@/lib/http/errors";
 
 /**
@@ -20,4 +21,15 @@ export async function runCostAction(requestId: unknown): Promise<RunCost | null>
     if (isApiError(err)) return null;
     throw err;
   }
+}
+
+/**
+ * While a run waits in the queue: whether its provider call failed and is being retried (the
+ * attempt, which call). The signed-in user's own request only; anything else is null.
+ */
+export async function runRetryAction(requestId: unknown): Promise<RetryState | null> {
+  if (typeof requestId !== "string" || requestId.length === 0 || requestId.length > 128) return null;
+  const viewer = await currentViewer();
+  if (!viewer) return null;
+  return (await getRetryStates(await getDb(), viewer.userId, [requestId])).get(requestId) ?? null;
 }

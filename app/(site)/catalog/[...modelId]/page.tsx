@@ -17,7 +17,7 @@ import { getModelCard } from "@/lib/catalog/get";
 import { env } from "@/lib/env";
 import { isApiError } from "@/lib/http/errors";
 import { estimateAction } from "../actions";
-import { runCostAction } from "../run-actions";
+import { runCostAction, runRetryAction } from "../run-actions";
 
 type Params = Promise<{ modelId: string[] }>;
 
@@ -116,6 +116,7 @@ export default async function ModelPage({ params }: { params: Params }) {
           estimate={estimateAction}
           signedIn={viewer !== null}
           runCost={runCostAction}
+          runRetry={runRetryAction}
         />
       ) : (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-600">{t("noSchema")}</p>
