@@ -80,7 +80,7 @@ export class RunDriver {
   async drive(): Promise<void> {
     const { run: claimed, host } = this;
     const state = this.state;
-    if (!claimed.fresh) state.ops = await loadOps(await host.getDb(), claimed.id);
+    if (!claimed.fresh) state.ops = claimed.ops ?? (await loadOps(await host.getDb(), claimed.id));
     let renew: NodeJS.Timeout | undefined;
     if (!host.manual) {
       renew = setInterval(() => void this.renewLease(), Math.max(1000, Math.floor(host.leaseMs / 3)));

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { rawRows, type Db, type Executor as Queryable, type Tx } from "@/db/client";
-import { jobRuns, type ConcurrencySlot, type JobEvent, type JobRunStatus, type MemoizedStep } from "@/db/schema";
-import { ACTIVE, at, json, type ClaimedRun, type RunRow } from "./shared";
+import { jobRunOps, jobRuns, type ConcurrencySlot, type JobEvent, type JobRunStatus, type MemoizedStep } from "@/db/schema";
+import { ACTIVE, at, json, type ClaimedRun, type OpRow, type RunRow } from "./shared";
 
 export type ClaimOptions = { now: number; limit: number; leaseMs: number; owner: string; blockedRecheckMs: number };
 
@@ -11,7 +11,7 @@ export type ClaimOptions = { now: number; limit: number; leaseMs: number; owner:
  */
 export async function claimRuns(db: Db, opts: ClaimOptions): Promise<ClaimedRun[]> {
   const now = at(opts.now).toISOString();
-  const rows = await rawRows<{ row: Record<string, unknown> | null; limited_id: string | null }>(
+  const rows = await rawRows<{ row: Record<string, unknown> | null; ops: unknown; limited_id: string | null }>(
     db,
     sql`
     with c as (
@@ -24,13 +24,14 @@ export async function claimRuns(db: Db, opts: ClaimOptions): Promise<ClaimedRun[
         next_at = ${at(opts.now + opts.leaseMs).toISOString()}::timestamptz,
         started_at = coalesce(r.started_at, ${now}::timestamptz), wake = false
       from c where r.id = c.id and not c.limited
-      returning to_jsonb(r.*) as row
+      returning to_jsonb(r.*) as row,
+        (select coalesce(jsonb_agg(to_jsonb(o.*)), '[]'::jsonb) from ${jobRunOps} o where o.run_id = r.id) as ops
     )
-    select row, null::text as limited_id from u
+    select row, ops, null::text as limited_id from u
     union all
-    select null::jsonb, id from c where limited`,
+    select null::jsonb, null::jsonb, id from c where limited`,
   );
-  const claimed = rows.filter((r) => r.row).map((r) => claimedFromJson(r.row!));
+  const claimed = rows.filter((r) => r.row).map((r) => ({ ...claimedFromJson(r.row!), ops: opsFromJson(r.ops) }));
   const limited = rows.map((r) => r.limited_id).filter((id): id is string => !!id);
   if (limited.length) claimed.push(...(await db.transaction((tx) => claimLimited(tx, limited, opts))));
   return claimed;
@@ -89,6 +90,23 @@ async function claimLimited(tx: Tx, ids: string[], opts: ClaimOptions): Promise<
     if (row) claimed.push({ ...row, fresh: row.claims === 1 });
   }
   return claimed;
+}
+
+/** The run's pending ops as the claim read them (`to_jsonb` rows), so the driver need not. */
+function opsFromJson(raw: unknown): OpRow[] {
+  const list = (typeof raw === "string" ? JSON.parse(raw) : (raw ?? [])) as Record<string, unknown>[];
+  return list.map((o) => ({
+    runId: o.run_id as string,
+    stepId: o.step_id as string,
+    kind: o.kind as OpRow["kind"],
+    displayName: (o.display_name ?? null) as string | null,
+    eventName: (o.event_name ?? null) as string | null,
+    expression: (o.expression ?? null) as string | null,
+    matchValue: (o.match_value ?? null) as string | null,
+    dueAt: date(o.due_at)!,
+    attempt: o.attempt as number,
+    createdAt: date(o.created_at)!,
+  }));
 }
 
 const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));

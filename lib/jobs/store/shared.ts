@@ -10,8 +10,11 @@ import { activeJobRunStatuses, jobRunOps, jobRuns } from "@/db/schema";
  */
 
 export type RunRow = typeof jobRuns.$inferSelect;
-/** A claimed run; `fresh` when it never ran before (so it cannot have pending ops). */
-export type ClaimedRun = RunRow & { fresh: boolean };
+/**
+ * A claimed run; `fresh` when it never ran before (so it cannot have pending ops); `ops`, its
+ * pending ops when the claim read them too.
+ */
+export type ClaimedRun = RunRow & { fresh: boolean; ops?: OpRow[] };
 export type OpRow = typeof jobRunOps.$inferSelect;
 
 export const ACTIVE = [...activeJobRunStatuses];
