@@ -6,6 +6,7 @@ import { useState } from "react";
 import type { PriceUnit } from "@/db/schema/models";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
 import { exampleImageUrl } from "@/lib/catalog/example-url";
+import { localCategory } from "../category-label";
 import { type AdminModelsPage, isAdminApiError, useAdminModels, useDeleteModel, useSyncCatalog, useSyncModel, useUpdateModel } from "./use-admin-models";
 
 // Not imported from the schema module: that would ship drizzle's table builder to the browser.
@@ -109,6 +110,7 @@ function ExampleEditor({ model }: { model: AdminModelRecord }) {
 
 function Row({ model }: { model: AdminModelRecord }) {
   const t = useTranslations("adminModels");
+  const tc = useTranslations("catalog");
   const f = useFormat();
   const [editing, setEditing] = useState(false);
   const update = useUpdateModel();
@@ -122,7 +124,7 @@ function Row({ model }: { model: AdminModelRecord }) {
         <ExampleEditor model={model} />
       </td>
       <td className={cell}>
-        <p>{model.category}</p>
+        <p>{localCategory(tc, model.category)}</p>
         <p className="text-xs text-slate-600">{model.modelLab ?? t("community")}</p>
       </td>
       <td className={`${cell} min-w-72`}>
