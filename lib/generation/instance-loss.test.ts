@@ -89,7 +89,16 @@ describe("an instance dies", () => {
 
     // The sweep, once the job is older than the sync wait and its grace.
     const later = Date.now() + env().RUN_SYNC_TIMEOUT_MS + 61_000;
+    // A queued job of the same age whose run exists is left alone (its send would be a no-op).
+    const busy = await fundedActor(100);
+    const running = await call(QUEUE, `/queue/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "a busy lighthouse [latency:60000]", ...SMALL }, key: busy.key });
+    await jobs.drain();
+    const sent: string[] = [];
+    installEventSink((events) => (sent.push(...events.map((e) => String(e.id))), jobs.send(events)));
     expect((await redriveGenerations(await getDb(), later)).jobs).toBeGreaterThanOrEqual(1);
+    expect(sent).toContain(`generation:${id!}`);
+    expect(sent).not.toContain(`generation:${running.body.request_id}`);
+    installExecutor(jobs);
     await sleep(700);
     await jobs.runUntilIdle({ withinMs: 60_000 });
     expect(await jobRow(id!)).toMatchObject({ status: "completed" });
