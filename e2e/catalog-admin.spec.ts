@@ -29,6 +29,25 @@ test("an admin hides a model, edits its price and discount, and the public catal
   await row.getByRole("button", { name: "Sync schema" }).click();
   await expect(row.getByRole("button", { name: "Sync schema" })).toBeEnabled();
   await expect(row).not.toContainText("never");
+
+  // The example output: the simulator's by default; an admin's image replaces it on the pages.
+  const example = row.getByTestId("admin-example");
+  await expect(example).toHaveAttribute("src", "/examples/fal-ai/wizper");
+  await row.getByRole("button", { name: "Set example image" }).click();
+  await row.getByLabel("Example image URL").fill("/examples/fal-ai/flux/schnell");
+  await row.getByRole("button", { name: "Save" }).click();
+  // A path of the app is stored as it is; the catalog's JSON gives it as an absolute URL.
+  await expect(example).toHaveAttribute("src", /\/examples\/fal-ai\/flux\/schnell$/);
+  await page.goto("/catalog/fal-ai/wizper");
+  const shown = page.getByTestId("model-example");
+  await expect(shown).toHaveAttribute("src", /\/examples\/fal-ai\/flux\/schnell$/);
+  await expect(shown).toHaveJSProperty("complete", true);
+  expect(await shown.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(480);
+  await expect(page.getByTestId("model-example-figure")).toContainText("Example output");
+  await page.goBack();
+  await row.getByRole("button", { name: "Set example image" }).click();
+  await row.getByRole("button", { name: "Use the simulator's" }).click();
+  await expect(example).toHaveAttribute("src", "/examples/fal-ai/wizper");
 });
 
 test("the admin page and API refuse visitors without an admin session", async ({ page, request }) => {
