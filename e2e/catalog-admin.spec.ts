@@ -15,16 +15,25 @@ test("an admin hides a model, edits its price and discount, and the public catal
   await expect(row.getByText("Visible")).toBeVisible();
   expect((await request.get("/models/fal-ai/wizper")).status()).toBe(200);
 
+  // The admin edits the price before the discount; what is charged follows from the discount.
   await row.getByTitle("Edit price and discount").click();
-  await row.getByLabel("Price, ₽").fill("0.00035");
+  await row.getByLabel("Price before discount, ₽").fill("0.00035");
   await row.getByLabel("Unit").selectOption("image");
   await row.getByLabel("Discount, %").fill("20");
   await row.getByRole("button", { name: "Save" }).click();
-  await expect(row).toContainText("0.00035 ₽ per image");
+  await expect(row).toContainText("0.00028 ₽ per image");
   await expect(row).toContainText("−20%");
-  const card = await (await request.get("/models/fal-ai/wizper")).json();
-  // The price field is what is charged; the price before the discount is derived from it.
-  expect(card).toMatchObject({ priceRub: 0.00035, priceUnit: "image", discountPercent: 20, originalPriceRub: 0.0004375 });
+  let card = await (await request.get("/models/fal-ai/wizper")).json();
+  expect(card).toMatchObject({ priceRub: 0.00028, priceUnit: "image", discountPercent: 20, originalPriceRub: 0.00035 });
+
+  // A new discount keeps the price before it.
+  await row.getByTitle("Edit price and discount").click();
+  await expect(row.getByLabel("Price before discount, ₽")).toHaveValue("0.00035");
+  await row.getByLabel("Discount, %").fill("50");
+  await row.getByRole("button", { name: "Save" }).click();
+  await expect(row).toContainText("−50%");
+  card = await (await request.get("/models/fal-ai/wizper")).json();
+  expect(card).toMatchObject({ priceRub: 0.000175, discountPercent: 50, originalPriceRub: 0.00035 });
 
   await row.getByRole("button", { name: "Sync schema" }).click();
   await expect(row.getByRole("button", { name: "Sync schema" })).toBeEnabled();

@@ -17,7 +17,9 @@ const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm";
 function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () => void }) {
   const t = useTranslations("adminModels");
   const update = useUpdateModel();
-  const [price, setPrice] = useState(model.priceRub === null ? "" : String(model.priceRub));
+  // The admin edits the list price; the discount is taken from it (priceRub is what is charged).
+  const listPrice = model.originalPriceRub ?? model.priceRub;
+  const [price, setPrice] = useState(listPrice === null ? "" : String(listPrice));
   const [unit, setUnit] = useState(model.priceUnit ?? "");
   const [discount, setDiscount] = useState(String(model.discountPercent));
   const issues = isAdminApiError(update.error) ? update.error.issues : [];
@@ -27,7 +29,12 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
       onSubmit={(e) => {
         e.preventDefault();
         update.mutate(
-          { modelId: model.modelId, priceRub: price.trim() === "" ? null : price.trim(), priceUnit: unit || null, discountPercent: discount.trim() || "0" },
+          {
+            modelId: model.modelId,
+            ...(price.trim() === "" ? { priceRub: null } : { originalPriceRub: price.trim() }),
+            priceUnit: unit || null,
+            discountPercent: discount.trim() || "0",
+          },
           { onSuccess: onDone },
         );
       }}
@@ -133,6 +140,7 @@ function Row({ model }: { model: AdminModelRecord }) {
         ) : (
           <button type="button" onClick={() => setEditing(true)} className="text-left hover:underline" title={t("editPrice")}>
             {model.priceRub === null ? t("fixed", { price: f.rub(model.creditCost) }) : t("per", { price: f.rub(model.priceRub), unit: model.priceUnit ? f.unit(model.priceUnit) : f.unit("request") })}
+            {model.originalPriceRub !== null && <s className="ml-2 text-xs text-slate-600">{f.rub(model.originalPriceRub)}</s>}
             {model.discountPercent > 0 && <span className="ml-2 rounded bg-emerald-50 px-1.5 text-xs text-emerald-700">−{model.discountPercent}%</span>}
           </button>
         )}

@@ -42,7 +42,7 @@ function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: ["admin-models"] }) });
 }
 
-export type ModelPatch = { modelId: string; visible?: boolean; priceRub?: string | null; priceUnit?: string | null; discountPercent?: string; thumbnailUrl?: string | null };
+export type ModelPatch = { modelId: string; visible?: boolean; priceRub?: string | null; originalPriceRub?: string; priceUnit?: string | null; discountPercent?: string; thumbnailUrl?: string | null };
 
 export const useUpdateModel = () => useAdminMutation((patch: ModelPatch) => adminFetch<{ model: AdminModelRecord }>("/admin/models", { method: "POST", body: patch }));
 export const useSyncModel = () => useAdminMutation((modelId: string) => adminFetch<{ model: AdminModelRecord }>("/admin/models/sync", { method: "POST", body: { modelId } }));
