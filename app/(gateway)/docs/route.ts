@@ -1,9 +1,10 @@
-import { ApiReference } from "@scalar/nextjs-api-reference";
+import { docsPage } from "./page-html";
 
-// GET /docs – the API reference, rendered from /openapi.json by Scalar (served locally, no CDN)
-export const GET = ApiReference({
-  url: "/openapi.json",
-  cdn: "/docs/scalar.js",
-  pageTitle: "Generation Gateway API",
-  theme: "default",
-});
+// GET /docs – the API reference, rendered from /openapi.json by Scalar. Fully offline: Scalar's
+// bundle is served from node_modules (/docs/scalar.js), no web fonts, no request proxy, no
+// telemetry; see page-html.ts for the configuration and the accessibility fixes.
+export async function GET() {
+  return new Response(docsPage(), {
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=300" },
+  });
+}

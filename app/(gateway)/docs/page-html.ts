@@ -1,0 +1,112 @@
+/**
+ * The HTML of /docs: Scalar's API reference over /openapi.json, with nothing fetched from outside
+ * the gateway (the issue's "6 failed requests offline" were Scalar's web fonts):
+ * - the browser bundle comes from node_modules (/docs/scalar.js);
+ * - `withDefaultFonts: false` (system fonts instead of fonts.scalar.com);
+ * - no `proxyUrl` (the test-request client calls the gateway itself, same origin), no telemetry,
+ *   no Scalar agent, no developer toolbar.
+ * The page is written here rather than by @scalar/nextjs-api-reference so it can declare its
+ * language (`<html lang="en">`), link the site's icon and carry the accessibility fixes below.
+ */
+export const scalarConfiguration = {
+  url: "/openapi.json",
+  theme: "default",
+  withDefaultFonts: false,
+  telemetry: false,
+  showDeveloperTools: "never",
+  agent: { disabled: true },
+} as const;
+
+/**
+ * System fonts in place of the web fonts Scalar would download, and text colours that reach
+ * WCAG AA (4.5:1) on Scalar's backgrounds (its greys and method colours are 3.2–4.4:1), light and dark.
+ * The introduction's "Client Libraries" picker is hidden: its tablist holds a plain "More" button
+ * besides its tabs (axe aria-required-children, critical); every operation's example keeps its
+ * own language picker.
+ */
+export const docsCss = `
+:root {
+  --scalar-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  --scalar-font-code: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
+}
+.light-mode {
+  --scalar-color-2: #595959 !important;
+  --scalar-color-3: #666666 !important;
+  --scalar-color-accent: #0062cc !important;
+  --scalar-color-blue: #0066a8 !important;
+  --scalar-color-green: #17743a !important;
+  --scalar-color-orange: #a84d00 !important;
+  --scalar-color-red: #b42a43 !important;
+  --scalar-color-yellow: #7d6000 !important;
+  --scalar-color-purple: #7b3fc4 !important;
+}
+.dark-mode {
+  --scalar-color-3: #8f8f8f !important;
+  --scalar-color-red: #ff6b6b !important;
+}
+.scalar-reference-intro-clients { display: none !important; }
+`;
+
+/**
+ * ARIA fixes applied to what Scalar renders (its components cannot be configured out of them),
+ * re-applied whenever it re-renders:
+ * - sidebar buttons carry `aria-selected`, which a button may not: the selected one gets
+ *   `aria-current` instead;
+ * - the search button has `role="search"` (a landmark, so its text does not name it): dropped;
+ * - icon-only copy buttons (their "Copy" is aria-hidden) get a name;
+ * - "Show More" buttons are labelled "Show all … endpoints", which does not contain their
+ *   visible text: the label is made to start with it;
+ * - scrollable endpoint lists without focusable content become focusable (keyboard scrolling).
+ */
+export const ariaFixes = `(() => {
+  const fix = () => {
+    for (const el of document.querySelectorAll("[aria-selected]:not([role])")) {
+      if (el.getAttribute("aria-selected") === "true") el.setAttribute("aria-current", "true");
+      else el.removeAttribute("aria-current");
+      el.removeAttribute("aria-selected");
+    }
+    for (const el of document.querySelectorAll('button[role="search"]')) el.removeAttribute("role");
+    for (const el of document.querySelectorAll("button.scalar-code-copy:not([aria-label])")) el.setAttribute("aria-label", "Copy");
+    for (const el of document.querySelectorAll("button.show-more[aria-label]")) {
+      const text = el.textContent.replace(/\\s+/g, " ").trim();
+      const label = el.getAttribute("aria-label");
+      if (text && !label.toLowerCase().includes(text.toLowerCase())) el.setAttribute("aria-label", text + ": " + label);
+    }
+    for (const el of document.querySelectorAll("ul.endpoints:not([tabindex])")) el.setAttribute("tabindex", "0");
+  };
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fix();
+    });
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-selected", "role", "aria-label"] });
+  fix();
+})();`;
+
+/** JSON inside a <script>: `<` escaped so no string can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+let html: string | undefined;
+
+export function docsPage(): string {
+  html ??= `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Generation Gateway API</title>
+    <link rel="icon" href="/icon.svg" type="image/svg+xml" />
+  </head>
+  <body>
+    <div id="app"></div>
+    <script src="/docs/scalar.js"></script>
+    <script>Scalar.createApiReference("#app", ${scriptJson({ ...scalarConfiguration, customCss: docsCss })});</script>
+    <script>${ariaFixes}</script>
+  </body>
+</html>
+`;
+  return html;
+}
