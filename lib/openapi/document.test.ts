@@ -6,6 +6,16 @@ import { call } from "@/test/http";
 import { buildOpenApiDocument } from "./document";
 
 type Json = Record<string, any>;
+/** Every rule of @readme/openapi-parser raised to an error (a warning would not fail). */
+const STRICT_RULES = [
+  "array-without-items",
+  "duplicate-non-request-body-parameters",
+  "duplicate-operation-id",
+  "invalid-security-scheme-properties",
+  "non-optional-path-parameters",
+  "path-parameters-not-in-parameters",
+  "path-parameters-not-in-path",
+];
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 const served = async (): Promise<Json> => {
@@ -61,8 +71,10 @@ describe("the public document (/openapi.json, /docs)", () => {
   test("is valid OpenAPI 3.1 for a strict validator and for Scalar, every schema typed", async () => {
     const doc = await served();
     expect(doc.openapi).toBe("3.1.0");
-    const strict = await validate(structuredClone(doc), { validate: { schema: true, spec: true } });
+    const rules = Object.fromEntries(STRICT_RULES.map((rule) => [rule, "error" as const]));
+    const strict = await validate(structuredClone(doc) as Parameters<typeof validate>[0], { validate: { rules: { openapi: rules } } });
     expect(strict.valid ? [] : strict.errors).toEqual([]);
+    expect(strict.warnings).toEqual([]);
     expect(await scalarValidationErrors(doc)).toEqual([]);
     expect(untypedSchemas(doc)).toEqual([]);
   });

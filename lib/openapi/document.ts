@@ -29,7 +29,7 @@ const takesJson = (op: Operation) =>
  * Who may call: `none` → nobody needs to say (`[]`); `optional` → anonymous (`{}`) or a key or a
  * session, so generated clients and /docs do not demand a key; `key` → a key or a session.
  */
-function securityOf(auth: Operation["auth"]) {
+function securityOf(auth: Operation["auth"]): Record<string, string[]>[] {
   if (auth === "none") return [];
   if (auth === "optional") return [{}, { bearerAuth: [] }, { sessionCookie: [] }];
   if (auth === "key") return [{ bearerAuth: [] }, { sessionCookie: [] }];
