@@ -83,3 +83,15 @@ test("the model page speaks Russian when the visitor picked it, and hidden model
   const hidden = await page.goto("/catalog/fal-ai/flux-pro/v1");
   expect(hidden?.status()).toBe(404);
 });
+
+test("a discounted model shows the price charged, the price before the discount struck, and an estimate that agrees", async ({ page, request }) => {
+  // Imagen 4 is seeded at 3.6 ₽ per image, 20 % off: 2.88 ₽ is charged.
+  const card = await (await request.get("/models/fal-ai/imagen4/preview")).json();
+  expect(card).toMatchObject({ priceRub: 2.88, originalPriceRub: 3.6, discountPercent: 20 });
+  await page.goto("/catalog/fal-ai/imagen4/preview");
+  const tag = page.getByTestId("unit-price").first().locator("..");
+  await expect(page.getByTestId("unit-price").first()).toHaveText("2.88 ₽");
+  await expect(tag.locator("s")).toHaveText("3.60 ₽");
+  await expect(tag).toContainText("−20%");
+  await expect(page.getByTestId("estimate-cost")).toHaveText("2.88 ₽");
+});

@@ -3,11 +3,29 @@ import type { Format } from "@/lib/i18n/format";
 import { formatDecimal, parseDecimal } from "@/lib/money/decimal";
 import { quote } from "@/lib/money/pricing";
 
-type Priced = { priceRub: number | null; priceUnit: PriceUnit | null; discountPercent: number; creditCost: number };
+type Priced = {
+  priceRub: number | null;
+  originalPriceRub: number | null;
+  priceUnit: PriceUnit | null;
+  discountPercent: number;
+  creditCost: number;
+};
 
-/** The unit price a visitor pays (after discount), the list price, and the unit, for display in the page's locale. */
+/**
+ * The unit price a visitor pays, the price before the discount, and the unit, for display in the
+ * page's locale. A model's `priceRub` is already the price charged (the discount applied); only a
+ * model priced per request (no `priceRub`) is quoted here, from its credit cost.
+ */
 export function displayPrice(m: Priced, f: Format) {
-  const terms = { priceRub: m.priceRub === null ? null : String(m.priceRub), priceUnit: m.priceUnit, discountPercent: String(m.discountPercent), creditCost: m.creditCost };
+  if (m.priceRub !== null) {
+    return {
+      price: f.rub(m.priceRub),
+      listPrice: m.discountPercent > 0 && m.originalPriceRub !== null ? f.rub(m.originalPriceRub) : null,
+      unit: f.unit(m.priceUnit ?? "request"),
+      discountPercent: m.discountPercent,
+    };
+  }
+  const terms = { priceRub: null, priceUnit: m.priceUnit, discountPercent: String(m.discountPercent), creditCost: m.creditCost };
   const q = quote(terms, parseDecimal(1));
   return {
     price: f.rub(q.unitPriceRub),
