@@ -1,4 +1,4 @@
-import { toListItem, type ModelRow } from "./columns";
+import { absoluteUrl, toListItem, type ModelRow } from "./columns";
 
 /** Everything but the schemas (a list of 200 models need not carry 200 JSON Schemas). */
 export type AdminRow = Omit<ModelRow, "schema" | "schemaRu">;
@@ -26,7 +26,8 @@ export function toAdminRecord(row: AdminRow) {
     groupLabel: row.groupLabel,
     tags: row.tags,
     licenseType: row.licenseType,
-    thumbnailUrl: item.thumbnailUrl,
+    // What is stored (null: the rendered example is shown), so the editor edits the admin's own value.
+    thumbnailUrl: absoluteUrl(row.thumbnailUrl),
     popularity: row.popularity,
     publishedAt: row.publishedAt.toISOString(),
   };

@@ -3,6 +3,7 @@ import { models } from "@/db/schema";
 import { env } from "@/lib/env";
 import { decimalToNumber } from "@/lib/money/decimal";
 import { quote } from "@/lib/money/pricing";
+import { exampleImageUrl } from "./example-url";
 
 /** The columns a list item needs: never the (large) schemas. */
 export const listColumns = {
@@ -65,7 +66,8 @@ export function toListItem(row: ListRow) {
     modelFamily: row.modelFamily,
     groupLabel: row.groupLabel,
     tags: row.tags,
-    thumbnailUrl: absoluteUrl(row.thumbnailUrl),
+    // The preview image: the admin's, else the example the app renders (GET /examples/{modelId}).
+    thumbnailUrl: absoluteUrl(exampleImageUrl(row)),
     licenseType: row.licenseType,
     publishedAt: row.publishedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),

@@ -49,7 +49,7 @@ describe("success", () => {
       modelFamily: "FLUX.1",
       groupLabel: "FLUX",
       tags: ["realism", "text-rendering", "lora-compatible"],
-      thumbnailUrl: "http://localhost:3000/thumbnails/fal-ai--flux--dev.svg",
+      thumbnailUrl: "http://localhost:3000/examples/fal-ai/flux/dev",
       licenseType: "non-commercial",
       publishedAt: "2024-08-01T00:00:00.000Z",
       createdAt: expect.any(String),
