@@ -8,11 +8,11 @@ import { getAutoTopupSettings } from "@/lib/payments/auto-topup/settings";
 import { listPayments } from "@/lib/payments/list-payments";
 import { listPaymentMethods } from "@/lib/payments/methods/list-methods";
 import { reconcileUserPending } from "@/lib/payments/reconcile-user";
-import { AutoTopupForm } from "./auto-topup-form";
-import { BalanceCard } from "./balance-card";
-import { PaymentHistory } from "./payment-history";
-import { PaymentMethodsCard } from "./payment-methods-card";
-import { TopupForm } from "./topup-form";
+import { AutoTopupForm } from "../auto-topup-form";
+import { BalanceCard } from "../balance-card";
+import { PaymentHistory } from "../payment-history";
+import { PaymentMethodsCard } from "../payment-methods-card";
+import { TopupForm } from "../topup-form";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("billing"))("title") };

@@ -7,7 +7,7 @@ import { listActivity } from "@/lib/generation/list-activity";
 import { InFlightRuns } from "@/components/generation/in-flight-runs";
 import { listInFlightRuns } from "@/lib/generation-ui/get-retry-states";
 import { listKeys } from "@/lib/keys/list-keys";
-import { ActivityList } from "./activity-list";
+import { ActivityList } from "../activity-list";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("activity"))("title") };
