@@ -4,8 +4,6 @@
  */
 // The seed catalog's `/thumbnails/*.svg` are placeholders, not examples.
 const isPlaceholder = (url: string) => /^(https?:\/\/[^/]+)?\/thumbnails\/[^/]+\.svg$/.test(url);
-// The API's thumbnailUrl names the rendered example by its absolute URL; pages link it by path.
-const isRendered = (url: string) => /^(https?:\/\/[^/]+)?\/examples\//.test(url);
 
 /** The path of the app's rendered example for a model: `/examples/fal-ai/flux/dev`. */
 export const renderedExamplePath = (modelId: string) => `/examples/${modelId.split("/").map(encodeURIComponent).join("/")}`;
@@ -13,7 +11,10 @@ export const renderedExamplePath = (modelId: string) => `/examples/${modelId.spl
 /** The image to show for a model: the admin's, else the app's rendered example. */
 export function exampleImageUrl(model: { modelId: string; thumbnailUrl: string | null }): string {
   const set = model.thumbnailUrl?.trim();
-  if (set && !isPlaceholder(set) && !isRendered(set)) return set;
-  return renderedExamplePath(model.modelId);
+  const own = renderedExamplePath(model.modelId);
+  // The API's thumbnailUrl names the model's own rendered example by its absolute URL; pages link it by path.
+  const isOwn = (url: string) => url.replace(/^https?:\/\/[^/]+/, "") === own;
+  if (set && !isPlaceholder(set) && !isOwn(set)) return set;
+  return own;
 }
 
