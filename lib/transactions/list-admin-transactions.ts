@@ -2,7 +2,7 @@ import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { creditTransactions, users, type TransactionType } from "@/db/schema";
 import { escapeLike } from "@/lib/catalog/list";
-import { transactionView, type TransactionView } from "./list-transactions";
+import { transactionColumns, transactionView, type TransactionView } from "./list-transactions";
 
 /** `user`: a user's id (exact) or part of an e-mail address (case-insensitive). */
 export type AdminTransactionFilter = { user?: string; type?: TransactionType; limit: number; offset: number };
@@ -22,16 +22,7 @@ export async function listAdminTransactions(db: Executor, filter: AdminTransacti
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db
-      .select({
-        id: creditTransactions.id,
-        userId: creditTransactions.userId,
-        type: creditTransactions.type,
-        amount: creditTransactions.amount,
-        balanceAfter: creditTransactions.balanceAfter,
-        description: creditTransactions.description,
-        createdAt: creditTransactions.createdAt,
-        email: users.email,
-      })
+      .select({ ...transactionColumns, email: users.email })
       .from(creditTransactions)
       .leftJoin(users, eq(users.id, creditTransactions.userId))
       .where(where)

@@ -4,7 +4,8 @@ import { creditTransactions, type TransactionType } from "@/db/schema";
 
 export type TransactionFilter = { userId?: string; type?: TransactionType; limit: number; offset: number };
 
-const columns = {
+/** A ledger row's public columns (the admin listing adds the user's e-mail). */
+export const transactionColumns = {
   id: creditTransactions.id,
   userId: creditTransactions.userId,
   type: creditTransactions.type,
@@ -14,7 +15,7 @@ const columns = {
   createdAt: creditTransactions.createdAt,
 };
 
-type Row = Pick<typeof creditTransactions.$inferSelect, keyof typeof columns>;
+type Row = Pick<typeof creditTransactions.$inferSelect, keyof typeof transactionColumns>;
 
 /** The public shape of a ledger row (spec "Credit transaction"); idempotency keys stay inside. */
 export const transactionView = (row: Row) => ({
@@ -40,7 +41,7 @@ export async function listTransactions(db: Executor, filter: TransactionFilter) 
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db
-      .select(columns)
+      .select(transactionColumns)
       .from(creditTransactions)
       .where(where)
       .orderBy(desc(creditTransactions.createdAt), desc(creditTransactions.id))
