@@ -31,7 +31,7 @@ export async function claimRuns(db: Db, opts: ClaimOptions): Promise<ClaimedRun[
     union all
     select null::jsonb, null::jsonb, id from c where limited`,
   );
-  const claimed = rows.filter((r) => r.row).map((r) => ({ ...claimedFromJson(r.row!), ops: opsFromJson(r.ops) }));
+  const claimed: ClaimedRun[] = rows.filter((r) => r.row).map((r) => ({ ...claimedFromJson(r.row!), ops: opsFromJson(r.ops) }));
   const limited = rows.map((r) => r.limited_id).filter((id): id is string => !!id);
   if (limited.length) claimed.push(...(await db.transaction((tx) => claimLimited(tx, limited, opts))));
   return claimed;
