@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Inngest, type ClientOptions } from "inngest";
-import { EmbeddedDispatch } from "@/lib/jobs/dispatch";
+import { EmbeddedDispatch } from "@/lib/jobs/event-sink";
 import { jobsMode } from "@/lib/jobs/mode";
 import { sdkLogger } from "@/lib/jobs/sdk-logger";
 

@@ -317,4 +317,3 @@ export function resetEnv(): void {
   cached = undefined;
 }
 
-export const isProduction = () => env().NODE_ENV === "production";

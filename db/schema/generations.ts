@@ -5,7 +5,6 @@ import { users } from "./users";
 
 export const generationStatuses = ["queued", "in_progress", "completed", "failed", "cancelled"] as const;
 export type GenerationStatus = (typeof generationStatuses)[number];
-export const finalGenerationStatuses: readonly GenerationStatus[] = ["completed", "failed", "cancelled"];
 
 /** One generation job, from either surface, sync or queued. Its id is the public request id (UUID). */
 export const generationRequests = pgTable(

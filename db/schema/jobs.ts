@@ -37,7 +37,6 @@ export const jobRunStatuses = [
 export type JobRunStatus = (typeof jobRunStatuses)[number];
 /** Statuses of a run that still has work ahead of it. */
 export const activeJobRunStatuses = ["queued", "running", "sleeping", "waiting", "blocked"] as const;
-export const finalJobRunStatuses = ["completed", "failed", "cancelled"] as const;
 
 /**
  * Every event sent while the embedded executor runs. The primary key is the event id, so a second

@@ -36,8 +36,3 @@ export function authSecret(): string {
   }
   return cached;
 }
-
-/** Tests that change DATA_DIR or AUTH_SECRET start over. */
-export function resetAuthSecret(): void {
-  cached = undefined;
-}

@@ -6,7 +6,7 @@ import { isSandbox } from "@/lib/auth/principal";
 import { afterReserve, reserveCredits, reserveCtes } from "@/lib/billing/ledger";
 import type { ModelRow } from "@/lib/catalog/columns";
 import type { ProviderName } from "@/lib/provider";
-import { appendEvents, insertEventsFor, progressEvent, statusEvent } from "./events";
+import { appendEvents, insertEventsFor, progressEvent, statusEvent } from "./event-log";
 import { keyInsertFor, recordKey, type Idempotency } from "./idempotency";
 import type { GenerationContext, GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 

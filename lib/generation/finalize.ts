@@ -7,13 +7,13 @@ import { log } from "@/lib/logger";
 import { countGeneration } from "@/lib/observability/metrics";
 import { quoteForOutput } from "@/lib/money/pricing";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
-import { appendEvents, insertEventListFor, notifyGeneration, progressEvent, statusEvent } from "./events";
+import { appendEvents, insertEventListFor, notifyGeneration, progressEvent, statusEvent } from "./event-log";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { discardUnstored, markWrittenStored, storedAssetsUpdate, storedAssetsValues } from "@/lib/assets/rehost";
 import { preparedStatement } from "@/db/prepared";
 import { bumpPopularity } from "./popularity";
 import { NOTHING_UNRECORDED, type Unrecorded } from "./run-journal";
-import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
+import { FINAL_STATUSES, FINAL_STATUS_SQL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
 
 export type Finalized = { applied: boolean; row: GenerationRow };
 
@@ -195,7 +195,7 @@ const commonEnding = preparedStatement((shape: EndingShape) => {
   const marks = Number(files);
   return sql`with finished_job as (
         update ${generationRequests} set ${sql.join(changes, sql`, `)}
-         where id = ${p("id")}::text and status not in (${NOT_FINAL_LIST})
+         where id = ${p("id")}::text and status not in (${FINAL_STATUS_SQL_LIST})
         returning *
       ), finished_activity as (
         insert into ${activity} (id, user_id, api_key_id, model_id, operation, credits, status, error_code, request_id,

@@ -8,7 +8,7 @@ import { isSandbox, type Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/request";
-import { waitForGenerationNotice } from "./events";
+import { waitForGenerationNotice } from "./event-log";
 import { failureError, stillRunningError } from "./present";
 import { isFinal, type GenerationContext, type GenerationMode, type GenerationRow } from "./types";
 

@@ -4,7 +4,7 @@ import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { getDb } from "@/db/client";
 import { env } from "@/lib/env";
 import { ManualClock } from "@/lib/jobs/clock";
-import { installEventSink } from "@/lib/jobs/dispatch";
+import { installEventSink } from "@/lib/jobs/event-sink";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { localProvider } from "@/lib/provider/registry";
 import { withEnv } from "@/test/env";

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
 import { isProviderUnavailable, ProviderRejectedError } from "@/lib/provider";
-import { appendEvents, logEvent, notifyGeneration, progressEvent, statusEvent } from "./events";
+import { appendEvents, logEvent, notifyGeneration, progressEvent, statusEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, refOf } from "./provider-calls";

@@ -7,9 +7,9 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
 import { fetchProviderMedia, type GenerationProvider, isCircuitOpen, isModelFailed, isProviderError, isProviderUnavailable, providerByName, type ProviderName, type ProviderRequestRef, type ProviderResult } from "@/lib/provider";
 import { eventHub, generationTopic, watch, type EventHub } from "./event-hub";
-import { insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./events";
+import { insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./event-log";
 import type { RunJournal, Submission } from "./run-journal";
-import { FINAL_STATUSES, NOT_FINAL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
+import { FINAL_STATUSES, FINAL_STATUS_SQL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
 
 /** The engine's side of the provider: submit once, read the result, turn it into an outcome. */
 export const providerOf = (row: Pick<GenerationRow, "provider">): GenerationProvider => providerByName(row.provider as ProviderName);
@@ -95,7 +95,7 @@ export async function recordSubmission(
           update ${generationRequests}
              set provider_request_id = ${submission.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
                  queue_position = ${submission.queuePosition}::integer
-           where id = ${row.id} and provider_request_id is null and status not in (${NOT_FINAL_LIST})
+           where id = ${row.id} and provider_request_id is null and status not in (${FINAL_STATUS_SQL_LIST})
           returning *
         ), submitted_events as (${insertEventsFor("submitted_job", events)})
         select * from submitted_job`,

@@ -7,7 +7,7 @@ import { rehostResult } from "@/lib/assets/rehost";
 import { log } from "@/lib/logger";
 import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/http/request";
 import { fetchProviderMedia, verifyProviderWebhook, webhookScheme, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
-import { progressEvent } from "./events";
+import { progressEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { failureOutcome, providerOf, refOf } from "./provider-calls";

@@ -2,7 +2,7 @@ import { relaxedOf, type Db } from "@/db/client";
 import { markWrittenStored, type WrittenAsset } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { log } from "@/lib/logger";
-import { appendEvents, progressEvent, type NewGenerationEvent } from "./events";
+import { appendEvents, progressEvent, type NewGenerationEvent } from "./event-log";
 import { recordSubmission } from "./provider-calls";
 import type { GenerationRow } from "./types";
 

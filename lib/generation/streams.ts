@@ -4,7 +4,7 @@ import { generationRequests } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import { skillCodeOf, type ApiError } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
-import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent } from "./events";
+import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent } from "./event-log";
 import { eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "./event-hub";
 import { skillResult, statusBody } from "./present";
 import { callerStanding } from "./stream-standing";

@@ -15,7 +15,7 @@ export type GenerationContext = { db: Db; principal: Principal; requestId?: stri
 
 export const FINAL_STATUSES: readonly GenerationStatus[] = ["completed", "failed", "cancelled"];
 /** The final statuses as a literal SQL list, for `status not in (…)` in raw statements. */
-export const NOT_FINAL_LIST = sql.raw(FINAL_STATUSES.map((s) => `'${s}'`).join(", "));
+export const FINAL_STATUS_SQL_LIST = sql.raw(FINAL_STATUSES.map((s) => `'${s}'`).join(", "));
 export const isFinal = (status: GenerationStatus) => FINAL_STATUSES.includes(status);
 
 /** How a job ended, as finalize records it. */

@@ -7,7 +7,7 @@ import { inngest } from "@/inngest/client";
 import { inngestHandler } from "@/inngest/handler";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { installEventSink, type EventSink } from "./dispatch";
+import { installEventSink, type EventSink } from "./event-sink";
 import { JobExecutor, type ExecutorOptions } from "./executor";
 import { jobsMode } from "./mode";
 import { handlerTransport } from "./protocol";

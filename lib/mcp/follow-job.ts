@@ -1,4 +1,4 @@
-import { eventsAfter, waitForGenerationNotice, type StoredGenerationEvent } from "@/lib/generation/events";
+import { eventsAfter, waitForGenerationNotice, type StoredGenerationEvent } from "@/lib/generation/event-log";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { isFinal, type GenerationRow } from "@/lib/generation/types";
 import type { ToolCall } from "./tool";

@@ -2,7 +2,7 @@ import { and, eq, lte, notInArray, sql } from "drizzle-orm";
 import type { Executor as Queryable, Tx } from "@/db/client";
 import { jobCron, jobEvents, type JobEvent } from "@/db/schema";
 import { nextCronTime, type Registry } from "../registry";
-import { createRun } from "./events";
+import { createRun } from "./job-events";
 import { at, SYSTEM_EVENTS, type IngestResult } from "./shared";
 
 /** Writes the upkeep cron triggers need: one row per (function, schedule), next fire time. */

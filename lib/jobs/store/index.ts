@@ -1,5 +1,5 @@
 export * from "./shared";
-export * from "./events";
+export * from "./job-events";
 export * from "./claim";
 export * from "./runs";
 export * from "./cron";

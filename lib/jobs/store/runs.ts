@@ -3,7 +3,7 @@ import { rawRows, type Executor as Queryable, type Tx } from "@/db/client";
 import { jobCron, jobRunOps, jobRuns, type ConcurrencySlot, type JobRunStatus, type MemoizedStep } from "@/db/schema";
 import type { Registry } from "../registry";
 import { promoteBlocked } from "./claim";
-import { emitSystemEvent } from "./events";
+import { emitSystemEvent } from "./job-events";
 import { at, json, SYSTEM_EVENTS, type IngestResult, type OpRow, type RunRow } from "./shared";
 
 /** A held run's writes (memoised steps, parking, its end) and the reads about runs. */
