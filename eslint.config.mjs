@@ -5,14 +5,43 @@ import typescript from "eslint-config-next/typescript";
 // bundled libraries) into several server chunks, so an object made by one copy fails `instanceof`
 // against another copy's class. Brand a class family instead (lib/brand.ts) and check its guard.
 const PLATFORM_CLASSES = [
-  "Error", "TypeError", "RangeError", "SyntaxError", "DOMException", "AggregateError",
-  "Object", "Array", "Date", "RegExp", "Map", "Set", "Promise", "ArrayBuffer", "Uint8Array", "Buffer",
-  "Blob", "File", "FormData", "Headers", "Request", "Response", "URL", "URLSearchParams", "ReadableStream",
-  "Readable", "AbortSignal", "Element", "HTMLElement", "HTMLInputElement", "HTMLImageElement", "Node",
+  "Error",
+  "TypeError",
+  "RangeError",
+  "SyntaxError",
+  "DOMException",
+  "AggregateError",
+  "Object",
+  "Array",
+  "Date",
+  "RegExp",
+  "Map",
+  "Set",
+  "Promise",
+  "ArrayBuffer",
+  "Uint8Array",
+  "Buffer",
+  "Blob",
+  "File",
+  "FormData",
+  "Headers",
+  "Request",
+  "Response",
+  "URL",
+  "URLSearchParams",
+  "ReadableStream",
+  "Readable",
+  "AbortSignal",
+  "Element",
+  "HTMLElement",
+  "HTMLInputElement",
+  "HTMLImageElement",
+  "Node",
 ];
 const crossBundleInstanceof = {
   selector: `BinaryExpression[operator='instanceof']:not([right.type='Identifier'][right.name=/^(${PLATFORM_CLASSES.join("|")})$/])`,
-  message: "instanceof fails across server bundles in the production build: use the family's brand guard (lib/brand.ts), e.g. isApiError(err), isProviderUnavailable(err), or drizzle's is().",
+  message:
+    "instanceof fails across server bundles in the production build: use the family's brand guard (lib/brand.ts), e.g. isApiError(err), isProviderUnavailable(err), or drizzle's is().",
 };
 
 const config = [

@@ -50,7 +50,14 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: [
     ...(provider === "fal"
-      ? [{ command: `npx tsx scripts/sim-fal.ts --port ${port + 1} --key e2e:secret --quiet`, url: `${sim}/.well-known/jwks.json`, timeout: 60_000, reuseExistingServer: false }]
+      ? [
+          {
+            command: `npx tsx scripts/sim-fal.ts --port ${port + 1} --key e2e:secret --quiet`,
+            url: `${sim}/.well-known/jwks.json`,
+            timeout: 60_000,
+            reuseExistingServer: false,
+          },
+        ]
       : []),
     {
       // The production build: `npm run test:e2e` builds first.

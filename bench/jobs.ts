@@ -94,7 +94,20 @@ async function main() {
   const key = inngest.signingKey!;
   const event = { id: "e", name: "bench/one", data: { n: 1 }, ts: Date.now() };
   const sdkCall = async () => {
-    const body = canonicalize({ event, events: [event], steps: {}, ctx: { run_id: "r", attempt: 0, max_attempts: 4, disable_immediate_execution: false, use_api: false, stack: { stack: [], current: 0 } }, version: 2 })!;
+    const body = canonicalize({
+      event,
+      events: [event],
+      steps: {},
+      ctx: {
+        run_id: "r",
+        attempt: 0,
+        max_attempts: 4,
+        disable_immediate_execution: false,
+        use_api: false,
+        stack: { stack: [], current: 0 },
+      },
+      version: 2,
+    })!;
     const res = await jobs.handler.POST(
       new Request("http://jobs.embedded/api/inngest?fnId=generation-gateway-bench-one-step&stepId=step", {
         method: "POST",
@@ -160,4 +173,3 @@ main().then(
     process.exit(1);
   },
 );
-

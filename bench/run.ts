@@ -21,8 +21,20 @@ async function main() {
     const baseline1 = await load({ url: `${server.baseUrl}/health`, connections: 1, duration: 5 });
     results.baseline = { c16: baseline, c1: baseline1 };
     table("Baseline: GET /health", [
-      { concurrency: 16, "req/s": Math.round(baseline.rps), "p50 ms": baseline.latencyMs.p50, "p99 ms": baseline.latencyMs.p99, errors: baseline.errors + baseline.non2xx },
-      { concurrency: 1, "req/s": Math.round(baseline1.rps), "p50 ms": baseline1.latencyMs.p50, "p99 ms": baseline1.latencyMs.p99, errors: baseline1.errors + baseline1.non2xx },
+      {
+        concurrency: 16,
+        "req/s": Math.round(baseline.rps),
+        "p50 ms": baseline.latencyMs.p50,
+        "p99 ms": baseline.latencyMs.p99,
+        errors: baseline.errors + baseline.non2xx,
+      },
+      {
+        concurrency: 1,
+        "req/s": Math.round(baseline1.rps),
+        "p50 ms": baseline1.latencyMs.p50,
+        "p99 ms": baseline1.latencyMs.p99,
+        errors: baseline1.errors + baseline1.non2xx,
+      },
     ]);
     for (const scenario of selected) {
       console.log(`\nrunning ${scenario.name}: ${scenario.description}`);

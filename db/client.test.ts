@@ -32,7 +32,10 @@ describe("the database handle", () => {
     // One connection in a transaction, so the statement cache it reads is the one that ran the query.
     const prepared = await db.transaction(async (tx) => {
       for (let i = 0; i < 3; i++) await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id));
-      return rawRows<{ statement: string }>(tx, sql`select statement from pg_prepared_statements where statement = ${'select "id" from "users" where "users"."id" = $1'}`);
+      return rawRows<{ statement: string }>(
+        tx,
+        sql`select statement from pg_prepared_statements where statement = ${'select "id" from "users" where "users"."id" = $1'}`,
+      );
     });
     expect(prepared.length).toBe(kind === "postgres" ? 1 : 0);
   });
@@ -40,7 +43,13 @@ describe("the database handle", () => {
   test("preparedQuery builds once per handle and runs with new values", async () => {
     const { db } = await getDbHandle();
     const [a, b] = [await createUser(), await createUser()];
-    const byId = preparedQuery((d) => d.select({ email: users.email }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare("user_email_by_id"));
+    const byId = preparedQuery((d) =>
+      d
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.id, sql.placeholder("id")))
+        .prepare("user_email_by_id"),
+    );
     expect(byId(db)).toBe(byId(db));
     expect(await byId(db).execute({ id: a.id })).toEqual([{ email: a.email }]);
     expect(await byId(db).execute({ id: b.id })).toEqual([{ email: b.email }]);
@@ -70,7 +79,16 @@ describe("the database handle", () => {
     const user = await createUser();
     const [built] = await db
       .insert(generationRequests)
-      .values({ id: crypto.randomUUID(), userId: user.id, modelId: "m", surface: "gateway", mode: "sync", input: { a: [1] }, provider: "local", costReservedCredits: 12_345 })
+      .values({
+        id: crypto.randomUUID(),
+        userId: user.id,
+        modelId: "m",
+        surface: "gateway",
+        mode: "sync",
+        input: { a: [1] },
+        provider: "local",
+        costReservedCredits: 12_345,
+      })
       .returning();
     const [raw] = await rawRows<Record<string, unknown>>(db, sql`select * from generation_requests where id = ${built!.id}`);
     expect(tableRow(generationRequests, raw!)).toEqual(built);

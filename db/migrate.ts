@@ -14,9 +14,7 @@ const MIGRATION_LOCK = 727_101;
  * Applies the checked-in drizzle-kit migrations. On PostgreSQL several app instances may start
  * at once, so the run is serialised by an advisory lock held on one dedicated connection.
  */
-export async function migrateDatabase(
-  target: { kind: "postgres"; url: string } | { kind: "pglite"; db: unknown },
-): Promise<void> {
+export async function migrateDatabase(target: { kind: "postgres"; url: string } | { kind: "pglite"; db: unknown }): Promise<void> {
   if (target.kind === "pglite") {
     await migratePglite(target.db as PgliteDatabase, { migrationsFolder });
     return;

@@ -23,7 +23,10 @@ async function describeSchema(db: Executor) {
 
 function latestSnapshot() {
   const meta = path.join(migrationsFolder, "meta");
-  const last = readdirSync(meta).filter((f) => f.endsWith("_snapshot.json")).sort().pop()!;
+  const last = readdirSync(meta)
+    .filter((f) => f.endsWith("_snapshot.json"))
+    .sort()
+    .pop()!;
   return JSON.parse(readFileSync(path.join(meta, last), "utf8")) as {
     tables: Record<string, { name: string; columns: Record<string, unknown> }>;
   };
@@ -46,9 +49,7 @@ describe("migrations", () => {
   test("the checked-in migrations produce every table and column of the drizzle schema", async () => {
     const { columns } = await describeSchema((await getDbHandle()).db);
     const actual = new Set(columns.filter((c) => !c.table_name.startsWith("__")).map((c) => `${c.table_name}.${c.column_name}`));
-    const expected = new Set(
-      Object.values(latestSnapshot().tables).flatMap((t) => Object.keys(t.columns).map((c) => `${t.name}.${c}`)),
-    );
+    const expected = new Set(Object.values(latestSnapshot().tables).flatMap((t) => Object.keys(t.columns).map((c) => `${t.name}.${c}`)));
     expect([...actual].sort()).toEqual([...expected].sort());
   });
 });

@@ -16,7 +16,10 @@ export function preparedQuery<Q>(build: (db: Executor) => Q): (db: Executor) => 
 }
 
 type RawPrepared = { execute: (values: Record<string, unknown>) => Promise<unknown> };
-type Internals = { session: { prepareQuery: (query: unknown, fields: undefined, name: undefined, arrayMode: boolean) => RawPrepared }; dialect: { sqlToQuery: (sql: SQL) => unknown } };
+type Internals = {
+  session: { prepareQuery: (query: unknown, fields: undefined, name: undefined, arrayMode: boolean) => RawPrepared };
+  dialect: { sqlToQuery: (sql: SQL) => unknown };
+};
 
 /**
  * A raw SQL statement (one the builder cannot express) built once per database handle and

@@ -8,7 +8,15 @@ import { describe, expect, test } from "vitest";
  */
 const root = path.resolve(import.meta.dirname, "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
-const markdown = ["README.md", "AGENTS.md", "SECURITY.md", "bench/RESULTS.md", ...readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const markdown = [
+  "README.md",
+  "AGENTS.md",
+  "SECURITY.md",
+  "bench/RESULTS.md",
+  ...readdirSync(path.join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** Relative link targets of a markdown file (no scheme, no bare anchors), with their anchors. */
 function links(file: string): { target: string; anchor: string | null }[] {
@@ -51,7 +59,14 @@ describe("README", () => {
   test("has the sections a newcomer needs", () => {
     const headings = [...read("README.md").matchAll(/^## (.+)$/gm)].map((m) => m[1]);
     expect(headings).toEqual(
-      expect.arrayContaining(["Quick start", "A tour", "Configuration for production", "Connect an MCP client", "Switching from fal", "Where to read more"]),
+      expect.arrayContaining([
+        "Quick start",
+        "A tour",
+        "Configuration for production",
+        "Connect an MCP client",
+        "Switching from fal",
+        "Where to read more",
+      ]),
     );
   });
 });

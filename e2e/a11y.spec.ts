@@ -7,7 +7,13 @@ async function seriousFindings(page: Page) {
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
 }
 
 async function signedInAdmin(page: Page, baseURL: string) {
@@ -52,7 +58,10 @@ const PATHS = [
 // One page for every check: each path is loaded once per language and checked at both widths
 // (resized in place), so the suite pays for half the page loads.
 for (const locale of ["en", "ru"]) {
-  test(`no serious or critical axe findings at 1366 and 390 px, in ${locale === "en" ? "English" : "Russian"}`, async ({ page, baseURL }) => {
+  test(`no serious or critical axe findings at 1366 and 390 px, in ${locale === "en" ? "English" : "Russian"}`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(180_000);
     await signedInAdmin(page, baseURL!);
     await page.context().addCookies([{ name: "gw_locale", value: locale, url: baseURL! }]);

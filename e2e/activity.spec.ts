@@ -3,7 +3,11 @@ import { withAppDb } from "./catalog-db";
 import { signedInUser } from "./generation-db";
 import { MODEL, runFromPlayground } from "./playground-helpers";
 
-test("a playground run appears on the Activity page; its detail shows the image, the cost and the input", async ({ page, context, baseURL }) => {
+test("a playground run appears on the Activity page; its detail shows the image, the cost and the input", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await signedInUser(context, baseURL!, { rub: 50 });
   const requestId = await runFromPlayground(page, "a paper boat on a pond");
   const charged = (await page.getByTestId("run-charged").textContent())!;
@@ -52,7 +56,11 @@ test("another user's activity record is not found, exactly like a missing one", 
   }
 });
 
-test("a job whose provider keeps refusing it is listed as retrying, with the attempt and the reason", async ({ page, context, baseURL }) => {
+test("a job whose provider keeps refusing it is listed as retrying, with the attempt and the reason", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await signedInUser(context, baseURL!, { rub: 50 });
   // The simulator answers 503 to every submit: the job is retried with backoff (about half a minute).
   // The playground says so while the run waits in the queue.
@@ -61,7 +69,9 @@ test("a job whose provider keeps refusing it is listed as retrying, with the att
   await page.locator("#field-image_size").selectOption("square");
   await page.getByTestId("run-button").click();
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "queued");
-  await expect(page.getByTestId("run-retrying")).toContainText(/Retrying: attempt [2-6] of 6\. The provider did not accept the job/, { timeout: 15_000 });
+  await expect(page.getByTestId("run-retrying")).toContainText(/Retrying: attempt [2-6] of 6\. The provider did not accept the job/, {
+    timeout: 15_000,
+  });
   const id = (await page.getByTestId("run-request-id").textContent())!;
 
   const run = page.locator(`[data-testid="in-flight-run"][data-request-id="${id}"]`);

@@ -5,7 +5,9 @@ import { baseURL } from "../playwright.config";
 // script on the page calling it makes the browser send a real CORS preflight first.
 const otherOrigin = baseURL.replace("127.0.0.1", "localhost");
 
-test("a browser script on another origin calls the API with a bearer key: the preflight passes and the answer is readable", async ({ page }) => {
+test("a browser script on another origin calls the API with a bearer key: the preflight passes and the answer is readable", async ({
+  page,
+}) => {
   await page.goto("/");
   const answer = await page.evaluate(async (api) => {
     const res = await fetch(`${api}/me`, { headers: { authorization: "Bearer gw_live_not_a_real_key" } });
@@ -20,7 +22,11 @@ test("an API preflight is answered with the CORS headers and X-Request-ID, on bo
   for (const path of ["/run/fal-ai/flux/schnell", "/api/v1/generate", "/me/uploads"]) {
     const res = await request.fetch(path, {
       method: "OPTIONS",
-      headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
     });
     expect(res.status(), path).toBe(204);
     expect(res.headers()["access-control-allow-origin"], path).toBe("*");
@@ -51,7 +57,10 @@ test("a method a route does not define is 405 in the envelope, with Allow and X-
 
 test("a malformed percent-encoding in the path is 400 invalid_params with X-Request-ID, not Next's bare 500", async ({ request }) => {
   for (const path of ["/me/keys/%FF", "/run/fal-ai/%zz", "/api/v1/requests/%E0%A4%A", "/catalog/%FF"]) {
-    const res = await request.fetch(path, { method: path.startsWith("/run") ? "POST" : "GET", data: path.startsWith("/run") ? {} : undefined });
+    const res = await request.fetch(path, {
+      method: path.startsWith("/run") ? "POST" : "GET",
+      data: path.startsWith("/run") ? {} : undefined,
+    });
     expect(res.status(), path).toBe(400);
     expect(res.headers()["x-request-id"], path).toBeTruthy();
     expect(await res.json()).toMatchObject({ success: false, error: "invalid_params" });

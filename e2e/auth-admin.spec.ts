@@ -19,11 +19,19 @@ test("an admin made by user:create finds a user, bans them (their key gets 403) 
   await page.getByLabel("Reason").fill("e2e abuse check");
   await page.getByRole("button", { name: "Ban user" }).click();
   // Nothing happens until the admin confirms.
-  expect(await page.evaluate(async (key) => (await fetch("/me", { headers: { Authorization: `Bearer ${key}` }, credentials: "omit" })).status, target.apiKey)).toBe(200);
+  expect(
+    await page.evaluate(
+      async (key) => (await fetch("/me", { headers: { Authorization: `Bearer ${key}` }, credentials: "omit" })).status,
+      target.apiKey,
+    ),
+  ).toBe(200);
   await page.getByRole("dialog").getByRole("button", { name: "Ban", exact: true }).click();
   await expect(page.getByText("Banned for “e2e abuse check”, indefinitely.")).toBeVisible();
   const status = () =>
-    page.evaluate(async (key) => (await fetch("/me", { headers: { Authorization: `Bearer ${key}` }, credentials: "omit" })).status, target.apiKey);
+    page.evaluate(
+      async (key) => (await fetch("/me", { headers: { Authorization: `Bearer ${key}` }, credentials: "omit" })).status,
+      target.apiKey,
+    );
   expect(await status()).toBe(403);
 
   await page.getByRole("button", { name: "Lift the ban" }).click();

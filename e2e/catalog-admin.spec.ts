@@ -1,7 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { adminSession } from "./catalog-db";
 
-test("an admin hides a model, edits its price and discount, and the public catalog follows", async ({ page, context, request, baseURL }) => {
+test("an admin hides a model, edits its price and discount, and the public catalog follows", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   const token = await adminSession();
   await context.addCookies([{ name: "authjs.session-token", value: token, url: baseURL! }]);
   await page.goto("/dashboard/admin/models?search=wizper");

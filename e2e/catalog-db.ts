@@ -6,11 +6,13 @@ import { readPgliteLock } from "../db/pglite-lock";
  * publishes in DATA_DIR/pglite.lock), for arranging what the UI cannot: an admin's session.
  */
 export async function withAppDb<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
-  const url = process.env.DATABASE_URL ?? (() => {
-    const lock = readPgliteLock(process.env.E2E_DATA_DIR);
-    if (!lock) throw new Error("the e2e server's database is not reachable (no pglite.lock)");
-    return `postgres://postgres@127.0.0.1:${lock.port}/postgres`;
-  })();
+  const url =
+    process.env.DATABASE_URL ??
+    (() => {
+      const lock = readPgliteLock(process.env.E2E_DATA_DIR);
+      if (!lock) throw new Error("the e2e server's database is not reachable (no pglite.lock)");
+      return `postgres://postgres@127.0.0.1:${lock.port}/postgres`;
+    })();
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     return await fn(sql);

@@ -17,12 +17,18 @@ test("a visitor searches the catalog, filters by category, opens a model and see
   await expect(example).toHaveJSProperty("complete", true);
   expect(await example.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(480);
 
-  await page.getByRole("region", { name: "Category" }).getByRole("link", { name: /^Text to image/ }).click();
+  await page
+    .getByRole("region", { name: "Category" })
+    .getByRole("link", { name: /^Text to image/ })
+    .click();
   await expect(page).toHaveURL(/category=text-to-image/);
   await expect(page).toHaveURL(/search=flux/);
   await expect(grid.getByRole("heading", { name: "FLUX.1 Kontext [pro]" })).toHaveCount(0);
 
-  await grid.getByRole("link").filter({ has: page.getByRole("heading", { name: "FLUX.1 [dev]", exact: true }) }).click();
+  await grid
+    .getByRole("link")
+    .filter({ has: page.getByRole("heading", { name: "FLUX.1 [dev]", exact: true }) })
+    .click();
   await expect(page).toHaveURL(/\/catalog\/fal-ai\/flux\/dev$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("FLUX.1 [dev]");
   await expect(page.getByTestId("unit-price").first()).toHaveText("2.25 ₽");
@@ -84,7 +90,10 @@ test("the model page speaks Russian when the visitor picked it, and hidden model
   expect(hidden?.status()).toBe(404);
 });
 
-test("a discounted model shows the price charged, the price before the discount struck, and an estimate that agrees", async ({ page, request }) => {
+test("a discounted model shows the price charged, the price before the discount struck, and an estimate that agrees", async ({
+  page,
+  request,
+}) => {
   // Imagen 4 is seeded at 3.6 ₽ per image, 20 % off: 2.88 ₽ is charged.
   const card = await (await request.get("/models/fal-ai/imagen4/preview")).json();
   expect(card).toMatchObject({ priceRub: 2.88, originalPriceRub: 3.6, discountPercent: 20 });

@@ -27,11 +27,22 @@ type Answer = { status: number; headers: Record<string, string | string[] | unde
  * connection: userCreate blocks this worker for seconds, long enough for the server to close an
  * idle keep-alive socket that the next request would otherwise be written to ("socket hang up").
  */
-function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {}): Promise<Answer> {
+function send(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
+): Promise<Answer> {
   const url = new URL(path, baseURL);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: options.method ?? "GET", headers: options.headers, localAddress: options.from, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: options.method ?? "GET",
+        headers: options.headers,
+        localAddress: options.from,
+        agent: false,
+      },
       (res) => {
         let body = "";
         res.setEncoding("utf8");
@@ -73,7 +84,10 @@ test("route handlers count per-IP limits by the socket: a new X-Forwarded-For pe
   const remote = externalAddress();
   const csrf = await send("/api/auth/csrf", { from: remote });
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
-  const cookie = ([] as string[]).concat(csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+  const cookie = ([] as string[])
+    .concat(csrf.headers["set-cookie"] ?? [])
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const ask = (i: number) =>
     send("/api/auth/signin/nodemailer", {
       from: remote,
@@ -93,11 +107,17 @@ test("route handlers count per-IP limits by the socket: a new X-Forwarded-For pe
 
   // The limit is the remote address's alone: this machine's loopback still gets a link.
   const other = await send("/api/auth/csrf");
-  const otherCookie = ([] as string[]).concat(other.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+  const otherCookie = ([] as string[])
+    .concat(other.headers["set-cookie"] ?? [])
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const mine = await send("/api/auth/signin/nodemailer", {
     method: "POST",
     headers: { cookie: otherCookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email: `socket-local-${Date.now()}@example.test`, csrfToken: (JSON.parse(other.body) as { csrfToken: string }).csrfToken }).toString(),
+    body: new URLSearchParams({
+      email: `socket-local-${Date.now()}@example.test`,
+      csrfToken: (JSON.parse(other.body) as { csrfToken: string }).csrfToken,
+    }).toString(),
   });
   expect(String(mine.headers.location)).not.toContain("error=");
 });

@@ -33,7 +33,9 @@ const balance = async (request: Parameters<typeof json>[0]) => (await json(reque
 const ledgerHolds = () => expectLedgerConsistent(user.userId);
 
 test.describe("run and subscribe", () => {
-  test("fal.subscribe (polling) follows IN_QUEUE → IN_PROGRESS → COMPLETED with logs and returns the output, charged once", async ({ request }) => {
+  test("fal.subscribe (polling) follows IN_QUEUE → IN_PROGRESS → COMPLETED with logs and returns the output, charged once", async ({
+    request,
+  }) => {
     const updates: { status: string; logs?: unknown[] }[] = [];
     const result = await fal.subscribe(MODEL, {
       input: { prompt: "a lighthouse [latency:2000]", ...SMALL },
@@ -82,7 +84,9 @@ test.describe("run and subscribe", () => {
   });
 
   test("a model failure is fal's ValidationError (422 with detail), refunded", async ({ request }) => {
-    const failure = await fal.run(MODEL, { input: { prompt: "broken [latency:500] [fail:generation]", ...SMALL } }).catch((e: unknown) => e);
+    const failure = await fal
+      .run(MODEL, { input: { prompt: "broken [latency:500] [fail:generation]", ...SMALL } })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ValidationError);
     const err = failure as ValidationError;
     expect(err.status).toBe(422);
@@ -105,13 +109,25 @@ test.describe("run and subscribe", () => {
 });
 
 test.describe("queue", () => {
-  test("submit (webhookUrl, priority, hint) → status with logs → streamStatus → result; the webhook comes in fal's body, signed", async ({ request }) => {
+  test("submit (webhookUrl, priority, hint) → status with logs → streamStatus → result; the webhook comes in fal's body, signed", async ({
+    request,
+  }) => {
     const receiver = await callbackReceiver();
     try {
-      const submitted = await fal.queue.submit(MODEL, { input: { prompt: "queued [latency:2000]", ...SMALL }, webhookUrl: receiver.url, priority: "low", hint: "any" });
+      const submitted = await fal.queue.submit(MODEL, {
+        input: { prompt: "queued [latency:2000]", ...SMALL },
+        webhookUrl: receiver.url,
+        priority: "low",
+        hint: "any",
+      });
       const id = submitted.request_id;
       await ledgerHolds();
-      expect(submitted).toMatchObject({ status: "IN_QUEUE", request_id: id, queue_position: expect.any(Number), status_url: expect.stringContaining(`https://queue.fal.run/fal-ai/flux/requests/${id}/status`) });
+      expect(submitted).toMatchObject({
+        status: "IN_QUEUE",
+        request_id: id,
+        queue_position: expect.any(Number),
+        status_url: expect.stringContaining(`https://queue.fal.run/fal-ai/flux/requests/${id}/status`),
+      });
       const early = await fal.queue.status(MODEL, { requestId: id, logs: true });
       await ledgerHolds();
       expect(["IN_QUEUE", "IN_PROGRESS", "COMPLETED"]).toContain(early.status);
@@ -135,7 +151,11 @@ test.describe("queue", () => {
       expect(result.requestId).toBe(id);
       expect((result.data as Images).images[0]).toMatchObject({ width: 256 });
 
-      await pollUntil(async () => receiver.received.length, (n) => n > 0, { everyMs: 200, withinMs: 30_000 });
+      await pollUntil(
+        async () => receiver.received.length,
+        (n) => n > 0,
+        { everyMs: 200, withinMs: 30_000 },
+      );
       const { secret } = (await json(request, "GET", "/me/webhook-secret", user)).body;
       const delivery = receiver.received[0]!;
       const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k, String(v)]));
@@ -159,8 +179,12 @@ test.describe("queue", () => {
 });
 
 test.describe("storage", () => {
-  test("storage.upload lands in the user's uploads; its URL is a model input, and a Blob in subscribe's input is uploaded on the way", async ({ request }) => {
-    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: "#2266cc" } }).png().toBuffer();
+  test("storage.upload lands in the user's uploads; its URL is a model input, and a Blob in subscribe's input is uploaded on the way", async ({
+    request,
+  }) => {
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: "#2266cc" } })
+      .png()
+      .toBuffer();
     const url = await fal.storage.upload(new Blob([new Uint8Array(png)], { type: "image/png" }));
     await ledgerHolds();
     expect(url).toMatch(new RegExp(`^${baseURL}/files/u/.+\\.png$`));
@@ -180,12 +204,22 @@ test.describe("storage", () => {
 
 test.describe("the proxy is not an open proxy", () => {
   test("a target outside fal's hosts is 400 in the envelope; a fal path the gateway does not serve is 404", async ({ request }) => {
-    for (const target of ["https://example.com/x", "http://169.254.169.254/latest/meta-data", "https://fal.run.example.com/fal-ai/flux/dev"]) {
-      const res = await request.post("/api/fal/proxy", { headers: { authorization: `Key ${user.apiKey}`, "x-fal-target-url": target }, data: {} });
+    for (const target of [
+      "https://example.com/x",
+      "http://169.254.169.254/latest/meta-data",
+      "https://fal.run.example.com/fal-ai/flux/dev",
+    ]) {
+      const res = await request.post("/api/fal/proxy", {
+        headers: { authorization: `Key ${user.apiKey}`, "x-fal-target-url": target },
+        data: {},
+      });
       expect(res.status()).toBe(400);
       expect(await res.json()).toMatchObject({ success: false, error: "invalid_params" });
     }
-    const tokens = await request.post("/api/fal/proxy", { headers: { authorization: `Key ${user.apiKey}`, "x-fal-target-url": "https://rest.fal.ai/tokens/" }, data: {} });
+    const tokens = await request.post("/api/fal/proxy", {
+      headers: { authorization: `Key ${user.apiKey}`, "x-fal-target-url": "https://rest.fal.ai/tokens/" },
+      data: {},
+    });
     expect(tokens.status()).toBe(404);
   });
 });

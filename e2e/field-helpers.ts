@@ -24,7 +24,8 @@ export function apiUser(rub = 100): ApiUser {
 export async function sessionFor(userId: string): Promise<string> {
   const token = crypto.randomUUID();
   await withAppDb(
-    (sql) => sql`insert into sessions (session_token, id, user_id, expires) values (${token}, ${crypto.randomUUID()}, ${userId}, now() + interval '1 day')`,
+    (sql) =>
+      sql`insert into sessions (session_token, id, user_id, expires) values (${token}, ${crypto.randomUUID()}, ${userId}, now() + interval '1 day')`,
   );
   return token;
 }
@@ -76,7 +77,11 @@ export async function jobOf(id: string) {
 }
 
 /** Polls `fn` until `done(value)` (every `everyMs`, up to `withinMs`), returning the last value. */
-export async function pollUntil<T>(fn: () => Promise<T>, done: (value: T) => boolean, { everyMs = 500, withinMs = 30_000 } = {}): Promise<T> {
+export async function pollUntil<T>(
+  fn: () => Promise<T>,
+  done: (value: T) => boolean,
+  { everyMs = 500, withinMs = 30_000 } = {},
+): Promise<T> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     const value = await fn();
@@ -85,7 +90,14 @@ export async function pollUntil<T>(fn: () => Promise<T>, done: (value: T) => boo
   }
 }
 
-export async function json(request: APIRequestContext, method: string, path: string, user: ApiUser, body?: unknown, headers: Record<string, string> = {}) {
+export async function json(
+  request: APIRequestContext,
+  method: string,
+  path: string,
+  user: ApiUser,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await request.fetch(path, { method, headers: bearer(user, headers), data: body });
   const text = await res.text();
   return { status: res.status(), headers: res.headers(), body: text ? JSON.parse(text) : null };

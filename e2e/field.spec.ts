@@ -35,9 +35,17 @@ test.describe("sync", () => {
   });
 
   test("skill sync: true on a provider that takes 2.5 s answers 200 with the GenerationResult", async ({ request }) => {
-    const res = await json(request, "POST", "/api/v1/generate", user, { model: MODEL, input: { prompt: "an orchard [latency:2500]", ...SMALL }, sync: true });
+    const res = await json(request, "POST", "/api/v1/generate", user, {
+      model: MODEL,
+      input: { prompt: "an orchard [latency:2500]", ...SMALL },
+      sync: true,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: "completed", model: MODEL, output: { images: [{ url: expect.stringContaining("/files/r/") }] } });
+    expect(res.body).toMatchObject({
+      status: "completed",
+      model: MODEL,
+      output: { images: [{ url: expect.stringContaining("/files/r/") }] },
+    });
     expect(res.body.cost_rub).toBeGreaterThan(0);
   });
 
@@ -49,7 +57,11 @@ test.describe("sync", () => {
     expect(await balance(request)).toBe(FUNDS);
     expect((await jobOf(res.body.requestId))?.status).toBe("failed");
 
-    const skill = await json(request, "POST", "/api/v1/generate", user, { model: MODEL, input: { prompt: "down [fail:provider]", ...SMALL }, sync: true });
+    const skill = await json(request, "POST", "/api/v1/generate", user, {
+      model: MODEL,
+      input: { prompt: "down [fail:provider]", ...SMALL },
+      sync: true,
+    });
     expect(skill.status).toBe(502);
     expect(skill.body).toMatchObject({ code: "PROVIDER_ERROR", details: { requestId: expect.any(String) } });
     expect(await balance(request)).toBe(FUNDS);
@@ -86,7 +98,9 @@ test.describe("sync", () => {
 
   test("16 sync runs at once, each taking 1–3 s: every answer 200, each job charged once", async ({ request }) => {
     const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => json(request, "POST", `/run/${MODEL}`, user, { prompt: `crowd ${i} [latency:${1000 + (i % 5) * 500}]`, ...SMALL })),
+      Array.from({ length: 16 }, (_, i) =>
+        json(request, "POST", `/run/${MODEL}`, user, { prompt: `crowd ${i} [latency:${1000 + (i % 5) * 500}]`, ...SMALL }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(16).fill(200));
     expect(new Set(answers.map((a) => a.body.request_id)).size).toBe(16);
@@ -116,11 +130,19 @@ test.describe("queue", () => {
     expect(result.body).toMatchObject({ request_id: id, images: [{ url: expect.stringContaining("/files/r/") }] });
   });
 
-  test("a stock EventSource follows a queued run to its end, each event with an id, and stops at the 204", async ({ page, context, baseURL }) => {
+  test("a stock EventSource follows a queued run to its end, each event with an id, and stops at the 204", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await context.addCookies([{ name: "authjs.session-token", value: await sessionFor(user.userId), url: baseURL! }]);
     await page.goto("/");
     const seen = await page.evaluate(async (model) => {
-      const submit = await fetch(`/queue/${model}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: "streamed [latency:2500]", image_size: { width: 256, height: 256 } }) });
+      const submit = await fetch(`/queue/${model}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "streamed [latency:2500]", image_size: { width: 256, height: 256 } }),
+      });
       const { requestId } = await submit.json();
       const follow = (url: string, names: string[]) =>
         new Promise<{ events: { name: string; id: string; data: unknown }[]; opens: number; closed: boolean }>((resolve) => {
@@ -128,7 +150,10 @@ test.describe("queue", () => {
           const events: { name: string; id: string; data: unknown }[] = [];
           let opens = 0;
           source.onopen = () => opens++;
-          for (const name of names) source.addEventListener(name, (e) => events.push({ name, id: (e as MessageEvent).lastEventId, data: JSON.parse((e as MessageEvent).data) }));
+          for (const name of names)
+            source.addEventListener(name, (e) =>
+              events.push({ name, id: (e as MessageEvent).lastEventId, data: JSON.parse((e as MessageEvent).data) }),
+            );
           // The server closes after the final event; the client reconnects with Last-Event-ID and is
           // told 204: the EventSource standard's "stop", so readyState becomes CLOSED.
           source.onerror = () => source.readyState === EventSource.CLOSED && resolve({ events, opens, closed: true });
@@ -163,10 +188,17 @@ test.describe("queue", () => {
   test("a completion callback arrives signed per Standard Webhooks and verifies with the user's secret", async ({ request }) => {
     const receiver = await callbackReceiver();
     try {
-      const submit = await json(request, "POST", `/queue/${MODEL}?webhook=${encodeURIComponent(receiver.url)}`, user, { prompt: "called back [latency:1500]", ...SMALL });
+      const submit = await json(request, "POST", `/queue/${MODEL}?webhook=${encodeURIComponent(receiver.url)}`, user, {
+        prompt: "called back [latency:1500]",
+        ...SMALL,
+      });
       expect(submit.status).toBe(200);
       const id = submit.body.requestId;
-      await pollUntil(async () => receiver.received.length, (n) => n > 0, { everyMs: 200, withinMs: 30_000 });
+      await pollUntil(
+        async () => receiver.received.length,
+        (n) => n > 0,
+        { everyMs: 200, withinMs: 30_000 },
+      );
       expect(receiver.received).toHaveLength(1);
       const { secret } = (await json(request, "GET", "/me/webhook-secret", user)).body;
       const [delivery] = receiver.received;
@@ -186,16 +218,25 @@ test.describe("queue", () => {
     expect((await jobOf(queued))?.status).toBe("cancelled");
 
     const running = (await json(request, "POST", `/queue/${MODEL}`, user, { prompt: "too late [latency:3000]", ...SMALL })).body.requestId;
-    await pollUntil(async () => (await json(request, "GET", `/queue/${MODEL}/requests/${running}/status`, user)).body.status, (s) => s !== "queued", { everyMs: 100 });
+    await pollUntil(
+      async () => (await json(request, "GET", `/queue/${MODEL}/requests/${running}/status`, user)).body.status,
+      (s) => s !== "queued",
+      { everyMs: 100 },
+    );
     const late = await json(request, "PUT", `/queue/${MODEL}/requests/${running}/cancel`, user);
     expect(late.body).toMatchObject({ ok: false });
-    const final = await pollUntil(async () => (await jobOf(running))?.status, (s) => s === "completed" || s === "failed");
+    const final = await pollUntil(
+      async () => (await jobOf(running))?.status,
+      (s) => s === "completed" || s === "failed",
+    );
     expect(final).toBe("completed");
   });
 });
 
 test.describe("idempotency", () => {
-  test("a repeated sync run with the same Idempotency-Key returns the first outcome; 20 concurrent queue duplicates make one job", async ({ request }) => {
+  test("a repeated sync run with the same Idempotency-Key returns the first outcome; 20 concurrent queue duplicates make one job", async ({
+    request,
+  }) => {
     const key = crypto.randomUUID();
     const body = { prompt: "once only [latency:1500]", ...SMALL };
     const [first, second] = await Promise.all([
@@ -213,12 +254,18 @@ test.describe("idempotency", () => {
 
     const queueKey = crypto.randomUUID();
     const duplicates = await Promise.all(
-      Array.from({ length: 20 }, () => json(request, "POST", `/queue/${MODEL}`, user, { prompt: "one job [latency:1000]", ...SMALL }, { "idempotency-key": queueKey })),
+      Array.from({ length: 20 }, () =>
+        json(request, "POST", `/queue/${MODEL}`, user, { prompt: "one job [latency:1000]", ...SMALL }, { "idempotency-key": queueKey }),
+      ),
     );
     expect(duplicates.map((d) => d.status)).toEqual(Array(20).fill(200));
     expect(new Set(duplicates.map((d) => d.body.requestId)).size).toBe(1);
     const { jobs } = await expectLedgerConsistent(user.userId);
     expect(jobs).toBe(2);
-    await pollUntil(async () => (await jobOf(duplicates[0]!.body.requestId))?.status, (s) => s === "completed", { withinMs: 30_000 });
+    await pollUntil(
+      async () => (await jobOf(duplicates[0]!.body.requestId))?.status,
+      (s) => s === "completed",
+      { withinMs: 30_000 },
+    );
   });
 });

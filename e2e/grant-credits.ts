@@ -11,10 +11,17 @@ import { rubToCredits } from "@/lib/money/credits";
 async function main() {
   const [userId, rub] = process.argv.slice(2);
   const url = cliDatabaseUrl();
-  if (!userId || !rub || !url) throw new Error("usage: DATA_DIR=<e2e data dir> tsx e2e/grant-credits.ts <userId> <rub> (with the app running)");
+  if (!userId || !rub || !url)
+    throw new Error("usage: DATA_DIR=<e2e data dir> tsx e2e/grant-credits.ts <userId> <rub> (with the app running)");
   const handle = postgresHandle(url, 1);
   try {
-    const move = await grantCredits(handle.db, { userId, credits: rubToCredits(rub), type: "grant", idempotencyKey: `e2e-grant:${userId}`, description: "e2e" });
+    const move = await grantCredits(handle.db, {
+      userId,
+      credits: rubToCredits(rub),
+      type: "grant",
+      idempotencyKey: `e2e-grant:${userId}`,
+      description: "e2e",
+    });
     process.stdout.write(JSON.stringify({ balance: move.balance }) + "\n");
   } finally {
     await handle.close();

@@ -25,7 +25,9 @@ test("a user previews the cover prompt, and writes a Cyrillic artist on an uploa
   await generate.getByLabel("Release name", { exact: true }).fill("Полночный экспресс");
   await generate.getByLabel("Genre").fill("рэп");
   await generate.getByLabel("Lyrics or description").fill("Огни ночного города");
-  await expect(page.getByTestId("prompt-preview")).toContainText('Square album cover artwork for a hip-hop release titled "Полночный экспресс".');
+  await expect(page.getByTestId("prompt-preview")).toContainText(
+    'Square album cover artwork for a hip-hop release titled "Полночный экспресс".',
+  );
   await expect(page.getByTestId("prompt-preview")).toContainText("Огни ночного города");
   // A new user has no balance: the server's own words come back.
   await generate.getByRole("button", { name: "Generate cover" }).click();
@@ -36,7 +38,9 @@ test("a user previews the cover prompt, and writes a Cyrillic artist on an uploa
   await edit.getByLabel("Artist", { exact: true }).fill("Земфира");
   await edit.getByLabel("Release name", { exact: true }).fill("Полночный экспресс");
   await edit.getByLabel("Genre").fill("rock");
-  const picture = await sharp({ create: { width: 640, height: 640, channels: 3, background: "#2a4d69" } }).png().toBuffer();
+  const picture = await sharp({ create: { width: 640, height: 640, channels: 3, background: "#2a4d69" } })
+    .png()
+    .toBuffer();
   await edit.locator('input[type="file"]').setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: picture });
   await expect(page.getByTestId("overlay-preview")).toContainText("Земфира");
   await edit.getByRole("button", { name: "Write on the cover" }).click();

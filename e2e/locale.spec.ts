@@ -36,7 +36,10 @@ test.describe("a browser that prefers Russian", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Обзор" })).toBeVisible();
     await expect(page.getByTestId("overview-balance")).toHaveText("12,00 ₽");
     await expect(page.getByRole("link", { name: "Пополнить", exact: true })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Кабинет" }).getByRole("link", { name: "Обзор" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("navigation", { name: "Кабинет" }).getByRole("link", { name: "Обзор" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
 
     expect((await page.request.post("/me/keys", { data: { name: "ключ" } })).status()).toBe(201);
     await page.goto("/dashboard/keys");

@@ -52,30 +52,57 @@ test.describe("tools", () => {
       const client = await connect(user.apiKey, era);
       expect(client.getProtocolEra()).toBe(era === "auto" ? "modern" : "legacy");
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(
-        ["cancel_request", "estimate_cost", "generate", "get_balance", "get_model_schema", "get_request", "list_models", "upload_file"],
-      );
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "cancel_request",
+        "estimate_cost",
+        "generate",
+        "get_balance",
+        "get_model_schema",
+        "get_request",
+        "list_models",
+        "upload_file",
+      ]);
 
       const listed = data(await client.callTool({ name: "list_models", arguments: { search: "schnell" } }));
-      expect(listed.models).toEqual([{ id: MODEL, name: expect.any(String), category: "text-to-image", priceRub: expect.any(Number), priceUnit: "megapixels" }]);
+      expect(listed.models).toEqual([
+        { id: MODEL, name: expect.any(String), category: "text-to-image", priceRub: expect.any(Number), priceUnit: "megapixels" },
+      ]);
       const schema = data(await client.callTool({ name: "get_model_schema", arguments: { model: MODEL } }));
       expect(schema).toMatchObject({ model: MODEL, required: ["prompt"], properties: { prompt: { type: "string" } } });
-      const estimate = data(await client.callTool({ name: "estimate_cost", arguments: { model: MODEL, input: { prompt: "x", ...SMALL } } }));
+      const estimate = data(
+        await client.callTool({ name: "estimate_cost", arguments: { model: MODEL, input: { prompt: "x", ...SMALL } } }),
+      );
       expect(estimate).toMatchObject({ modelId: MODEL, estimatedCostRub: expect.any(Number), priceUnit: "megapixel" });
 
-      const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
-      const upload = data(await client.callTool({ name: "upload_file", arguments: { data: `data:image/png;base64,${png.toString("base64")}` } }));
+      const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+        .png()
+        .toBuffer();
+      const upload = data(
+        await client.callTool({ name: "upload_file", arguments: { data: `data:image/png;base64,${png.toString("base64")}` } }),
+      );
       expect(upload).toMatchObject({ mime_type: "image/png", size_bytes: png.length, url: expect.stringContaining("/files/u/") });
       expect((await fetch(upload.url)).status).toBe(200);
 
-      const generated = await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: `an orchard (${era})`, ...SMALL } } });
+      const generated = await client.callTool({
+        name: "generate",
+        arguments: { model: MODEL, input: { prompt: `an orchard (${era})`, ...SMALL } },
+      });
       expect(data(generated)).toMatchObject({ status: "completed", model: MODEL, cost_rub: estimate.estimatedCostRub });
       const id = data(generated).id as string;
       expect(data(await client.callTool({ name: "get_request", arguments: { request_id: id } }))).toEqual(data(generated));
 
-      const slow = data(await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "slow [latency:60000]", ...SMALL }, wait_seconds: 0 } }));
+      const slow = data(
+        await client.callTool({
+          name: "generate",
+          arguments: { model: MODEL, input: { prompt: "slow [latency:60000]", ...SMALL }, wait_seconds: 0 },
+        }),
+      );
       expect(slow.status).toBe("queued");
-      expect(data(await client.callTool({ name: "cancel_request", arguments: { request_id: slow.id } }))).toEqual({ request_id: slow.id, ok: true, status: "cancelled" });
+      expect(data(await client.callTool({ name: "cancel_request", arguments: { request_id: slow.id } }))).toEqual({
+        request_id: slow.id,
+        ok: true,
+        status: "cancelled",
+      });
 
       expect(await balanceOf(client)).toBe((FUNDS - Math.round(estimate.estimatedCostRub * 10_000)) / 10_000);
       await client.close();
@@ -92,12 +119,17 @@ test.describe("tools", () => {
     );
     expect(res.isError).toBeFalsy();
     const result = data(res);
-    expect(result).toMatchObject({ status: "completed", output: { images: [{ url: expect.stringContaining("/files/r/"), width: 256, height: 256 }] } });
+    expect(result).toMatchObject({
+      status: "completed",
+      output: { images: [{ url: expect.stringContaining("/files/r/"), width: 256, height: 256 }] },
+    });
     expect(result.processing_time_ms).toBeGreaterThanOrEqual(3000);
     // Several notifications while it ran, each a step further: the stages and the provider's lines.
     expect(progress.length).toBeGreaterThanOrEqual(4);
     expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
-    expect(progress.map((p) => p.message)).toEqual(expect.arrayContaining(["Queued", "Running", "Storing the result", expect.stringMatching(/^(Runner acquired|Step \d+\/\d+)/)]));
+    expect(progress.map((p) => p.message)).toEqual(
+      expect.arrayContaining(["Queued", "Running", "Storing the result", expect.stringMatching(/^(Runner acquired|Step \d+\/\d+)/)]),
+    );
     const image = blocks(res).find((b) => b.type === "image");
     expect(image?.mimeType).toMatch(/^image\//);
     const file = await fetch(result.output.images[0].url);
@@ -108,7 +140,10 @@ test.describe("tools", () => {
   test("a provider that fails is a PROVIDER_ERROR tool error with the request id, already refunded", async () => {
     const user = await newUser();
     const client = await connect(user.apiKey);
-    const res = await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "down [latency:1000] [fail:generation]", ...SMALL } } });
+    const res = await client.callTool({
+      name: "generate",
+      arguments: { model: MODEL, input: { prompt: "down [latency:1000] [fail:generation]", ...SMALL } },
+    });
     expect(res.isError).toBe(true);
     expect(data(res)).toMatchObject({ code: "PROVIDER_ERROR", details: { request_id: expect.any(String) } });
     expect(textOf(res)).toMatch(/^PROVIDER_ERROR: .*refunded/);
@@ -123,7 +158,10 @@ test.describe("refusals", () => {
     const generate = () => client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "x", ...SMALL } } });
     const broke = await generate();
     expect(broke.isError).toBe(true);
-    expect(data(broke)).toMatchObject({ code: "INSUFFICIENT_BALANCE", details: { available: 0.0001, recovery: { minAmountRub: expect.any(Number) } } });
+    expect(data(broke)).toMatchObject({
+      code: "INSUFFICIENT_BALANCE",
+      details: { available: 0.0001, recovery: { minAmountRub: expect.any(Number) } },
+    });
     expect(textOf(broke)).toContain(`top up at least ${data(broke).details.recovery.minAmountRub} ₽ at ${baseURL}/dashboard/billing`);
     // Tier 1 allows 10 generate calls a minute (refused ones count too, as on /api/v1/generate).
     let limited = broke;
@@ -136,7 +174,9 @@ test.describe("refusals", () => {
   test("another user's request id answers NOT_FOUND, exactly like a missing one", async () => {
     const owner = await newUser();
     const mine = data(
-      await (await connect(owner.apiKey)).callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "mine", ...SMALL }, wait_seconds: 0 } }),
+      await (
+        await connect(owner.apiKey)
+      ).callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "mine", ...SMALL }, wait_seconds: 0 } }),
     ).id as string;
     const other = await connect((await newUser()).apiKey);
     for (const requestId of [mine, crypto.randomUUID()]) {
@@ -159,7 +199,11 @@ test.describe("refusals", () => {
     await expect(connect(null)).rejects.toMatchObject({ status: 401 });
     // A key that is not one: the challenge says the token was refused.
     const bad = await request.post("/mcp", {
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer gw_live_${"x".repeat(40)}` },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer gw_live_${"x".repeat(40)}`,
+      },
       data: { jsonrpc: "2.0", id: 1, method: "tools/list" },
     });
     expect(bad.status()).toBe(401);
@@ -176,7 +220,9 @@ test.describe("refusals", () => {
 });
 
 test.describe("discovery", () => {
-  test("/llms.txt indexes the service; a model's llms.txt (through the catalog path) gives its price, input and calls", async ({ request }) => {
+  test("/llms.txt indexes the service; a model's llms.txt (through the catalog path) gives its price, input and calls", async ({
+    request,
+  }) => {
     const index = await request.get("/llms.txt");
     expect(index.status()).toBe(200);
     expect(index.headers()["content-type"]).toBe("text/plain; charset=utf-8");
@@ -199,11 +245,16 @@ test.describe("discovery", () => {
     expect((await request.get(`/catalog/${MODEL}`)).headers()["content-type"]).toContain("text/html");
   });
 
-  test("the landing page and /openapi.json show how to connect an MCP client, with this server's URL and the key header", async ({ page, request }) => {
+  test("the landing page and /openapi.json show how to connect an MCP client, with this server's URL and the key header", async ({
+    page,
+    request,
+  }) => {
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Connect an AI agent over MCP" })).toBeVisible();
     const config = JSON.parse((await page.getByTestId("mcp-config").textContent())!);
-    expect(config).toEqual({ mcpServers: { "generation-gateway": { type: "http", url: `${baseURL}/mcp`, headers: { Authorization: "Bearer YOUR_API_KEY" } } } });
+    expect(config).toEqual({
+      mcpServers: { "generation-gateway": { type: "http", url: `${baseURL}/mcp`, headers: { Authorization: "Bearer YOUR_API_KEY" } } },
+    });
     const doc = await (await request.get("/openapi.json")).json();
     expect(doc.paths["/mcp"].post.operationId).toBe("mcp");
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/llms.txt", "/catalog/{modelId}/llms.txt"]));

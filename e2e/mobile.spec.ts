@@ -35,7 +35,10 @@ async function expectWithinPhone(page: Page, locator: ReturnType<Page["locator"]
   expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
 }
 
-test("at 390 px every dashboard page, the catalog and a model page fit the phone, with every action reachable", async ({ page, baseURL }) => {
+test("at 390 px every dashboard page, the catalog and a model page fit the phone, with every action reachable", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const user = await signedInAdmin(page, baseURL!);
 
@@ -49,7 +52,10 @@ test("at 390 px every dashboard page, the catalog and a model page fit the phone
   const firstModel = page.getByTestId("model-grid").getByRole("link").first();
   expect((await firstModel.boundingBox())!.y).toBeLessThan(PHONE.height);
   await page.getByRole("button", { name: "Filters" }).click();
-  await page.getByRole("region", { name: "Category" }).getByRole("link", { name: /^Text to image/ }).click();
+  await page
+    .getByRole("region", { name: "Category" })
+    .getByRole("link", { name: /^Text to image/ })
+    .click();
   await expect(page).toHaveURL(/category=text-to-image/);
   await expect(page.getByRole("region", { name: "Category" })).toBeHidden();
   await expectNoSidewaysScroll(page, "catalog-filtered");

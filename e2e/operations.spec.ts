@@ -46,7 +46,10 @@ async function freePort(): Promise<number> {
 const INHERITED_OUT = ["APP_URL", "AUTH_URL", "PORT", "HOSTNAME", "DATABASE_URL", "DATA_DIR", "E2E", "STORAGE_DRIVER", "S3_BUCKET"];
 
 /** `npm start` with `env`; `portVia` says how the port reaches it (`npm start -- -p N`, or PORT=N). */
-function npmStart(env: Record<string, string>, { port, portVia, dataDir }: { port: number; portVia: "flag" | "env"; dataDir: string }): Server {
+function npmStart(
+  env: Record<string, string>,
+  { port, portVia, dataDir }: { port: number; portVia: "flag" | "env"; dataDir: string },
+): Server {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !INHERITED_OUT.includes(k)));
   const npm = spawn("npm", ["start", ...(portVia === "flag" ? ["--", "-p", String(port)] : [])], {
     env: {
@@ -63,7 +66,9 @@ function npmStart(env: Record<string, string>, { port, portVia, dataDir }: { por
   let text = "";
   npm.stdout!.on("data", (b: Buffer) => (text += b.toString()));
   npm.stderr!.on("data", (b: Buffer) => (text += b.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    npm.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const logLines = (msg: string) =>
     text
       .split("\n")
@@ -101,9 +106,13 @@ const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8
 
 /** `npm run user:create` against the running server's database. */
 function userWithKey(dataDir: string): { userId: string; apiKey: string } {
-  const out = execFileSync("node_modules/.bin/tsx", ["scripts/user-create.ts", "--email", `ops-${Date.now()}@example.test`, "--credits", "100"], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
-  });
+  const out = execFileSync(
+    "node_modules/.bin/tsx",
+    ["scripts/user-create.ts", "--email", `ops-${Date.now()}@example.test`, "--credits", "100"],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    },
+  );
   return JSON.parse(out.toString());
 }
 
@@ -133,28 +142,45 @@ test.describe("a non-default port", () => {
       expect(server.logLines("APP_URL is not set: links use the listening address")).toEqual([expect.objectContaining({ appUrl: origin })]);
       const { apiKey } = userWithKey(dataDir);
 
-      const run = await fetch(`${server.base}/run/${MODEL}`, { method: "POST", headers: auth(apiKey), body: JSON.stringify({ prompt: "a lighthouse" }) });
+      const run = await fetch(`${server.base}/run/${MODEL}`, {
+        method: "POST",
+        headers: auth(apiKey),
+        body: JSON.stringify({ prompt: "a lighthouse" }),
+      });
       expect(run.status).toBe(200);
       const result = (await run.json()) as { images: { url: string }[]; request_id: string };
       expect(result.images[0]!.url.startsWith(`${origin}/files/`)).toBe(true);
       // The link works: the file is served on that port.
       expect((await fetch(result.images[0]!.url.replace("localhost", "127.0.0.1"))).status).toBe(200);
 
-      const queued = await fetch(`${server.base}/queue/${MODEL}`, { method: "POST", headers: auth(apiKey), body: JSON.stringify({ prompt: "a harbour" }) });
+      const queued = await fetch(`${server.base}/queue/${MODEL}`, {
+        method: "POST",
+        headers: auth(apiKey),
+        body: JSON.stringify({ prompt: "a harbour" }),
+      });
       const urls = (await queued.json()) as Record<string, string>;
       expect(urls.status_url).toBe(`${origin}/queue/${MODEL}/requests/${urls.request_id}/status`);
 
-      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c33" } }).png().toBuffer();
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#c33" } })
+        .png()
+        .toBuffer();
       const form = new FormData();
       form.set("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "pixel.png");
-      const upload = await fetch(`${server.base}/me/uploads`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form });
+      const upload = await fetch(`${server.base}/me/uploads`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}` },
+        body: form,
+      });
       expect(upload.status).toBe(201);
       expect(((await upload.json()) as { url: string }).url.startsWith(`${origin}/files/u/`)).toBe(true);
 
       // A sign-in link, through Auth.js's own endpoints (CSRF token and cookie, then the e-mail form).
       const csrf = await fetch(`${server.base}/api/auth/csrf`);
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-      const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const cookie = csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
       const email = `link-${Date.now()}@example.test`;
       const signIn = await fetch(`${server.base}/api/auth/signin/nodemailer`, {
         method: "POST",
@@ -206,24 +232,42 @@ test.describe("SIGTERM to npm start", () => {
       expect(parentOf(serverPid)).toBe(server.npm.pid);
 
       // A queued job followed on its status stream, and two sync runs: a quick one and a slow one.
-      const queued = (await (await fetch(`${server.base}/queue/${MODEL}`, { method: "POST", headers: auth(apiKey), body: JSON.stringify({ prompt: "slow [latency:60000]" }) })).json()) as Record<string, string>;
-      const stream = await fetch(`${server.base}/queue/${MODEL}/requests/${queued.request_id}/status/stream`, { headers: { authorization: `Bearer ${apiKey}` } });
+      const queued = (await (
+        await fetch(`${server.base}/queue/${MODEL}`, {
+          method: "POST",
+          headers: auth(apiKey),
+          body: JSON.stringify({ prompt: "slow [latency:60000]" }),
+        })
+      ).json()) as Record<string, string>;
+      const stream = await fetch(`${server.base}/queue/${MODEL}/requests/${queued.request_id}/status/stream`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       expect(stream.status).toBe(200);
       let streamOpen!: () => void;
       const firstEvent = new Promise<void>((resolve) => (streamOpen = resolve));
       const streamRead = readStream(stream, () => streamOpen());
       await firstEvent;
       const run = (prompt: string) =>
-        fetch(`${server.base}/run/${MODEL}`, { method: "POST", headers: auth(apiKey), body: JSON.stringify({ prompt }) }).then(async (res) => ({
-          status: res.status,
-          body: (await res.json()) as Record<string, unknown>,
-          at: Date.now(),
-        }));
+        fetch(`${server.base}/run/${MODEL}`, { method: "POST", headers: auth(apiKey), body: JSON.stringify({ prompt }) }).then(
+          async (res) => ({
+            status: res.status,
+            body: (await res.json()) as Record<string, unknown>,
+            at: Date.now(),
+          }),
+        );
       const quick = run("quick [latency:1500]");
       const slow = run("slow [latency:12000]");
       // Both sync runs are at the provider before the signal.
       await expect
-        .poll(() => withServerDb(dataDir, (sql) => sql`select id from generation_requests where user_id = ${userId} and provider_request_id is not null and mode = 'sync'`).then((r) => r.length), { timeout: 10_000 })
+        .poll(
+          () =>
+            withServerDb(
+              dataDir,
+              (sql) =>
+                sql`select id from generation_requests where user_id = ${userId} and provider_request_id is not null and mode = 'sync'`,
+            ).then((r) => r.length),
+          { timeout: 10_000 },
+        )
         .toBe(2);
 
       const signalledAt = Date.now();
@@ -240,14 +284,25 @@ test.describe("SIGTERM to npm start", () => {
       const slowAnswer = await slow;
       expect(slowAnswer.status).toBe(504);
       const slowId = slowAnswer.body.requestId as string;
-      expect(slowAnswer.body).toEqual({ success: false, error: "timeout", message: expect.any(String), requestId: slowId, request_id: slowId, status: "in_progress" });
+      expect(slowAnswer.body).toEqual({
+        success: false,
+        error: "timeout",
+        message: expect.any(String),
+        requestId: slowId,
+        request_id: slowId,
+        status: "in_progress",
+      });
       expect(slowAnswer.at - signalledAt).toBeGreaterThanOrEqual(GRACE_MS - 200);
 
       const exit = await server.exited;
       expect(exit.code === 143 || exit.signal === "SIGTERM").toBe(true);
       expect(alive(serverPid)).toBe(false);
-      expect(server.logLines("shutting down: no new connections, draining")).toEqual([expect.objectContaining({ signal: "SIGTERM", graceMs: GRACE_MS })]);
-      expect(server.logLines("shutdown drained")).toEqual([expect.objectContaining({ streamsEnded: 1, syncRunsFinished: 1, syncRunsHandedOver: 1 })]);
+      expect(server.logLines("shutting down: no new connections, draining")).toEqual([
+        expect.objectContaining({ signal: "SIGTERM", graceMs: GRACE_MS }),
+      ]);
+      expect(server.logLines("shutdown drained")).toEqual([
+        expect.objectContaining({ streamsEnded: 1, syncRunsFinished: 1, syncRunsHandedOver: 1 }),
+      ]);
       expect(server.logLines("shutdown complete")).toEqual([expect.objectContaining({ exitCode: 143 })]);
 
       // The database as the server left it (closed cleanly, so it opens here): the quick run
@@ -273,7 +328,14 @@ test.describe("SIGTERM to npm start", () => {
       await healthy(restarted);
       await expect
         .poll(
-          async () => ((await (await fetch(`${restarted!.base}/queue/${MODEL}/requests/${slowId}/status`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { status: string }).status,
+          async () =>
+            (
+              (await (
+                await fetch(`${restarted!.base}/queue/${MODEL}/requests/${slowId}/status`, {
+                  headers: { authorization: `Bearer ${apiKey}` },
+                })
+              ).json()) as { status: string }
+            ).status,
           { timeout: 30_000, intervals: [500] },
         )
         .toBe("completed");
@@ -306,7 +368,13 @@ test.describe("watching it run", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "gw-ops-watch-"));
     const TOKEN = "ops-metrics-token-0123456789abcdef";
     // Storage is S3 on a port where nothing listens: a valid setting, so the server starts.
-    const s3 = { STORAGE_DRIVER: "s3", S3_BUCKET: "gw-ops", S3_ENDPOINT: "http://127.0.0.1:9", S3_ACCESS_KEY_ID: "ops", S3_SECRET_ACCESS_KEY: "ops-secret" };
+    const s3 = {
+      STORAGE_DRIVER: "s3",
+      S3_BUCKET: "gw-ops",
+      S3_ENDPOINT: "http://127.0.0.1:9",
+      S3_ACCESS_KEY_ID: "ops",
+      S3_SECRET_ACCESS_KEY: "ops-secret",
+    };
     const server = npmStart({ METRICS_TOKEN: TOKEN, ...s3 }, { port, portVia: "flag", dataDir });
     try {
       await healthy(server);
@@ -327,16 +395,31 @@ test.describe("watching it run", () => {
         },
       });
 
-      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3c3" } }).png().toBuffer();
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3c3" } })
+        .png()
+        .toBuffer();
       const form = new FormData();
       form.set("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "pixel.png");
-      const upload = await fetch(`${server.base}/me/uploads`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form });
+      const upload = await fetch(`${server.base}/me/uploads`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}` },
+        body: form,
+      });
       expect(upload.status).toBe(503);
       expect(upload.headers.get("retry-after")).toBe("5");
-      expect(await upload.json()).toEqual({ success: false, error: "storage_unavailable", message: expect.any(String), failure: "unreachable" });
+      expect(await upload.json()).toEqual({
+        success: false,
+        error: "storage_unavailable",
+        message: expect.any(String),
+        failure: "unreachable",
+      });
 
       // A generation still answers; its files keep the provider's links.
-      const run = await fetch(`${server.base}/run/${MODEL}`, { method: "POST", headers: auth(apiKey), body: JSON.stringify({ prompt: "a lighthouse" }) });
+      const run = await fetch(`${server.base}/run/${MODEL}`, {
+        method: "POST",
+        headers: auth(apiKey),
+        body: JSON.stringify({ prompt: "a lighthouse" }),
+      });
       expect(run.status).toBe(200);
       const result = (await run.json()) as { images: { url: string }[] };
       expect(result.images[0]!.url).not.toContain("/files/");
@@ -349,7 +432,9 @@ test.describe("watching it run", () => {
       expect(sample(families, "gateway_http_requests_total", { route: "/me/uploads", method: "POST", status: "503" })).toBe(1);
       expect(sample(families, "gateway_http_request_duration_seconds", { route: "/run/{modelId}", method: "POST", status: "200" })).toBe(1);
       expect(sample(families, "gateway_generations_total", { model: MODEL, status: "completed" })).toBe(1);
-      expect(sample(families, "gateway_provider_request_duration_seconds", { provider: "local", operation: "submit", outcome: "ok" })).toBe(1);
+      expect(sample(families, "gateway_provider_request_duration_seconds", { provider: "local", operation: "submit", outcome: "ok" })).toBe(
+        1,
+      );
       expect(sample(families, "gateway_provider_circuit_state", { provider: "local", state: "closed" })).toBe(1);
       expect(sample(families, "gateway_ledger_credits", { total: "used" })).toBeGreaterThan(0);
       expect(sample(families, "gateway_ledger_credits", { total: "issued" })).toBe(100 * 10_000);
@@ -375,11 +460,18 @@ test.describe("bad settings", () => {
   for (const [what, env, message] of [
     ["DATABASE_URL that is not a URL", { DATABASE_URL: "notaurl" }, "DATABASE_URL: must be a PostgreSQL URL"],
     ["STORAGE_DRIVER=s3 without S3_BUCKET", { STORAGE_DRIVER: "s3" }, "S3_BUCKET: required when STORAGE_DRIVER=s3"],
-    ["half a pair of S3 keys", { S3_BUCKET: "b", S3_ACCESS_KEY_ID: "AKIAEXAMPLE" }, "S3_SECRET_ACCESS_KEY: required when S3_ACCESS_KEY_ID is set"],
+    [
+      "half a pair of S3 keys",
+      { S3_BUCKET: "b", S3_ACCESS_KEY_ID: "AKIAEXAMPLE" },
+      "S3_SECRET_ACCESS_KEY: required when S3_ACCESS_KEY_ID is set",
+    ],
   ] as const) {
     test(`${what} stops start-up, naming the variable`, async () => {
       const port = await freePort();
-      const server = npmStart({ ...env, ALLOW_LOCAL_PAYMENTS: "true" }, { port, portVia: "flag", dataDir: mkdtempSync(path.join(tmpdir(), "gw-ops-bad-")) });
+      const server = npmStart(
+        { ...env, ALLOW_LOCAL_PAYMENTS: "true" },
+        { port, portVia: "flag", dataDir: mkdtempSync(path.join(tmpdir(), "gw-ops-bad-")) },
+      );
       const exit = await Promise.race([server.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
       try {
         expect(exit?.code).toBe(1);
@@ -394,10 +486,16 @@ test.describe("bad settings", () => {
 
   test("an APP_URL on this machine but another port starts, with one warning naming APP_URL", async () => {
     const port = await freePort();
-    const server = npmStart({ APP_URL: "http://localhost:3000" }, { port, portVia: "flag", dataDir: mkdtempSync(path.join(tmpdir(), "gw-ops-mismatch-")) });
+    const server = npmStart(
+      { APP_URL: "http://localhost:3000" },
+      { port, portVia: "flag", dataDir: mkdtempSync(path.join(tmpdir(), "gw-ops-mismatch-")) },
+    );
     try {
       await healthy(server);
-      const warnings = server.output().split("\n").filter((l) => l.includes("APP_URL points at port 3000"));
+      const warnings = server
+        .output()
+        .split("\n")
+        .filter((l) => l.includes("APP_URL points at port 3000"));
       expect(warnings).toHaveLength(1);
       expect(JSON.parse(warnings[0]!)).toMatchObject({ level: "warn", variable: "APP_URL", listeningPort: port });
     } finally {

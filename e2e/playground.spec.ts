@@ -3,7 +3,11 @@ import { formatCredits } from "../lib/money/credits";
 import { signedInUser } from "./generation-db";
 import { balanceOf, MODEL, runFromPlayground } from "./playground-helpers";
 
-test("a signed-in user with credits runs a text-to-image model from the playground and sees the image and the new balance", async ({ page, context, baseURL }) => {
+test("a signed-in user with credits runs a text-to-image model from the playground and sees the image and the new balance", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await signedInUser(context, baseURL!, { rub: 100 });
   await page.goto(`/catalog/${MODEL}`);
   await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(100 * 10_000));
@@ -35,7 +39,11 @@ test("a visitor who is not signed in sees a sign-in prompt instead of the run bu
   await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
 });
 
-test("a user without credits gets the 402 with a link to top up; a missing prompt is shown beside its field", async ({ page, context, baseURL }) => {
+test("a user without credits gets the 402 with a link to top up; a missing prompt is shown beside its field", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await signedInUser(context, baseURL!);
   await page.goto(`/catalog/${MODEL}`);
   await page.getByTestId("run-button").click();
@@ -50,7 +58,11 @@ test("a user without credits gets the 402 with a link to top up; a missing promp
   await expect(page.getByTestId("run-status")).toHaveCount(0);
 });
 
-test("a run is followed live (queued, running, logs) and a failed run shows its error and is refunded", async ({ page, context, baseURL }) => {
+test("a run is followed live (queued, running, logs) and a failed run shows its error and is refunded", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await signedInUser(context, baseURL!, { rub: 10 });
   await page.goto(`/catalog/${MODEL}`);
   await page.locator("#field-image_size").selectOption("square");

@@ -50,8 +50,17 @@ function post(path: string, options: { headers?: Record<string, string>; totalBy
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const localSigned = () => ({ "content-type": "application/json", "webhook-id": "msg_e2e", "webhook-timestamp": String(now()), "webhook-signature": "v1,c2lnbmF0dXJl" });
-const tooLarge = (capBytes: number) => ({ success: false, error: "payload_too_large", message: `Request body is larger than ${capBytes} bytes` });
+const localSigned = () => ({
+  "content-type": "application/json",
+  "webhook-id": "msg_e2e",
+  "webhook-timestamp": String(now()),
+  "webhook-signature": "v1,c2lnbmF0dXJl",
+});
+const tooLarge = (capBytes: number) => ({
+  success: false,
+  error: "payload_too_large",
+  message: `Request body is larger than ${capBytes} bytes`,
+});
 
 test("an unsigned provider webhook is refused 401 without waiting for its 200 MB body", async () => {
   const res = await post("/webhooks/provider", { totalBytes: 200 * MiB });
@@ -89,7 +98,10 @@ test("an unsigned /api/inngest call is refused 401 without waiting for its 400 M
 });
 
 test("a signed-looking /api/inngest call gets 413 at 5 MiB while still sending", async () => {
-  const res = await post("/api/inngest?fnId=x&stepId=step", { headers: { "x-inngest-signature": `t=${now()}&s=00` }, totalBytes: 400 * MiB });
+  const res = await post("/api/inngest?fnId=x&stepId=step", {
+    headers: { "x-inngest-signature": `t=${now()}&s=00` },
+    totalBytes: 400 * MiB,
+  });
   expect(res.status).toBe(413);
   expect(JSON.parse(res.body)).toEqual(tooLarge(5 * MiB));
   expect(res.sentBytes).toBeLessThan(400 * MiB);

@@ -21,7 +21,11 @@ function raw(requestLine: string): Promise<Answer> {
       if (end < 0) return reject(new Error(`no answer to ${requestLine}: ${JSON.stringify(text.slice(0, 200))}`));
       const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-      resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: text.slice(end + 4, end + 4 + Number(headers["content-length"] ?? 0)) });
+      resolve({
+        status: Number(statusLine!.split(" ")[1]),
+        headers,
+        body: text.slice(end + 4, end + 4 + Number(headers["content-length"] ?? 0)),
+      });
       socket.destroy();
     };
     socket.on("data", (chunk) => {
@@ -39,7 +43,18 @@ function raw(requestLine: string): Promise<Answer> {
 const ALLOW = "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT";
 
 test("TRACE, PROPFIND, CONNECT and unknown methods are 405 in the envelope with Allow and X-Request-ID, on pages and the API", async () => {
-  const paths = ["/", "/dashboard", "/models", "/me/keys", "/api/v1/generate", "/api/inngest", "/api/auth/session", "/webhooks/provider", "/files/x", "/nope"];
+  const paths = [
+    "/",
+    "/dashboard",
+    "/models",
+    "/me/keys",
+    "/api/v1/generate",
+    "/api/inngest",
+    "/api/auth/session",
+    "/webhooks/provider",
+    "/files/x",
+    "/nope",
+  ];
   const lines = [
     ...paths.flatMap((p) => [`TRACE ${p} HTTP/1.1`, `PROPFIND ${p} HTTP/1.1`, `FOO ${p} HTTP/1.1`]),
     `CONNECT ${new URL(baseURL).host} HTTP/1.1`,
@@ -50,7 +65,11 @@ test("TRACE, PROPFIND, CONNECT and unknown methods are 405 in the envelope with 
     expect(res.status, line).toBe(405);
     expect(res.headers["x-request-id"], line).toBeTruthy();
     expect(res.headers["allow"], line).toBe(ALLOW);
-    expect(JSON.parse(res.body), line).toEqual({ success: false, error: "method_not_allowed", message: `${method} is not accepted here; use ${ALLOW}` });
+    expect(JSON.parse(res.body), line).toEqual({
+      success: false,
+      error: "method_not_allowed",
+      message: `${method} is not accepted here; use ${ALLOW}`,
+    });
   }
 });
 

@@ -21,7 +21,12 @@ export const autoTopupRequested = eventType("billing/auto-topup.requested", {
 
 /** A debit left the balance below the user's low-balance threshold (one e-mail per crossing). */
 export const lowBalanceCrossed = eventType("billing/low-balance.crossed", {
-  schema: z.object({ userId: z.string().min(1), crossingAt: z.number().int(), balanceCredits: z.number().int(), thresholdRub: z.number().int() }),
+  schema: z.object({
+    userId: z.string().min(1),
+    crossingAt: z.number().int(),
+    balanceCredits: z.number().int(),
+    thresholdRub: z.number().int(),
+  }),
 });
 
 /** Re-read payments stuck pending now (the sweep does it every 10 minutes anyway). */

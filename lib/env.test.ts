@@ -40,9 +40,7 @@ describe(".env.example", () => {
   test("lists every variable the service reads", async () => {
     const { readFileSync } = await import("node:fs");
     const { envSchema } = await import("./env");
-    const listed = new Set(
-      [...readFileSync(".env.example", "utf8").matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]),
-    );
+    const listed = new Set([...readFileSync(".env.example", "utf8").matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]));
     const missing = Object.keys(envSchema.shape).filter((name) => !listed.has(name));
     expect(missing).toEqual([]);
   });
@@ -79,7 +77,9 @@ describe("settings that cannot work stop start-up, naming the variable", () => {
   };
 
   test("DATABASE_URL that is not a PostgreSQL URL (the value is not echoed)", () => {
-    expect(problems({ DATABASE_URL: "notaurl" })).toEqual(["DATABASE_URL: must be a PostgreSQL URL: postgres://user:password@host:5432/database"]);
+    expect(problems({ DATABASE_URL: "notaurl" })).toEqual([
+      "DATABASE_URL: must be a PostgreSQL URL: postgres://user:password@host:5432/database",
+    ]);
     expect(problems({ DATABASE_URL: "mysql://u:p@db:3306/gw" })).toHaveLength(1);
     expect(problems({ DATABASE_URL: "postgres://u:p@db:bad port/gw" })).toHaveLength(1);
   });
@@ -98,7 +98,9 @@ describe("settings that cannot work stop start-up, naming the variable", () => {
   test("STORAGE_DRIVER=s3 without S3_BUCKET, and half a pair of S3 keys", () => {
     expect(problems({ STORAGE_DRIVER: "s3" })).toEqual(["S3_BUCKET: required when STORAGE_DRIVER=s3"]);
     expect(problems({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "AKIA" })).toEqual(["S3_SECRET_ACCESS_KEY: required when S3_ACCESS_KEY_ID is set"]);
-    expect(problems({ S3_BUCKET: "b", S3_SECRET_ACCESS_KEY: "s" })).toEqual(["S3_ACCESS_KEY_ID: required when S3_SECRET_ACCESS_KEY is set"]);
+    expect(problems({ S3_BUCKET: "b", S3_SECRET_ACCESS_KEY: "s" })).toEqual([
+      "S3_ACCESS_KEY_ID: required when S3_SECRET_ACCESS_KEY is set",
+    ]);
     expect(problems({ STORAGE_DRIVER: "s3", S3_BUCKET: "b", S3_ACCESS_KEY_ID: "AKIA", S3_SECRET_ACCESS_KEY: "s" })).toEqual([]);
   });
 

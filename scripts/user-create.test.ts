@@ -50,7 +50,10 @@ describe("npm run user:create", () => {
     expect(out).toMatchObject({ email: "ops@example.test", role: "admin", apiKey: expect.stringMatching(/^gw_live_[0-9A-Za-z]{40}$/) });
     const [user] = await db.select().from(users).where(eq(users.id, out.userId));
     expect(user).toMatchObject({ email: "ops@example.test", role: "admin" });
-    const [key] = await db.select().from(apiKeys).where(eq(apiKeys.hash, hashApiKey(out.apiKey)));
+    const [key] = await db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, hashApiKey(out.apiKey)));
     expect(key).toMatchObject({ userId: out.userId, name: "cli", mode: "live" });
   }, 60_000);
 
@@ -66,7 +69,12 @@ describe("npm run user:create", () => {
     expect(await db.select().from(apiKeys).where(eq(apiKeys.userId, out.userId))).toHaveLength(2);
     const rows = await db.select().from(creditTransactions).where(eq(creditTransactions.userId, out.userId));
     expect(rows).toEqual([
-      expect.objectContaining({ type: "grant", amount: 5_000_000, balanceAfter: 5_000_000, idempotencyKey: expect.stringMatching(new RegExp(`^cli-grant:${out.userId}:[0-9a-f-]{36}$`)) }),
+      expect.objectContaining({
+        type: "grant",
+        amount: 5_000_000,
+        balanceAfter: 5_000_000,
+        idempotencyKey: expect.stringMatching(new RegExp(`^cli-grant:${out.userId}:[0-9a-f-]{36}$`)),
+      }),
     ]);
     await userCreate("--email", "dev@example.test", "--credits", "0.0125");
     const [balance] = await db.select().from(balances).where(eq(balances.userId, out.userId));
@@ -74,12 +82,16 @@ describe("npm run user:create", () => {
     expect(await db.select().from(creditTransactions).where(eq(creditTransactions.userId, out.userId))).toHaveLength(2);
   }, 60_000);
 
-  test.each(["0", "-5", "abc", "1.00001"])("--credits=%s exits 2 and writes nothing", async (credits) => {
-    const failure = await userCreate("--email", "bad-credits@example.test", `--credits=${credits}`).catch((err) => err);
-    expect(failure.code).toBe(2);
-    expect(failure.stderr).toContain("--credits");
-    expect(await db.select().from(users).where(eq(users.email, "bad-credits@example.test"))).toEqual([]);
-  }, 60_000);
+  test.each(["0", "-5", "abc", "1.00001"])(
+    "--credits=%s exits 2 and writes nothing",
+    async (credits) => {
+      const failure = await userCreate("--email", "bad-credits@example.test", `--credits=${credits}`).catch((err) => err);
+      expect(failure.code).toBe(2);
+      expect(failure.stderr).toContain("--credits");
+      expect(await db.select().from(users).where(eq(users.email, "bad-credits@example.test"))).toEqual([]);
+    },
+    60_000,
+  );
 
   test("a missing or bad e-mail exits 2 with a message", async () => {
     const failure = await userCreate("--email", "not-an-address").catch((err) => err);

@@ -74,7 +74,9 @@ async function main() {
     const [user] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.email, opts.email));
     if (!user) fail("the user could not be created");
     const key = generateApiKey("live");
-    await db.insert(apiKeys).values({ id: newKeyId(), userId: user.id, name: "cli", hash: key.hash, prefix: key.prefix, start: key.start, mode: "live" });
+    await db
+      .insert(apiKeys)
+      .values({ id: newKeyId(), userId: user.id, name: "cli", hash: key.hash, prefix: key.prefix, start: key.start, mode: "live" });
     if (opts.credits !== undefined) {
       // One key per run: a retried statement cannot grant twice, a second run is a second grant.
       await grantCredits(db, {

@@ -17,7 +17,10 @@ export async function finishedGeneration(userId: string, opts: { falRequestId?: 
   const requestId = randomUUID();
   const falRequestId = opts.falRequestId === undefined ? `fal-${randomUUID()}` : opts.falRequestId;
   const status = opts.status ?? "completed";
-  const output = status === "completed" ? { images: [{ url: `/files/${userId}/${requestId}/0.jpg`, content_type: "image/jpeg", width: 512, height: 512 }], seed: 7 } : null;
+  const output =
+    status === "completed"
+      ? { images: [{ url: `/files/${userId}/${requestId}/0.jpg`, content_type: "image/jpeg", width: 512, height: 512 }], seed: 7 }
+      : null;
   await db.insert(generationRequests).values({
     id: requestId,
     userId,

@@ -9,7 +9,12 @@ import { createActor, createApiKey } from "./factories";
 export async function fundedActor(rub = 100, options: { sandbox?: boolean } = {}) {
   const actor = await createActor();
   if (rub > 0) {
-    await grantCredits(await getDb(), { userId: actor.user.id, credits: rub * CREDITS_PER_RUB, type: "grant", idempotencyKey: `test-grant:${actor.user.id}` });
+    await grantCredits(await getDb(), {
+      userId: actor.user.id,
+      credits: rub * CREDITS_PER_RUB,
+      type: "grant",
+      idempotencyKey: `test-grant:${actor.user.id}`,
+    });
   }
   if (options.sandbox) {
     const sandbox = await createApiKey(actor.user, { mode: "test" });
@@ -26,7 +31,11 @@ export async function balanceOf(userId: string) {
 
 export async function ledgerOf(userId: string) {
   const db = await getDb();
-  const rows = await db.select().from(creditTransactions).where(eq(creditTransactions.userId, userId)).orderBy(asc(creditTransactions.createdAt));
+  const rows = await db
+    .select()
+    .from(creditTransactions)
+    .where(eq(creditTransactions.userId, userId))
+    .orderBy(asc(creditTransactions.createdAt));
   return rows.filter((r) => r.type !== "grant").map((r) => ({ type: r.type, amount: r.amount, generationId: r.generationId }));
 }
 

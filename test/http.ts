@@ -29,14 +29,23 @@ export type CallResult<T = any> = {
 };
 
 /** Builds a real Request and calls a route handler the way Next.js does. */
-export async function call<T = any>(handler: RouteHandler | ((req: Request, ctx: RouteContext) => Promise<Response>), path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+export async function call<T = any>(
+  handler: RouteHandler | ((req: Request, ctx: RouteContext) => Promise<Response>),
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
   const headers = new Headers(options.headers);
   if (options.key) headers.set("authorization", `Bearer ${options.key}`);
   if (options.session) headers.append("cookie", `authjs.session-token=${options.session}`);
   if (options.socket) headers.set(SOCKET_HEADER, stampValue(options.socket));
   let body: BodyInit | undefined;
   if (options.body !== undefined) {
-    const raw = typeof options.body === "string" || options.body instanceof Uint8Array || options.body instanceof ReadableStream || options.body instanceof FormData || options.body instanceof Blob;
+    const raw =
+      typeof options.body === "string" ||
+      options.body instanceof Uint8Array ||
+      options.body instanceof ReadableStream ||
+      options.body instanceof FormData ||
+      options.body instanceof Blob;
     body = raw ? (options.body as BodyInit) : JSON.stringify(options.body);
     if (!raw && !headers.has("content-type")) headers.set("content-type", "application/json");
   }

@@ -28,4 +28,5 @@ export async function mcpClient(route: McpRoute, key: string | null, era: Era = 
 type Content = { type: string; text?: string; data?: string; mimeType?: string };
 
 /** A tool result's first text block. */
-export const textOf = (result: { content?: unknown }): string => ((result.content as Content[] | undefined) ?? []).find((c) => c.type === "text")?.text ?? "";
+export const textOf = (result: { content?: unknown }): string =>
+  ((result.content as Content[] | undefined) ?? []).find((c) => c.type === "text")?.text ?? "";

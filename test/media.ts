@@ -54,8 +54,19 @@ export function flac(): Buffer {
 
 /** An Ogg page carrying a Vorbis (or Opus) identification header. */
 export function ogg(codec: "vorbis" | "opus" = "vorbis"): Buffer {
-  const packet = codec === "opus" ? Buffer.concat([Buffer.from("OpusHead"), Buffer.alloc(11)]) : Buffer.concat([Buffer.from([1]), Buffer.from("vorbis"), Buffer.alloc(23)]);
-  const header = Buffer.concat([Buffer.from("OggS"), Buffer.from([0, 2]), Buffer.alloc(8), u32le(1), u32le(0), u32le(0), Buffer.from([1, packet.length])]);
+  const packet =
+    codec === "opus"
+      ? Buffer.concat([Buffer.from("OpusHead"), Buffer.alloc(11)])
+      : Buffer.concat([Buffer.from([1]), Buffer.from("vorbis"), Buffer.alloc(23)]);
+  const header = Buffer.concat([
+    Buffer.from("OggS"),
+    Buffer.from([0, 2]),
+    Buffer.alloc(8),
+    u32le(1),
+    u32le(0),
+    u32le(0),
+    Buffer.from([1, packet.length]),
+  ]);
   return Buffer.concat([header, packet, Buffer.alloc(32)]);
 }
 
@@ -108,12 +119,7 @@ export function multipart(
 }
 
 /** Mean absolute difference per channel (0–255) inside a box of two equally sized square RGB rasters. */
-export function meanDiff(
-  a: Buffer,
-  b: Buffer,
-  side: number,
-  box: { left: number; top: number; width: number; height: number },
-): number {
+export function meanDiff(a: Buffer, b: Buffer, side: number, box: { left: number; top: number; width: number; height: number }): number {
   let sum = 0;
   let n = 0;
   for (let y = box.top; y < box.top + box.height; y++) {

@@ -19,7 +19,11 @@ export async function balanceOf(userId: string): Promise<number> {
 }
 
 export async function ledgerOf(userId: string) {
-  return (await getDb()).select().from(creditTransactions).where(eq(creditTransactions.userId, userId)).orderBy(creditTransactions.createdAt);
+  return (await getDb())
+    .select()
+    .from(creditTransactions)
+    .where(eq(creditTransactions.userId, userId))
+    .orderBy(creditTransactions.createdAt);
 }
 
 export async function paymentRow(id: string) {

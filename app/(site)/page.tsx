@@ -14,12 +14,8 @@ export default async function HomePage() {
       <section className="bg-gradient-to-b from-white to-slate-50">
         <div className="mx-auto max-w-6xl px-4 py-20">
           <p className="text-sm font-medium uppercase tracking-wider text-brand-600">Generation Gateway</p>
-          <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
-            {t("title")}
-          </h1>
-          <p className="mt-5 max-w-2xl text-lg text-slate-600">
-            {t("lead")}
-          </p>
+          <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">{t("title")}</h1>
+          <p className="mt-5 max-w-2xl text-lg text-slate-600">{t("lead")}</p>
           <div className="mt-8 flex flex-wrap gap-3">
             <ButtonLink href="/catalog">{t("browse")}</ButtonLink>
             <ButtonLink href="/docs" variant="secondary">

@@ -17,10 +17,14 @@ describe("GET /llms.txt", () => {
     expect(lines[2]).toMatch(/^> Generate images, video and audio/);
     expect(res.text).toContain("## Connect");
     expect(res.text).toContain("- [MCP server](http://localhost:3000/mcp): Streamable HTTP");
-    expect(res.text).toContain("list_models, get_model_schema, estimate_cost, generate, get_request, cancel_request, upload_file, get_balance");
+    expect(res.text).toContain(
+      "list_models, get_model_schema, estimate_cost, generate, get_request, cancel_request, upload_file, get_balance",
+    );
     expect(res.text).toContain("- [OpenAPI document](http://localhost:3000/openapi.json)");
     expect(res.text).toContain("### Text to image");
-    expect(res.text).toMatch(/^- \[FLUX\.1 \\\[dev\\\]\]\(http:\/\/localhost:3000\/catalog\/fal-ai\/flux\/dev\/llms\.txt\): `fal-ai\/flux\/dev`, 2\.25 ₽ per megapixel of output\. /m);
+    expect(res.text).toMatch(
+      /^- \[FLUX\.1 \\\[dev\\\]\]\(http:\/\/localhost:3000\/catalog\/fal-ai\/flux\/dev\/llms\.txt\): `fal-ai\/flux\/dev`, 2\.25 ₽ per megapixel of output\. /m,
+    );
   });
 
   test("generated from the catalog: a model an admin adds is listed at once; a hidden one never", async () => {
@@ -28,10 +32,21 @@ describe("GET /llms.txt", () => {
     expect(await llmsTxt()).not.toContain("fal-ai/flux-pro/v1`");
     const created = await call(UPSERT, "/admin/models", {
       session,
-      body: { modelId: "acme/new-painter", displayName: "New Painter", category: "text-to-image", description: "Paints. Well.", priceRub: "1.5", priceUnit: "image", visible: true, modelLab: "Acme" },
+      body: {
+        modelId: "acme/new-painter",
+        displayName: "New Painter",
+        category: "text-to-image",
+        description: "Paints. Well.",
+        priceRub: "1.5",
+        priceUnit: "image",
+        visible: true,
+        modelLab: "Acme",
+      },
     });
     expect(created.status).toBe(201);
-    expect(await llmsTxt()).toContain("- [New Painter](http://localhost:3000/catalog/acme/new-painter/llms.txt): `acme/new-painter`, 1.5 ₽ per image. Paints.");
+    expect(await llmsTxt()).toContain(
+      "- [New Painter](http://localhost:3000/catalog/acme/new-painter/llms.txt): `acme/new-painter`, 1.5 ₽ per image. Paints.",
+    );
     await call(UPSERT, "/admin/models", { session, body: { modelId: "acme/new-painter", visible: false } });
     expect(await llmsTxt()).not.toContain("acme/new-painter");
   });

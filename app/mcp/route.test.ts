@@ -19,7 +19,16 @@ import * as route from "./route";
 const MODEL = "fal-ai/flux/schnell";
 const SMALL = { image_size: { width: 256, height: 256 } };
 const FUNDS = 1_000_000;
-const TOOLS = ["list_models", "get_model_schema", "estimate_cost", "generate", "get_request", "cancel_request", "upload_file", "get_balance"];
+const TOOLS = [
+  "list_models",
+  "get_model_schema",
+  "estimate_cost",
+  "generate",
+  "get_request",
+  "cancel_request",
+  "upload_file",
+  "get_balance",
+];
 
 // Auto mode on the real clock, as in production: a queued job runs while the tool waits for it.
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
@@ -33,32 +42,50 @@ afterAll(async () => {
 });
 
 const connect = (key: string | null, era: Era = "legacy") => mcpClient(route, key, era);
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 const mcpHeaders = { accept: "application/json, text/event-stream" };
 
 describe("success", () => {
-  test.each(["legacy", "auto"] as const)("tools/list (%s era): the eight tools, each with a JSON Schema input and a description", async (era) => {
-    const client = await connect((await fundedActor(0)).key, era);
-    expect(client.getProtocolEra()).toBe(era === "auto" ? "modern" : "legacy");
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(TOOLS);
-    for (const tool of tools) {
-      expect(tool.inputSchema.type).toBe("object");
-      expect(tool.description!.length).toBeGreaterThan(150);
-    }
-    expect(tools.find((t) => t.name === "generate")!.inputSchema).toMatchObject({ required: ["model", "input"], properties: { wait_seconds: { maximum: 55 } } });
-    expect(client.getInstructions()).toContain("list_models");
-  });
+  test.each(["legacy", "auto"] as const)(
+    "tools/list (%s era): the eight tools, each with a JSON Schema input and a description",
+    async (era) => {
+      const client = await connect((await fundedActor(0)).key, era);
+      expect(client.getProtocolEra()).toBe(era === "auto" ? "modern" : "legacy");
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(TOOLS);
+      for (const tool of tools) {
+        expect(tool.inputSchema.type).toBe("object");
+        expect(tool.description!.length).toBeGreaterThan(150);
+      }
+      expect(tools.find((t) => t.name === "generate")!.inputSchema).toMatchObject({
+        required: ["model", "input"],
+        properties: { wait_seconds: { maximum: 55 } },
+      });
+      expect(client.getInstructions()).toContain("list_models");
+    },
+  );
 
   test("list_models: compact by default, narrowed by category and search, full on request; a hidden model never appears", async () => {
     const client = await connect((await fundedActor(0)).key);
     const compact = (await client.callTool({ name: "list_models", arguments: { limit: 200 } })).structuredContent as any;
     expect(compact.models.length).toBe(compact.total);
-    expect(compact.models[0]).toEqual({ id: expect.any(String), name: expect.any(String), category: expect.any(String), priceRub: expect.any(Number), priceUnit: expect.any(String) });
+    expect(compact.models[0]).toEqual({
+      id: expect.any(String),
+      name: expect.any(String),
+      category: expect.any(String),
+      priceRub: expect.any(Number),
+      priceUnit: expect.any(String),
+    });
     const video = (await client.callTool({ name: "list_models", arguments: { category: "text-to-video" } })).structuredContent as any;
     expect(video.models.length).toBeGreaterThan(0);
     expect(video.models.every((m: any) => m.category === "text-to-video")).toBe(true);
-    const found = (await client.callTool({ name: "list_models", arguments: { search: "SCHNELL", format: "full" } })).structuredContent as any;
+    const found = (await client.callTool({ name: "list_models", arguments: { search: "SCHNELL", format: "full" } }))
+      .structuredContent as any;
     expect(found.models).toEqual([expect.objectContaining({ id: MODEL, description: expect.any(String), billingUnit: "megapixel" })]);
     const limited = await client.callTool({ name: "list_models", arguments: { limit: 2 } });
     expect((limited.structuredContent as any).models).toHaveLength(2);
@@ -79,7 +106,9 @@ describe("success", () => {
     const { key } = await fundedActor(0);
     const client = await connect(key);
     for (const format of ["compact", "full"] as const) {
-      const viaMcp = (await client.callTool({ name: "get_model_schema", arguments: { model: MODEL, ...(format === "full" ? { format } : {}) } })).structuredContent as any;
+      const viaMcp = (
+        await client.callTool({ name: "get_model_schema", arguments: { model: MODEL, ...(format === "full" ? { format } : {}) } })
+      ).structuredContent as any;
       const viaHttp = await call(SKILL_SCHEMA, `/api/v1/models/${MODEL}/schema?format=${format}`, { key, params: pathOf(MODEL, "schema") });
       expect(viaMcp).toEqual({ model: MODEL, ...viaHttp.body });
     }
@@ -88,9 +117,17 @@ describe("success", () => {
   test("estimate_cost validates and prices an input, charging nothing", async () => {
     const { user, key } = await fundedActor(100);
     const client = await connect(key);
-    const res = await client.callTool({ name: "estimate_cost", arguments: { model: MODEL, input: { prompt: "x", ...SMALL, num_images: 2 } } });
+    const res = await client.callTool({
+      name: "estimate_cost",
+      arguments: { model: MODEL, input: { prompt: "x", ...SMALL, num_images: 2 } },
+    });
     expect(res.isError).toBeFalsy();
-    expect(res.structuredContent).toMatchObject({ modelId: MODEL, priceUnit: "megapixel", currency: "RUB", estimatedCostRub: expect.any(Number) });
+    expect(res.structuredContent).toMatchObject({
+      modelId: MODEL,
+      priceUnit: "megapixel",
+      currency: "RUB",
+      estimatedCostRub: expect.any(Number),
+    });
     expect(await balanceOf(user.id)).toBe(FUNDS);
   });
 
@@ -104,13 +141,20 @@ describe("success", () => {
     );
     expect(res.isError).toBeFalsy();
     const result = res.structuredContent as any;
-    expect(result).toMatchObject({ id: expect.any(String), status: "completed", model: MODEL, output: { images: [{ url: expect.stringContaining("/files/r/") }] } });
+    expect(result).toMatchObject({
+      id: expect.any(String),
+      status: "completed",
+      model: MODEL,
+      output: { images: [{ url: expect.stringContaining("/files/r/") }] },
+    });
     expect(textOf(res)).toContain(result.output.images[0].url);
     const [, image] = res.content as { type: string; mimeType: string; data: string }[];
     expect(image).toMatchObject({ type: "image", mimeType: "image/jpeg" });
     expect(Buffer.from(image!.data, "base64").subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     // The job's log as it happened: queued → submitted → running, the provider's lines, storing.
-    expect(progress.map((p) => p.message)).toEqual(expect.arrayContaining(["Queued", "Running", "Storing the result", expect.stringMatching(/^Runner acquired/)]));
+    expect(progress.map((p) => p.message)).toEqual(
+      expect.arrayContaining(["Queued", "Running", "Storing the result", expect.stringMatching(/^Runner acquired/)]),
+    );
     expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
 
     expect(await jobRow(result.id)).toMatchObject({ surface: "skill", mode: "queue", operation: "generate", status: "completed" });
@@ -137,7 +181,12 @@ describe("success", () => {
     const image = await run(MODEL, { prompt: "a field", ...SMALL });
     expect(image.blocks).toEqual([expect.objectContaining({ type: "image" })]);
     const id = (image.res.structuredContent as any).id;
-    await (await getDb()).update(assets).set({ sizeBytes: 1024 * 1024 + 1 }).where(eq(assets.generationId, id));
+    await (
+      await getDb()
+    )
+      .update(assets)
+      .set({ sizeBytes: 1024 * 1024 + 1 })
+      .where(eq(assets.generationId, id));
     const big = await client.callTool({ name: "get_request", arguments: { request_id: id } });
     expect((big.content as { type: string }[]).map((b) => b.type)).toEqual(["text"]);
     expect(textOf(big)).toContain(`${(image.res.structuredContent as any).output.images[0].url} (image/jpeg, 1048577 bytes)`);
@@ -146,7 +195,10 @@ describe("success", () => {
   test("generate with wait_seconds 0 answers the request id at once, past wait_seconds too; get_request waits for the result", async () => {
     const { key } = await fundedActor(100);
     const client = await connect(key);
-    const started = await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "later [latency:1000]", ...SMALL }, wait_seconds: 0 } });
+    const started = await client.callTool({
+      name: "generate",
+      arguments: { model: MODEL, input: { prompt: "later [latency:1000]", ...SMALL }, wait_seconds: 0 },
+    });
     const id = (started.structuredContent as any).id;
     expect(started.structuredContent).toMatchObject({ id, status: "queued", model: MODEL });
     expect(textOf(started)).toContain(`request_id ${id}`);
@@ -157,36 +209,61 @@ describe("success", () => {
     expect(again.structuredContent).toEqual(done.structuredContent);
 
     // A wait is bounded: past wait_seconds the job goes on and the answer is its request id.
-    const bounded = await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "longer [latency:4000]", ...SMALL }, wait_seconds: 1 } });
+    const bounded = await client.callTool({
+      name: "generate",
+      arguments: { model: MODEL, input: { prompt: "longer [latency:4000]", ...SMALL }, wait_seconds: 1 },
+    });
     const boundedId = (bounded.structuredContent as any).id;
     expect(bounded.isError).toBeFalsy();
     expect((bounded.structuredContent as any).status).toMatch(/^(queued|in_progress)$/);
     expect(textOf(bounded)).toMatch(new RegExp(`^Still (queued|running) \\(request_id ${boundedId};`));
-    expect((await client.callTool({ name: "get_request", arguments: { request_id: boundedId, wait_seconds: 20 } })).structuredContent).toMatchObject({ status: "completed" });
+    expect(
+      (await client.callTool({ name: "get_request", arguments: { request_id: boundedId, wait_seconds: 20 } })).structuredContent,
+    ).toMatchObject({ status: "completed" });
   });
 
   test("cancel_request cancels a job still queued and refunds it in full; a finished one is left alone", async () => {
     const { user, key } = await fundedActor(100);
     const client = await connect(key);
-    const started = await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "slow [latency:60000]", ...SMALL }, wait_seconds: 0 } });
+    const started = await client.callTool({
+      name: "generate",
+      arguments: { model: MODEL, input: { prompt: "slow [latency:60000]", ...SMALL }, wait_seconds: 0 },
+    });
     const id = (started.structuredContent as any).id;
     const res = await client.callTool({ name: "cancel_request", arguments: { request_id: id } });
     expect(res.structuredContent).toEqual({ request_id: id, ok: true, status: "cancelled" });
     expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
     expect(await balanceOf(user.id)).toBe(FUNDS);
-    expect((await client.callTool({ name: "get_request", arguments: { request_id: id } })).structuredContent).toMatchObject({ id, status: "failed" });
-    expect((await client.callTool({ name: "cancel_request", arguments: { request_id: id } })).structuredContent).toEqual({ request_id: id, ok: false, status: "cancelled" });
+    expect((await client.callTool({ name: "get_request", arguments: { request_id: id } })).structuredContent).toMatchObject({
+      id,
+      status: "failed",
+    });
+    expect((await client.callTool({ name: "cancel_request", arguments: { request_id: id } })).structuredContent).toEqual({
+      request_id: id,
+      ok: false,
+      status: "cancelled",
+    });
   });
 
   test("upload_file stores base64 and data URLs as POST /api/v1/upload does", async () => {
     const { user, key } = await fundedActor(0);
     const client = await connect(key);
     const png = await media.image("png");
-    for (const args of [{ data: png.toString("base64"), mime_type: "image/png", filename: "a.png" }, { data: `data:image/png;base64,${png.toString("base64")}` }]) {
+    for (const args of [
+      { data: png.toString("base64"), mime_type: "image/png", filename: "a.png" },
+      { data: `data:image/png;base64,${png.toString("base64")}` },
+    ]) {
       const res = await client.callTool({ name: "upload_file", arguments: args });
       expect(res.isError).toBeFalsy();
       const file = res.structuredContent as any;
-      expect(file).toEqual({ file_id: expect.any(String), url: expect.stringContaining("/files/u/"), provider_url: file.url, mime_type: "image/png", size_bytes: png.length, expires_at: null });
+      expect(file).toEqual({
+        file_id: expect.any(String),
+        url: expect.stringContaining("/files/u/"),
+        provider_url: file.url,
+        mime_type: "image/png",
+        size_bytes: png.length,
+        expires_at: null,
+      });
       const [row] = await (await getDb()).select().from(uploads).where(eq(uploads.id, file.file_id));
       expect(row).toMatchObject({ userId: user.id, mimeType: "image/png", sizeBytes: png.length });
     }
@@ -196,7 +273,10 @@ describe("success", () => {
     const { key } = await fundedActor(100);
     const client = await connect(key);
     const viaHttp = await call(SKILL_BALANCE, "/api/v1/balance", { key });
-    expect((await client.callTool({ name: "get_balance", arguments: {} })).structuredContent).toEqual({ ...viaHttp.body, topup_url: "http://localhost:3000/dashboard/billing" });
+    expect((await client.callTool({ name: "get_balance", arguments: {} })).structuredContent).toEqual({
+      ...viaHttp.body,
+      topup_url: "http://localhost:3000/dashboard/billing",
+    });
   });
 
   test("a sandbox (_test_) key generates on the simulator and is charged nothing", async () => {
@@ -213,10 +293,16 @@ describe("tool errors", () => {
   test("a failing generation is a PROVIDER_ERROR tool error with the request id, refunded", async () => {
     const { user, key } = await fundedActor(100);
     const client = await connect(key);
-    const res = await client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "no [fail:generation]", ...SMALL } } });
+    const res = await client.callTool({
+      name: "generate",
+      arguments: { model: MODEL, input: { prompt: "no [fail:generation]", ...SMALL } },
+    });
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^PROVIDER_ERROR: Generation failed: .*the charge was refunded/);
-    expect(res.structuredContent).toMatchObject({ code: "PROVIDER_ERROR", details: { reason: "generation_failed", request_id: expect.any(String) } });
+    expect(res.structuredContent).toMatchObject({
+      code: "PROVIDER_ERROR",
+      details: { reason: "generation_failed", request_id: expect.any(String) },
+    });
     expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
     expect(await balanceOf(user.id)).toBe(FUNDS);
   });
@@ -249,7 +335,9 @@ describe("tool errors", () => {
       const { key } = await fundedActor(0);
       const client = await connect(key);
       const generate = () => client.callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "x", ...SMALL } } });
-      expect((await call(SKILL_GENERATE, "/api/v1/generate", { key, body: { model: MODEL, input: { prompt: "x", ...SMALL } } })).status).toBe(402);
+      expect(
+        (await call(SKILL_GENERATE, "/api/v1/generate", { key, body: { model: MODEL, input: { prompt: "x", ...SMALL } } })).status,
+      ).toBe(402);
       expect((await generate()).structuredContent).toMatchObject({ code: "INSUFFICIENT_BALANCE" });
       const limited = await generate();
       expect(limited.isError).toBe(true);
@@ -261,7 +349,13 @@ describe("tool errors", () => {
 
   test("another user's request id is NOT_FOUND, exactly like a missing one", async () => {
     const owner = await fundedActor(100);
-    const id = ((await (await connect(owner.key)).callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "mine", ...SMALL }, wait_seconds: 0 } })).structuredContent as any).id;
+    const id = (
+      (
+        await (
+          await connect(owner.key)
+        ).callTool({ name: "generate", arguments: { model: MODEL, input: { prompt: "mine", ...SMALL }, wait_seconds: 0 } })
+      ).structuredContent as any
+    ).id;
     const other = await connect((await fundedActor(100)).key);
     for (const requestId of [id, crypto.randomUUID(), "not-a-uuid"]) {
       for (const name of ["get_request", "cancel_request"]) {
@@ -276,7 +370,10 @@ describe("tool errors", () => {
   test("an unknown model: generate says INVALID_PARAMS naming model (as /api/v1 does); the schema and estimate say NOT_FOUND", async () => {
     const client = await connect((await fundedActor(100)).key);
     const generated = await client.callTool({ name: "generate", arguments: { model: "no/such-model", input: { prompt: "x" } } });
-    expect(generated.structuredContent).toMatchObject({ code: "INVALID_PARAMS", details: { issues: [{ path: ["model"], message: "Unknown model: no/such-model" }] } });
+    expect(generated.structuredContent).toMatchObject({
+      code: "INVALID_PARAMS",
+      details: { issues: [{ path: ["model"], message: "Unknown model: no/such-model" }] },
+    });
     expect(textOf(generated)).toContain("Call list_models");
     for (const name of ["get_model_schema", "estimate_cost"]) {
       const res = await client.callTool({ name, arguments: { model: "no/such-model" } });
@@ -298,10 +395,16 @@ describe("tool errors", () => {
 
   test("upload_file applies /api/v1/upload's checks: a type outside the list and a file over MAX_UPLOAD_BYTES are INVALID_PARAMS", async () => {
     const client = await connect((await fundedActor(0)).key);
-    const text = await client.callTool({ name: "upload_file", arguments: { data: Buffer.from("<html></html>").toString("base64"), mime_type: "text/html" } });
+    const text = await client.callTool({
+      name: "upload_file",
+      arguments: { data: Buffer.from("<html></html>").toString("base64"), mime_type: "text/html" },
+    });
     expect(text.structuredContent).toMatchObject({ code: "INVALID_PARAMS", details: { reason: "unsupported_media_type" } });
     await withEnv({ MAX_UPLOAD_BYTES: "100" }, async () => {
-      const big = await client.callTool({ name: "upload_file", arguments: { data: (await media.image("png", 64)).toString("base64"), mime_type: "image/png" } });
+      const big = await client.callTool({
+        name: "upload_file",
+        arguments: { data: (await media.image("png", 64)).toString("base64"), mime_type: "image/png" },
+      });
       expect(big.structuredContent).toMatchObject({ code: "INVALID_PARAMS", details: { reason: "asset_too_large" } });
     });
     const plain = await client.callTool({ name: "upload_file", arguments: { data: "AAAA" } });
@@ -320,7 +423,12 @@ describe("auth", () => {
 
   test("a malformed, unknown, disabled or expired key → 401 invalid_token", async () => {
     const user = await createUser();
-    const keys = ["nope", `gw_live_${"x".repeat(40)}`, (await createApiKey(user, { enabled: false })).key, (await createApiKey(user, { expiresAt: new Date(Date.now() - 1000) })).key];
+    const keys = [
+      "nope",
+      `gw_live_${"x".repeat(40)}`,
+      (await createApiKey(user, { enabled: false })).key,
+      (await createApiKey(user, { expiresAt: new Date(Date.now() - 1000) })).key,
+    ];
     for (const key of keys) {
       const res = await call(route.POST, "/mcp", { body: initialize, headers: { ...mcpHeaders, authorization: `Bearer ${key}` } });
       expect(res.status).toBe(401);

@@ -11,7 +11,10 @@ export const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, max
 
 export type Answer = { status: number; body: string; ms: number; at: number; headers: http.IncomingHttpHeaders };
 
-export function call(url: string, o: { method?: string; key?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+export function call(
+  url: string,
+  o: { method?: string; key?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const headers: Record<string, string> = { ...o.headers };
@@ -21,7 +24,13 @@ export function call(url: string, o: { method?: string; key?: string; body?: str
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () =>
-        resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - t0, at: Date.now(), headers: res.headers }),
+        resolve({
+          status: res.statusCode!,
+          body: Buffer.concat(chunks).toString("utf8"),
+          ms: performance.now() - t0,
+          at: Date.now(),
+          headers: res.headers,
+        }),
       );
       res.on("error", () => resolve({ status: 0, body: "", ms: performance.now() - t0, at: Date.now(), headers: {} }));
     });

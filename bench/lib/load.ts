@@ -59,7 +59,13 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 }
 
 /** Exact percentiles of every response time. */
-function summarize(times: number[], statusCounts: Record<string, number>, elapsedSeconds: number, errors: number, non2xx: number): LoadResult {
+function summarize(
+  times: number[],
+  statusCounts: Record<string, number>,
+  elapsedSeconds: number,
+  errors: number,
+  non2xx: number,
+): LoadResult {
   times.sort((a, b) => a - b);
   const mean = times.reduce((s, t) => s + t, 0) / Math.max(1, times.length);
   return {

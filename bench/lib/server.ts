@@ -67,7 +67,11 @@ export function ensureBuild() {
  * A fresh PostgreSQL database and `next start` serving the production build on it; with
  * `databaseUrl`, another instance on that database (which it then leaves in place).
  */
-export async function startServer(port: number, extraEnv: Record<string, string> = {}, shared?: { databaseUrl: string }): Promise<BenchServer> {
+export async function startServer(
+  port: number,
+  extraEnv: Record<string, string> = {},
+  shared?: { databaseUrl: string },
+): Promise<BenchServer> {
   const dbName = shared ? null : `gw_bench_${Date.now()}`;
   if (dbName) {
     const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
@@ -81,7 +85,20 @@ export async function startServer(port: number, extraEnv: Record<string, string>
   // instance written to <dir> when it stops (open in Chrome DevTools or speedscope).
   const profileDir = process.env.BENCH_CPU_PROF;
   const [command, args] = profileDir
-    ? ["node", ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--max-semi-space-size=32", "node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)]]
+    ? [
+        "node",
+        [
+          "--cpu-prof",
+          `--cpu-prof-dir=${profileDir}`,
+          "--max-semi-space-size=32",
+          "node_modules/next/dist/bin/next",
+          "start",
+          "-H",
+          "127.0.0.1",
+          "-p",
+          String(port),
+        ],
+      ]
     : ["npm", ["start", "--", "-p", String(port)]];
   const child: ChildProcess = spawn(command, args, {
     env: {

@@ -4,24 +4,159 @@
  * Zipf-like tags, prices from sub-kopeck to hundreds of rubles. Deterministic (seeded).
  * Used by the catalog benchmark and by the index test in lib/catalog/list.test.ts.
  */
-const LABS = ["Aurora Labs", "Nimbus AI", "Lumen", "Quanta", "Vireo", "Halcyon", "Orbital", "Kestrel", "Moss", "Cinder",
-  "Tidewater", "Polaris", "Ember Research", "Granite", "Sable", "Juniper", "Zephyr", "Obsidian", "Marigold", "Fathom"];
-const FAMILIES = ["Diffusion", "Flow", "Vision", "Motion", "Voice", "Echo", "Canvas", "Prism", "Atlas", "Muse", "Pulse",
-  "Sketch", "Dream", "Frame", "Studio", "Lyric", "Sonic", "Vertex", "Mesh", "Vector", "Spark", "Drift", "Bloom", "Glint"];
-const CATEGORIES = ["text-to-image", "text-to-image", "text-to-image", "image-to-image", "text-to-video", "image-to-video",
-  "text-to-speech", "speech-to-text", "text-to-audio", "music", "voice-cloning", "3d", "embedding"];
-const UNITS = { "text-to-image": "megapixel", "image-to-image": "image", "text-to-video": "second", "image-to-video": "second",
-  "text-to-speech": "1k_chars", "speech-to-text": "request", "text-to-audio": "second", music: "request", "voice-cloning": "request",
-  "3d": "request", embedding: "1k_chars" } as Record<string, string>;
-const TAGS = ["realism", "fast", "open-weights", "style", "anime", "lora", "text-rendering", "multilingual", "cinematic",
-  "portrait", "upscale", "editing", "design", "vector", "3d-ready", "audio", "music", "voice", "nsfw-safe", "commercial-use",
-  "high-resolution", "affordable", "experimental", "physics", "character-consistency", "typography", "sound-effects",
-  "retrieval", "dialogue", "landscape", "product-photo", "architecture", "illustration", "pixel-art", "watercolor",
-  "sketch", "logo", "interior", "fashion", "food"];
-const ADJECTIVES = ["crisp", "photoreal", "painterly", "fast", "expressive", "faithful", "vivid", "cinematic", "gentle",
-  "precise", "playful", "moody", "clean", "detailed", "balanced", "bold"];
-const NOUNS = ["portraits", "landscapes", "product shots", "logos", "storyboards", "voices", "soundscapes", "melodies",
-  "meshes", "illustrations", "posters", "clips", "interiors", "textures", "characters"];
+const LABS = [
+  "Aurora Labs",
+  "Nimbus AI",
+  "Lumen",
+  "Quanta",
+  "Vireo",
+  "Halcyon",
+  "Orbital",
+  "Kestrel",
+  "Moss",
+  "Cinder",
+  "Tidewater",
+  "Polaris",
+  "Ember Research",
+  "Granite",
+  "Sable",
+  "Juniper",
+  "Zephyr",
+  "Obsidian",
+  "Marigold",
+  "Fathom",
+];
+const FAMILIES = [
+  "Diffusion",
+  "Flow",
+  "Vision",
+  "Motion",
+  "Voice",
+  "Echo",
+  "Canvas",
+  "Prism",
+  "Atlas",
+  "Muse",
+  "Pulse",
+  "Sketch",
+  "Dream",
+  "Frame",
+  "Studio",
+  "Lyric",
+  "Sonic",
+  "Vertex",
+  "Mesh",
+  "Vector",
+  "Spark",
+  "Drift",
+  "Bloom",
+  "Glint",
+];
+const CATEGORIES = [
+  "text-to-image",
+  "text-to-image",
+  "text-to-image",
+  "image-to-image",
+  "text-to-video",
+  "image-to-video",
+  "text-to-speech",
+  "speech-to-text",
+  "text-to-audio",
+  "music",
+  "voice-cloning",
+  "3d",
+  "embedding",
+];
+const UNITS = {
+  "text-to-image": "megapixel",
+  "image-to-image": "image",
+  "text-to-video": "second",
+  "image-to-video": "second",
+  "text-to-speech": "1k_chars",
+  "speech-to-text": "request",
+  "text-to-audio": "second",
+  music: "request",
+  "voice-cloning": "request",
+  "3d": "request",
+  embedding: "1k_chars",
+} as Record<string, string>;
+const TAGS = [
+  "realism",
+  "fast",
+  "open-weights",
+  "style",
+  "anime",
+  "lora",
+  "text-rendering",
+  "multilingual",
+  "cinematic",
+  "portrait",
+  "upscale",
+  "editing",
+  "design",
+  "vector",
+  "3d-ready",
+  "audio",
+  "music",
+  "voice",
+  "nsfw-safe",
+  "commercial-use",
+  "high-resolution",
+  "affordable",
+  "experimental",
+  "physics",
+  "character-consistency",
+  "typography",
+  "sound-effects",
+  "retrieval",
+  "dialogue",
+  "landscape",
+  "product-photo",
+  "architecture",
+  "illustration",
+  "pixel-art",
+  "watercolor",
+  "sketch",
+  "logo",
+  "interior",
+  "fashion",
+  "food",
+];
+const ADJECTIVES = [
+  "crisp",
+  "photoreal",
+  "painterly",
+  "fast",
+  "expressive",
+  "faithful",
+  "vivid",
+  "cinematic",
+  "gentle",
+  "precise",
+  "playful",
+  "moody",
+  "clean",
+  "detailed",
+  "balanced",
+  "bold",
+];
+const NOUNS = [
+  "portraits",
+  "landscapes",
+  "product shots",
+  "logos",
+  "storyboards",
+  "voices",
+  "soundscapes",
+  "melodies",
+  "meshes",
+  "illustrations",
+  "posters",
+  "clips",
+  "interiors",
+  "textures",
+  "characters",
+];
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -34,7 +169,11 @@ function rng(seed: number) {
   };
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 export type SyntheticModel = {
   modelId: string;
@@ -88,4 +227,6 @@ export function syntheticModels(count: number, seed = 42): SyntheticModel[] {
 }
 
 /** The benchmark's query mix: a family name (a few percent of models) with a common tag. */
-export const catalogBenchQueries = FAMILIES.slice(0, 12).map((family, i) => `search=${encodeURIComponent(family.toLowerCase())}&tag=${TAGS[i % 6]}&sort=price_asc`);
+export const catalogBenchQueries = FAMILIES.slice(0, 12).map(
+  (family, i) => `search=${encodeURIComponent(family.toLowerCase())}&tag=${TAGS[i % 6]}&sort=price_asc`,
+);

@@ -86,7 +86,15 @@ export const catalogScenario: Scenario = {
         fmt("GET /health (baseline)", 16, health16),
         fmt("GET /models?search&tag&sort=price_asc", 16, c16),
       ],
-      data: { models: total, avgMatches: matched / catalogBenchQueries.length, health1, c1, health16, c16, p95TargetMetAtC1: c1.latencyMs.p95 < 20 },
+      data: {
+        models: total,
+        avgMatches: matched / catalogBenchQueries.length,
+        health1,
+        c1,
+        health16,
+        c16,
+        p95TargetMetAtC1: c1.latencyMs.p95 < 20,
+      },
     };
   },
 };

@@ -67,12 +67,19 @@ const SIZES = quick
 
 /** A latency in [min, max] ms, uniform in 100 ms steps (101 distinct prompts for 5–15 s). */
 const drawLatency = (minMs: number, maxMs: number) => minMs + 100 * Math.floor(Math.random() * ((maxMs - minMs) / 100 + 1));
-const bodyOf = (latencyMs: number) => JSON.stringify({ prompt: `field [latency:${latencyMs}]`, image_size: { width: 256, height: 256 }, seed: 1 });
+const bodyOf = (latencyMs: number) =>
+  JSON.stringify({ prompt: `field [latency:${latencyMs}]`, image_size: { width: 256, height: 256 }, seed: 1 });
 const skillBodyOf = (latencyMs: number) => JSON.stringify({ model: MODEL, input: JSON.parse(bodyOf(latencyMs)), sync: false });
 
 const stats = (values: number[]) => {
   const v = [...values].sort((a, b) => a - b);
-  return { n: v.length, p50: percentile(v, 50), p99: percentile(v, 99), max: v[v.length - 1] ?? 0, mean: v.reduce((s, x) => s + x, 0) / Math.max(1, v.length) };
+  return {
+    n: v.length,
+    p50: percentile(v, 50),
+    p99: percentile(v, 99),
+    max: v[v.length - 1] ?? 0,
+    mean: v.reduce((s, x) => s + x, 0) / Math.max(1, v.length),
+  };
 };
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
@@ -100,7 +107,15 @@ async function seed(databaseUrl: string, n: number) {
     const key = generateApiKey("live");
     keys.push(key.key);
     // The last key keeps its rate limit on (the poll flood); the others have it off.
-    return { id: `key_field_${i}`, userId: u.id, name: "field", hash: key.hash, prefix: key.prefix, start: key.start, rateLimitEnabled: i === n };
+    return {
+      id: `key_field_${i}`,
+      userId: u.id,
+      name: "field",
+      hash: key.hash,
+      prefix: key.prefix,
+      start: key.start,
+      rateLimitEnabled: i === n,
+    };
   });
   await db.insert(apiKeys).values(rows);
   for (const u of made) await grantCredits(db, { userId: u.id, credits: GRANT, type: "grant", idempotencyKey: `field-grant:${u.id}` });
@@ -113,7 +128,8 @@ async function sampled<T>(ctx: Ctx, during: () => Promise<T>) {
   let on = true;
   const loop = (async () => {
     while (on) {
-      const [row] = await ctx.pg`select count(*)::int as n, count(*) filter (where state = 'active')::int as active from pg_stat_activity where datname = ${ctx.dbName}`;
+      const [row] =
+        await ctx.pg`select count(*)::int as n, count(*) filter (where state = 'active')::int as active from pg_stat_activity where datname = ${ctx.dbName}`;
       peak.connections = Math.max(peak.connections, row!.n as number);
       peak.active = Math.max(peak.active, row!.active as number);
       peak.rssMb = Math.max(peak.rssMb, ctx.a.rssMb() + ctx.b.rssMb());
@@ -138,11 +154,17 @@ const serverCpu = (ctx: Ctx) => ctx.a.cpu().server + ctx.b.cpu().server;
 
 /** Scans (sequential + index) and row writes per table so far, from PostgreSQL's statistics. */
 async function tableActivity(ctx: Ctx): Promise<Map<string, number>> {
-  const rows = await ctx.pg`select relname, (coalesce(seq_scan, 0) + coalesce(idx_scan, 0) + n_tup_ins + n_tup_upd + n_tup_del)::bigint::text as n from pg_stat_user_tables`;
+  const rows =
+    await ctx.pg`select relname, (coalesce(seq_scan, 0) + coalesce(idx_scan, 0) + n_tup_ins + n_tup_upd + n_tup_del)::bigint::text as n from pg_stat_user_tables`;
   return new Map(rows.map((r) => [r.relname as string, Number(r.n)]));
 }
 const activityBetween = (a: Map<string, number>, b: Map<string, number>) =>
-  Object.fromEntries([...b].map(([t, n]) => [t, n - (a.get(t) ?? 0)] as const).filter(([, n]) => n > 0).sort((x, y) => y[1] - x[1]));
+  Object.fromEntries(
+    [...b]
+      .map(([t, n]) => [t, n - (a.get(t) ?? 0)] as const)
+      .filter(([, n]) => n > 0)
+      .sort((x, y) => y[1] - x[1]),
+  );
 
 async function transactions(ctx: Ctx): Promise<number> {
   const [row] = await ctx.pg`select (xact_commit + xact_rollback)::bigint::text as n from pg_stat_database where datname = ${ctx.dbName}`;
@@ -154,7 +176,15 @@ async function transactions(ctx: Ctx): Promise<number> {
 
 type SyncRecord = { end: number; latencyMs: number; ms: number; status: number };
 
-async function syncClients(o: { url: string; keys: string[]; clients: number; minMs: number; maxMs: number; seconds: number; keyOffset?: number }) {
+async function syncClients(o: {
+  url: string;
+  keys: string[];
+  clients: number;
+  minMs: number;
+  maxMs: number;
+  seconds: number;
+  keyOffset?: number;
+}) {
   const started = performance.now();
   const stopAt = started + o.seconds * 1000;
   const rampMs = (o.minMs + o.maxMs) / 2;
@@ -184,10 +214,28 @@ function syncFigures(records: SyncRecord[], o: { clients: number; seconds: numbe
   const addedSteady = stats(ok.filter((r) => r.end >= o.warm * 1000 && r.end < o.seconds * 1000).map((r) => r.ms - r.latencyMs));
   const statuses: Record<number, number> = {};
   for (const r of records) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-  return { requests: records.length, ok: ok.length, errors: records.length - ok.length, statuses, rate, ideal, ratio: rate / ideal, meanLatency, added, addedSteady, answer: stats(ok.map((r) => r.ms)), inWindow };
+  return {
+    requests: records.length,
+    ok: ok.length,
+    errors: records.length - ok.length,
+    statuses,
+    rate,
+    ideal,
+    ratio: rate / ideal,
+    meanLatency,
+    added,
+    addedSteady,
+    answer: stats(ok.map((r) => r.ms)),
+    inWindow,
+  };
 }
 
-async function inFlight(ctx: Ctx, o: { clients: number; minMs: number; maxMs: number; seconds: number; warm: number }, rows: Row[], label: string) {
+async function inFlight(
+  ctx: Ctx,
+  o: { clients: number; minMs: number; maxMs: number; seconds: number; warm: number },
+  rows: Row[],
+  label: string,
+) {
   freshSockets();
   const cpu0 = serverCpu(ctx);
   const t0 = performance.now();
@@ -234,7 +282,14 @@ async function submitSkill(base: string, key: string, latencyMs: number): Promis
  * One queue client: polls `target()` every 500 ms after each answer until its job completed
  * (judged from status polls), then fetches the result.
  */
-async function pollUntilDone(statusUrl: string, responseUrl: string, key: string, polls: Poll[], target: () => "status" | "health" | "pause", healthUrl: string) {
+async function pollUntilDone(
+  statusUrl: string,
+  responseUrl: string,
+  key: string,
+  polls: Poll[],
+  target: () => "status" | "health" | "pause",
+  healthUrl: string,
+) {
   const giveUpAt = performance.now() + 180_000;
   for (;;) {
     if (performance.now() > giveUpAt) throw new Error(`queue job not completed after 180 s: ${statusUrl}`);
@@ -292,7 +347,9 @@ async function polling(ctx: Ctx, rows: Row[]) {
   const polls: Poll[] = [];
   let mode: "status" | "health" | "pause" = "status";
   const t0 = performance.now();
-  const jobs = await Promise.all(Array.from({ length: n }, async (_, i) => (await sleep((i * 1000) / n), submitQueued(ctx.a.baseUrl, keyOf(i), POLL_JOB_MS))));
+  const jobs = await Promise.all(
+    Array.from({ length: n }, async (_, i) => (await sleep((i * 1000) / n), submitQueued(ctx.a.baseUrl, keyOf(i), POLL_JOB_MS))),
+  );
   const submitted = performance.now();
   const clients = jobs.map((j, i) => pollUntilDone(j.statusUrl, j.responseUrl, keyOf(i), polls, () => mode, `${ctx.a.baseUrl}/health`));
   const window = async (seconds: number) => {
@@ -301,7 +358,13 @@ async function polling(ctx: Ctx, rows: Row[]) {
     const k0 = polls.length;
     const w0 = performance.now();
     await sleep(seconds * 1000);
-    return { cpu: serverCpu(ctx) - c0, polls: polls.length + healthPolls.length - p0, seconds: (performance.now() - w0) / 1000, statusFrom: k0, statusTo: polls.length };
+    return {
+      cpu: serverCpu(ctx) - c0,
+      polls: polls.length + healthPolls.length - p0,
+      seconds: (performance.now() - w0) / 1000,
+      statusFrom: k0,
+      statusTo: polls.length,
+    };
   };
   // The queue function checks each job's status 0, 1, 3, 7, 15, 31 and 63 s after its submit
   // (later under load: each burst delays the next); the windows follow the last check's burst,
@@ -371,10 +434,19 @@ function isFinalEvent(kind: string, e: SseEvent): boolean {
   return FINAL.has(String(kind === "progress" ? data.stage : data.status));
 }
 
-function follow(ctx: Ctx, job: string, key: string, surface: "gateway" | "skill", kind: "status" | "progress" | "skill", instance: "A" | "B"): Followed {
+function follow(
+  ctx: Ctx,
+  job: string,
+  key: string,
+  surface: "gateway" | "skill",
+  kind: "status" | "progress" | "skill",
+  instance: "A" | "B",
+): Followed {
   const base = (instance === "A" ? ctx.a : ctx.b).baseUrl;
   const url =
-    kind === "skill" ? `${base}/api/v1/requests/${job}/stream` : `${base}/queue/${MODEL}/requests/${job}/${kind === "status" ? "status/stream" : "progress/stream"}`;
+    kind === "skill"
+      ? `${base}/api/v1/requests/${job}/stream`
+      : `${base}/queue/${MODEL}/requests/${job}/${kind === "status" ? "status/stream" : "progress/stream"}`;
   const f: Followed = { job, instance, kind, finals: 0, client: undefined as unknown as SseClient };
   f.client = openStream(url, key, (e) => {
     if (isFinalEvent(kind, e)) {
@@ -388,10 +460,15 @@ function follow(ctx: Ctx, job: string, key: string, surface: "gateway" | "skill"
 
 async function finalDelays(ctx: Ctx, followed: Followed[]) {
   const seqs = followed.filter((f) => f.final).map((f) => Number(f.final!.id));
-  const rows = await ctx.pg`select seq::bigint::text as seq, (extract(epoch from created_at) * 1000)::float8 as ms from generation_events where seq = any(${seqs}::bigint[])`;
+  const rows =
+    await ctx.pg`select seq::bigint::text as seq, (extract(epoch from created_at) * 1000)::float8 as ms from generation_events where seq = any(${seqs}::bigint[])`;
   const created = new Map(rows.map((r) => [Number(r.seq), Number(r.ms)]));
   const delays = followed.filter((f) => f.final).map((f) => f.final!.at - created.get(Number(f.final!.id))!);
-  return { all: stats(delays), A: stats(followed.filter((f) => f.final && f.instance === "A").map((f) => f.final!.at - created.get(Number(f.final!.id))!)), B: stats(followed.filter((f) => f.final && f.instance === "B").map((f) => f.final!.at - created.get(Number(f.final!.id))!)) };
+  return {
+    all: stats(delays),
+    A: stats(followed.filter((f) => f.final && f.instance === "A").map((f) => f.final!.at - created.get(Number(f.final!.id))!)),
+    B: stats(followed.filter((f) => f.final && f.instance === "B").map((f) => f.final!.at - created.get(Number(f.final!.id))!)),
+  };
 }
 
 async function streams(ctx: Ctx, rows: Row[]) {
@@ -415,7 +492,10 @@ async function streams(ctx: Ctx, rows: Row[]) {
       const gateway = i % 2 === 0;
       const id = gateway ? (await submitQueued(submitVia, key, 60_000)).id : await submitSkill(submitVia, key, 60_000);
       const pair: Followed[] = gateway
-        ? [follow(ctx, id, key, "gateway", i % 4 === 0 ? "status" : "progress", "A"), follow(ctx, id, key, "gateway", i % 4 === 0 ? "progress" : "status", "B")]
+        ? [
+            follow(ctx, id, key, "gateway", i % 4 === 0 ? "status" : "progress", "A"),
+            follow(ctx, id, key, "gateway", i % 4 === 0 ? "progress" : "status", "B"),
+          ]
         : [follow(ctx, id, key, "skill", "skill", "A"), follow(ctx, id, key, "skill", "skill", "B")];
       followed.push(...pair);
       for (const f of pair) if ((await f.client.status) === 200) opened++;
@@ -438,7 +518,13 @@ async function streams(ctx: Ctx, rows: Row[]) {
     const cpu = (serverCpu(ctx) - c0) / seconds;
     // PostgreSQL publishes a backend's table statistics within a second or so of its statements.
     await sleep(1500);
-    idle = { tps: ((await transactions(ctx)) - x0) / seconds, cpu, seconds, claims: (await claims(ctx)) - k0, tables: activityBetween(a0, await tableActivity(ctx)) };
+    idle = {
+      tps: ((await transactions(ctx)) - x0) / seconds,
+      cpu,
+      seconds,
+      claims: (await claims(ctx)) - k0,
+      tables: activityBetween(a0, await tableActivity(ctx)),
+    };
   }
   const ends = await Promise.race([Promise.all(followed.map((f) => f.client.ended)), sleep(120_000).then(() => null)]);
   if (!ends) for (const f of followed) f.client.close();
@@ -450,7 +536,9 @@ async function streams(ctx: Ctx, rows: Row[]) {
     opened: `${opened}/${followed.length}`,
     "idle window s (run claims in it)": `${f1(idle.seconds)} (${idle.claims})`,
     // What a stream reads: its job's events and row, its caller's standing.
-    "stream tables touched idle": ["generation_events", "generation_requests", "api_keys", "users", "sessions"].map((t) => idle.tables[t] ?? 0).join("/"),
+    "stream tables touched idle": ["generation_events", "generation_requests", "api_keys", "users", "sessions"]
+      .map((t) => idle.tables[t] ?? 0)
+      .join("/"),
     "DB xact/s idle (no streams, no jobs)": `${f1(idle.tps)} (${f1(background.tps)})`,
     "server CPU % of a core idle (no streams, no jobs)": `${f1(idle.cpu * 100)} (${f1(background.cpu * 100)})`,
     "final event delay p50 / p99 / max ms": `${f1(delays.all.p50)} / ${f1(delays.all.p99)} / ${f1(delays.all.max)}`,
@@ -484,7 +572,9 @@ async function mixed(ctx: Ctx, rows: Row[]) {
   const streamers = Array.from({ length: m.stream }, async (_, i) => {
     await sleep(Math.random() * 10_000);
     while (performance.now() < stopAt) {
-      const job = await submitQueued(i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl, streamKey(i), drawLatency(5_000, 15_000)).catch(() => (jobErrors++, null));
+      const job = await submitQueued(i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl, streamKey(i), drawLatency(5_000, 15_000)).catch(
+        () => (jobErrors++, null),
+      );
       if (!job) continue;
       const f = follow(ctx, job.id, streamKey(i), "gateway", "status", i % 2 ? "A" : "B");
       followed.push(f);
@@ -493,7 +583,14 @@ async function mixed(ctx: Ctx, rows: Row[]) {
   });
   const cpu0 = serverCpu(ctx);
   const { result: records, peak } = await sampled(ctx, async () => {
-    const sync = syncClients({ url: `${ctx.a.baseUrl}/run/${MODEL}`, keys: ctx.keys, clients: m.sync, minMs: 5_000, maxMs: 15_000, seconds: m.seconds });
+    const sync = syncClients({
+      url: `${ctx.a.baseUrl}/run/${MODEL}`,
+      keys: ctx.keys,
+      clients: m.sync,
+      minMs: 5_000,
+      maxMs: 15_000,
+      seconds: m.seconds,
+    });
     const [records] = await Promise.all([sync, ...pollers, ...streamers]);
     return records;
   });
@@ -526,13 +623,19 @@ async function faults(ctx: Ctx, rows: Row[]) {
   // Sync clients hanging up 1 s into 3 s jobs: the jobs still finish and are charged once (ledger).
   const hangups = quick ? 8 : 32;
   await Promise.all(
-    Array.from({ length: hangups }, (_, i) =>
-      new Promise<void>((resolve) => {
-        const req = http.request(`${ctx.a.baseUrl}/run/${MODEL}`, { method: "POST", agent: false, headers: { "content-type": "application/json", authorization: `Bearer ${ctx.keys[i]}` } });
-        req.on("error", () => resolve());
-        req.end(bodyOf(3_000));
-        setTimeout(() => (req.destroy(), resolve()), 1_000);
-      }),
+    Array.from(
+      { length: hangups },
+      (_, i) =>
+        new Promise<void>((resolve) => {
+          const req = http.request(`${ctx.a.baseUrl}/run/${MODEL}`, {
+            method: "POST",
+            agent: false,
+            headers: { "content-type": "application/json", authorization: `Bearer ${ctx.keys[i]}` },
+          });
+          req.on("error", () => resolve());
+          req.end(bodyOf(3_000));
+          setTimeout(() => (req.destroy(), resolve()), 1_000);
+        }),
     ),
   );
   // Streams hung up, then as many reopened at once by the same user: the slots were freed.
@@ -558,7 +661,13 @@ async function faults(ctx: Ctx, rows: Row[]) {
     }),
   );
   const limited = answers.filter((a) => a.status === 429);
-  const headersOk = limited.every((a) => a.headers["retry-after"] && a.headers["x-ratelimit-limit"] && a.headers["x-ratelimit-remaining"] === "0" && a.headers["x-ratelimit-reset"]);
+  const headersOk = limited.every(
+    (a) =>
+      a.headers["retry-after"] &&
+      a.headers["x-ratelimit-limit"] &&
+      a.headers["x-ratelimit-remaining"] === "0" &&
+      a.headers["x-ratelimit-reset"],
+  );
   out.flood = { statuses: count(answers.map((a) => a.status)), limitedWithHeaders: headersOk };
   // The flood's own job and the streams' job complete; the hung-up sync jobs too.
   await sleep(22_000);
@@ -566,8 +675,14 @@ async function faults(ctx: Ctx, rows: Row[]) {
     fault: "sync clients hung up 1 s into 3 s jobs",
     result: `${hangups} jobs; each completed and charged once (ledger check below)`,
   });
-  rows.push({ fault: `${max} streams of one user hung up, ${max} reopened at once`, result: `first ${JSON.stringify(out.streamSlots && (out.streamSlots as { first: unknown }).first)}, reopened ${JSON.stringify((out.streamSlots as { reopened: unknown }).reopened)}` });
-  rows.push({ fault: "1,100 status polls from one rate-limited key", result: `${JSON.stringify((out.flood as { statuses: unknown }).statuses)}; 429s with Retry-After + X-RateLimit-*: ${headersOk}` });
+  rows.push({
+    fault: `${max} streams of one user hung up, ${max} reopened at once`,
+    result: `first ${JSON.stringify(out.streamSlots && (out.streamSlots as { first: unknown }).first)}, reopened ${JSON.stringify((out.streamSlots as { reopened: unknown }).reopened)}`,
+  });
+  rows.push({
+    fault: "1,100 status polls from one rate-limited key",
+    result: `${JSON.stringify((out.flood as { statuses: unknown }).statuses)}; 429s with Retry-After + X-RateLimit-*: ${headersOk}`,
+  });
   return { ...out, hangups, extraJobs: hangups + 2 };
 }
 const count = (values: number[]) => values.reduce<Record<number, number>>((m, v) => ((m[v] = (m[v] ?? 0) + 1), m), {});
@@ -577,12 +692,17 @@ const count = (values: number[]) => values.reduce<Record<number, number>>((m, v)
 export const fieldScenario: Scenario = {
   name: "field",
   onlyByName: true,
-  description: "field load: seconds-long simulator jobs; sync in flight, status polling, idle streams on 2 instances, mixed; faults; ledger check",
+  description:
+    "field load: seconds-long simulator jobs; sync in flight, status polling, idle streams on 2 instances, mixed; faults; ledger check",
   async run({ server, baseline }) {
     const { keys, client } = await seed(server.databaseUrl, SIZES.users);
     const dbName = new URL(server.databaseUrl).pathname.slice(1);
     // The second instance: same database, its own pool (PostgreSQL allows 100 connections here).
-    const b = await startServer(Number(process.env.BENCH_PORT ?? 3300) + 1, { DATABASE_POOL_MAX: "12" }, { databaseUrl: server.databaseUrl });
+    const b = await startServer(
+      Number(process.env.BENCH_PORT ?? 3300) + 1,
+      { DATABASE_POOL_MAX: "12" },
+      { databaseUrl: server.databaseUrl },
+    );
     const pg = postgres(server.databaseUrl, { max: 2, onnotice: () => {} });
     const rows: Row[] = [];
     const data: Record<string, unknown> = { quick, sizes: SIZES };
@@ -593,7 +713,13 @@ export const fieldScenario: Scenario = {
       const h = await load({ url: `${server.baseUrl}/health`, connections: 16, duration: 5 });
       const healthCpuMs = ((server.cpu().server - c0) * 1000) / h.requests;
       const ctx: Ctx = { a: server, b, keys, pg, dbName, healthCpuMs };
-      rows.push({ shape: "GET /health c16 (baseline, this run)", "billed gen/s": `${Math.round(h.rps)} req/s`, "server CPU ms/gen (× /health)": `${f2(healthCpuMs)} ms/req`, "answer p99 ms": h.latencyMs.p99, errors: h.errors + h.non2xx });
+      rows.push({
+        shape: "GET /health c16 (baseline, this run)",
+        "billed gen/s": `${Math.round(h.rps)} req/s`,
+        "server CPU ms/gen (× /health)": `${f2(healthCpuMs)} ms/req`,
+        "answer p99 ms": h.latencyMs.p99,
+        errors: h.errors + h.non2xx,
+      });
       data.health = { c16: h, cpuMs: healthCpuMs, baselineRps: baseline.rps };
       let oks = 0;
       let queued = 0;
@@ -603,9 +729,19 @@ export const fieldScenario: Scenario = {
       const faultRows: Row[] = [];
       if (shapes.has("a")) {
         console.log("field a: in-flight capacity…");
-        const a = await inFlight(ctx, SIZES.a, rows, `a. sync /run ${SIZES.a.minMs / 1000}–${SIZES.a.maxMs / 1000} s × ${SIZES.a.clients} clients`);
+        const a = await inFlight(
+          ctx,
+          SIZES.a,
+          rows,
+          `a. sync /run ${SIZES.a.minMs / 1000}–${SIZES.a.maxMs / 1000} s × ${SIZES.a.clients} clients`,
+        );
         oks += a.ok;
-        const a2 = await inFlight(ctx, SIZES.a2, rows, `a. sync /run ${SIZES.a2.minMs / 1000}–${SIZES.a2.maxMs / 1000} s × ${SIZES.a2.clients} clients`);
+        const a2 = await inFlight(
+          ctx,
+          SIZES.a2,
+          rows,
+          `a. sync /run ${SIZES.a2.minMs / 1000}–${SIZES.a2.maxMs / 1000} s × ${SIZES.a2.clients} clients`,
+        );
         oks += a2.ok;
         data.a = a;
         data.a2 = a2;
@@ -650,7 +786,10 @@ export const fieldScenario: Scenario = {
           { title: "Field b: polling (CPU per poll: marginal, same jobs in flight)", rows: pollRows },
           { title: "Field c: idle streams", rows: streamRows },
           { title: "Field d: mixed", rows: mixedRows },
-          { title: `Field: faults under load; ledger check OK (${ledger.completed} completed generations, all charged once)`, rows: faultRows },
+          {
+            title: `Field: faults under load; ledger check OK (${ledger.completed} completed generations, all charged once)`,
+            rows: faultRows,
+          },
         ],
       };
     } finally {

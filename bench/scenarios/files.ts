@@ -10,7 +10,11 @@ import type { Scenario } from "./types";
 /** A user and a live key written straight into the bench database (no sign-in flow needed). */
 async function benchKey(databaseUrl: string) {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  const key = `gw_live_${randomBytes(40).toString("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, 40).padEnd(40, "a")}`;
+  const key = `gw_live_${randomBytes(40)
+    .toString("base64")
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, 40)
+    .padEnd(40, "a")}`;
   const userId = `bench-files-${Date.now()}`;
   await sql`insert into users (id, email, name) values (${userId}, ${`${userId}@bench.test`}, 'bench')`;
   await sql`insert into api_keys (id, user_id, name, hash, prefix, start, mode)
@@ -48,16 +52,24 @@ export const filesScenario: Scenario = {
     const { key, userId, sql } = await benchKey(server.databaseUrl);
     const auth = { authorization: `Bearer ${key}` };
     try {
-      const jpeg = await sharp(randomBytes(128 * 128 * 3), { raw: { width: 128, height: 128, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+      const jpeg = await sharp(randomBytes(128 * 128 * 3), { raw: { width: 128, height: 128, channels: 3 } })
+        .jpeg({ quality: 95 })
+        .toBuffer();
       const up = multipart(jpeg, "image/jpeg");
-      const res = await fetch(`${server.baseUrl}/me/uploads`, { method: "POST", headers: { ...auth, "content-type": up.contentType }, body: up.body });
+      const res = await fetch(`${server.baseUrl}/me/uploads`, {
+        method: "POST",
+        headers: { ...auth, "content-type": up.contentType },
+        body: up.body,
+      });
       if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
       const url = ((await res.json()) as { url: string }).url;
       const fileUrl = `${server.baseUrl}${new URL(url).pathname}`;
 
       const whole = await load({ url: fileUrl, connections: 16, duration: 10 });
       const ranged = await load({ url: fileUrl, connections: 16, duration: 10, headers: { range: "bytes=0-4095" } });
-      const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#36c" } }).png().toBuffer();
+      const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#36c" } })
+        .png()
+        .toBuffer();
       const small = multipart(png, "image/png");
       const uploads = await load({
         url: `${server.baseUrl}/me/uploads`,

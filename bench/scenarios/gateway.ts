@@ -45,9 +45,20 @@ async function seed(databaseUrl: string) {
   const db = drizzle(client, { schema }) as unknown as Db;
   const keys: string[] = [];
   for (let i = 0; i < USERS; i++) {
-    const [user] = await db.insert(users).values({ email: `gen-bench-${i}-${Date.now()}@example.test` }).returning({ id: users.id });
+    const [user] = await db
+      .insert(users)
+      .values({ email: `gen-bench-${i}-${Date.now()}@example.test` })
+      .returning({ id: users.id });
     const key = generateApiKey("live");
-    await db.insert(apiKeys).values({ id: `key_gen_bench_${i}`, userId: user!.id, name: "bench", hash: key.hash, prefix: key.prefix, start: key.start, rateLimitEnabled: false });
+    await db.insert(apiKeys).values({
+      id: `key_gen_bench_${i}`,
+      userId: user!.id,
+      name: "bench",
+      hash: key.hash,
+      prefix: key.prefix,
+      start: key.start,
+      rateLimitEnabled: false,
+    });
     await grantCredits(db, { userId: user!.id, credits: GRANT, type: "grant", idempotencyKey: `bench-grant:${user!.id}` });
     keys.push(key.key);
   }
@@ -56,7 +67,10 @@ async function seed(databaseUrl: string) {
 
 function rotating(keys: string[]) {
   let i = 0;
-  return (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[i++ % keys.length]}` } });
+  return (req: { headers?: Record<string, string> }) => ({
+    ...req,
+    headers: { ...req.headers, authorization: `Bearer ${keys[i++ % keys.length]}` },
+  });
 }
 
 /** Fails the run unless every answer was a 200 (a billed generation). */
@@ -78,7 +92,12 @@ async function simulatorDirect(connections: number, seconds: number) {
     Array.from({ length: connections }, async () => {
       while (Date.now() < end) {
         const t0 = performance.now();
-        const { providerRequestId } = await sim.submit({ endpointId: MODEL, input, requestId: crypto.randomUUID(), category: "text-to-image" });
+        const { providerRequestId } = await sim.submit({
+          endpointId: MODEL,
+          input,
+          requestId: crypto.randomUUID(),
+          category: "text-to-image",
+        });
         const result = await sim.result({ endpointId: MODEL, providerRequestId });
         if (!result.ok) throw new Error(`simulator direct: the model failed: ${result.error.message}`);
         times.push(performance.now() - t0);
@@ -89,7 +108,16 @@ async function simulatorDirect(connections: number, seconds: number) {
   return { rps: times.length / seconds, p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-type Ledger = { mismatched: number; negative: number; charged: string; settled: string; moved: string; completed: number; other: number; uncharged: number };
+type Ledger = {
+  mismatched: number;
+  negative: number;
+  charged: string;
+  settled: string;
+  moved: string;
+  completed: number;
+  other: number;
+  uncharged: number;
+};
 
 export async function ledgerCheck(client: postgres.Sql, granted: number | bigint = USERS * GRANT): Promise<Ledger> {
   const [sums] = await client`
@@ -135,8 +163,10 @@ async function stageSample(url: string, keys: string[], n: number) {
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", authorization: `Bearer ${keys[i % keys.length]}` } }, (r) =>
-        r.resume().on("end", () => resolve(r)),
+      const req = http.request(
+        url,
+        { method: "POST", agent, headers: { "content-type": "application/json", authorization: `Bearer ${keys[i % keys.length]}` } },
+        (r) => r.resume().on("end", () => resolve(r)),
       );
       req.on("error", reject);
       req.end(BODY);
@@ -165,7 +195,8 @@ async function stageSample(url: string, keys: string[], n: number) {
 
 export const gatewayScenario: Scenario = {
   name: "gateway",
-  description: "sync POST /run on the zero-latency simulator vs the simulator called directly, c1/c16/c64; every answer a 200; ledger check; per-stage times",
+  description:
+    "sync POST /run on the zero-latency simulator vs the simulator called directly, c1/c16/c64; every answer a 200; ledger check; per-stage times",
   async run({ server, baseline }) {
     const { keys, client } = await seed(server.databaseUrl);
     setDbHandle(postgresHandle(server.databaseUrl, 8));
@@ -213,7 +244,9 @@ export const gatewayScenario: Scenario = {
         "overhead p99 ms": (gw.latencyMs.p99 - sim.p99).toFixed(2),
         "server CPU ms/gen": cpuMs("server"),
         "PostgreSQL CPU ms/gen": cpuMs("postgres"),
-        statuses: Object.entries(gw.statusCounts).map(([s, n]) => `${s}:${n}`).join(" "),
+        statuses: Object.entries(gw.statusCounts)
+          .map(([s, n]) => `${s}:${n}`)
+          .join(" "),
       });
     }
     const stages = await stageSample(url, keys, SAMPLE);
@@ -223,7 +256,9 @@ export const gatewayScenario: Scenario = {
     const ledger = await ledgerCheck(client);
     console.log("ledger check:", ledger);
     assertLedger(ledger, oks);
-    console.log(`ledger check OK: ${oks} answers 200 = ${ledger.completed} completed generations, ${ledger.charged} credits charged = balance moved = settled, no negative balance`);
+    console.log(
+      `ledger check OK: ${oks} answers 200 = ${ledger.completed} completed generations, ${ledger.charged} credits charged = balance moved = settled, no negative balance`,
+    );
     data.ledger = ledger;
     data.stages = stages;
     await client.end();

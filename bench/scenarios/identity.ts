@@ -20,17 +20,39 @@ async function seed(databaseUrl: string) {
   let token = "";
   let atLimit = "";
   for (let i = 0; i < 64; i++) {
-    const [user] = await db.insert(users).values({ email: `bench-${i}-${Date.now()}@example.test` }).returning({ id: users.id });
-    for (const [list, rateLimitEnabled] of [[limited, true], [unlimited, false]] as const) {
+    const [user] = await db
+      .insert(users)
+      .values({ email: `bench-${i}-${Date.now()}@example.test` })
+      .returning({ id: users.id });
+    for (const [list, rateLimitEnabled] of [
+      [limited, true],
+      [unlimited, false],
+    ] as const) {
       const key = generateApiKey("live");
-      await db.insert(apiKeys).values({ id: `key_bench_${i}_${list.length}_${rateLimitEnabled}`, userId: user!.id, name: "bench", hash: key.hash, prefix: key.prefix, start: key.start, rateLimitEnabled });
+      await db.insert(apiKeys).values({
+        id: `key_bench_${i}_${list.length}_${rateLimitEnabled}`,
+        userId: user!.id,
+        name: "bench",
+        hash: key.hash,
+        prefix: key.prefix,
+        start: key.start,
+        rateLimitEnabled,
+      });
       list.push(key.key);
     }
     if (i === 0) {
       token = crypto.randomUUID();
       await db.insert(sessions).values({ sessionToken: token, userId: user!.id, expires: new Date(Date.now() + 86_400_000) });
       const key = generateApiKey("live");
-      await db.insert(apiKeys).values({ id: "key_bench_at_limit", userId: user!.id, name: "at limit", hash: key.hash, prefix: key.prefix, start: key.start, rateLimitMax: 1 });
+      await db.insert(apiKeys).values({
+        id: "key_bench_at_limit",
+        userId: user!.id,
+        name: "at limit",
+        hash: key.hash,
+        prefix: key.prefix,
+        start: key.start,
+        rateLimitMax: 1,
+      });
       atLimit = key.key;
     }
   }
@@ -40,7 +62,10 @@ async function seed(databaseUrl: string) {
 
 function rotating(keys: string[]) {
   let i = 0;
-  return (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[i++ % keys.length]}` } });
+  return (req: { headers?: Record<string, string> }) => ({
+    ...req,
+    headers: { ...req.headers, authorization: `Bearer ${keys[i++ % keys.length]}` },
+  });
 }
 
 const row = (name: string, c: number, r: LoadResult, base: LoadResult): Row => ({
@@ -50,7 +75,9 @@ const row = (name: string, c: number, r: LoadResult, base: LoadResult): Row => (
   "× baseline": (r.rps / base.rps).toFixed(2),
   "p50 ms": r.latencyMs.p50,
   "p99 ms": r.latencyMs.p99,
-  statuses: Object.entries(r.statusCounts).map(([s, n]) => `${s}:${n}`).join(" "),
+  statuses: Object.entries(r.statusCounts)
+    .map(([s, n]) => `${s}:${n}`)
+    .join(" "),
 });
 
 export const identityScenario: Scenario = {

@@ -6,10 +6,4 @@ import { identityScenario } from "./identity";
 import type { Scenario } from "./types";
 
 /** Every scenario `npm run bench` runs; each issue that adds a hot path adds one here. */
-export const scenarios: Scenario[] = [
-  identityScenario,
-  catalogScenario,
-  filesScenario,
-  gatewayScenario,
-  fieldScenario,
-];
+export const scenarios: Scenario[] = [identityScenario, catalogScenario, filesScenario, gatewayScenario, fieldScenario];

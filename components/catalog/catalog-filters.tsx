@@ -5,7 +5,19 @@ import { catalogHref, toggle, type CatalogState } from "./links";
 
 type Facet = { value: string; count: number };
 
-function FacetList({ title, facets, selected, href, label }: { title: string; facets: Facet[]; selected: string[]; href: (v: string) => string; label: (v: string) => string }) {
+function FacetList({
+  title,
+  facets,
+  selected,
+  href,
+  label,
+}: {
+  title: string;
+  facets: Facet[];
+  selected: string[];
+  href: (v: string) => string;
+  label: (v: string) => string;
+}) {
   return (
     <section aria-label={title}>
       <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-600">{title}</h2>
@@ -37,8 +49,20 @@ export function CatalogFilters({ state, facets }: { state: CatalogState; facets:
   const t = useTranslations("catalog");
   return (
     <div className="space-y-6">
-      <FacetList title={t("category")} label={(v) => localCategory(t, v)} facets={facets.categories} selected={state.category} href={(v) => catalogHref(state, { category: toggle(state.category, v) })} />
-      <FacetList title={t("lab")} label={(v) => v} facets={facets.labs} selected={state.lab} href={(v) => catalogHref(state, { lab: toggle(state.lab, v) })} />
+      <FacetList
+        title={t("category")}
+        label={(v) => localCategory(t, v)}
+        facets={facets.categories}
+        selected={state.category}
+        href={(v) => catalogHref(state, { category: toggle(state.category, v) })}
+      />
+      <FacetList
+        title={t("lab")}
+        label={(v) => v}
+        facets={facets.labs}
+        selected={state.lab}
+        href={(v) => catalogHref(state, { lab: toggle(state.lab, v) })}
+      />
       <section aria-label={t("tags")}>
         <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-600">{t("tags")}</h2>
         <div className="mt-2 flex flex-wrap gap-1.5">

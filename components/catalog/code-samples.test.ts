@@ -3,8 +3,23 @@ import { codeSamples, pythonLiteral } from "./code-samples";
 
 describe("success", () => {
   test("JSON becomes a Python literal: True/False/None, nested and indented", () => {
-    expect(pythonLiteral({ prompt: "a \"cat\"", n: 2, safe: true, raw: false, seed: null, sizes: [1, { w: 2 }], empty: {} })).toBe(
-      ['{', '    "prompt": "a \\"cat\\"",', '    "n": 2,', '    "safe": True,', '    "raw": False,', '    "seed": None,', '    "sizes": [', "        1,", "        {", '            "w": 2,', "        },", "    ],", '    "empty": {},', "}"].join("\n"),
+    expect(pythonLiteral({ prompt: 'a "cat"', n: 2, safe: true, raw: false, seed: null, sizes: [1, { w: 2 }], empty: {} })).toBe(
+      [
+        "{",
+        '    "prompt": "a \\"cat\\"",',
+        '    "n": 2,',
+        '    "safe": True,',
+        '    "raw": False,',
+        '    "seed": None,',
+        '    "sizes": [',
+        "        1,",
+        "        {",
+        '            "w": 2,',
+        "        },",
+        "    ],",
+        '    "empty": {},',
+        "}",
+      ].join("\n"),
     );
   });
 

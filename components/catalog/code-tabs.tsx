@@ -29,7 +29,17 @@ function CodeBlock({ title, code, testId }: Block) {
  * keys, Home and End move between tabs and select them). The input is the form's, with the
  * model's example value for any required field the form leaves empty, so the code runs as shown.
  */
-export function CodeTabs({ baseUrl, modelId, schema, input }: { baseUrl: string; modelId: string; schema: JsonSchema | null; input: Record<string, unknown> }) {
+export function CodeTabs({
+  baseUrl,
+  modelId,
+  schema,
+  input,
+}: {
+  baseUrl: string;
+  modelId: string;
+  schema: JsonSchema | null;
+  input: Record<string, unknown>;
+}) {
   const t = useTranslations("playground");
   const prefix = useId();
   const [selected, setSelected] = useState(0);
@@ -83,7 +93,14 @@ export function CodeTabs({ baseUrl, modelId, schema, input }: { baseUrl: string;
         ))}
       </div>
       {tabs.map((tab, i) => (
-        <div key={tab.id} role="tabpanel" id={`${prefix}-panel-${tab.id}`} aria-labelledby={`${prefix}-tab-${tab.id}`} hidden={i !== selected} className="space-y-4">
+        <div
+          key={tab.id}
+          role="tabpanel"
+          id={`${prefix}-panel-${tab.id}`}
+          aria-labelledby={`${prefix}-tab-${tab.id}`}
+          hidden={i !== selected}
+          className="space-y-4"
+        >
           {tab.blocks.map((b) => (
             <CodeBlock key={b.testId} {...b} />
           ))}

@@ -21,11 +21,21 @@ export function ModelGrid({ items }: { items: ModelListItem[] }) {
           >
             {/* The model's example output (lib/catalog/example-output.ts); the link's text names the model. */}
             {/* eslint-disable-next-line @next/next/no-img-element -- small JPEGs the app renders and caches, or an admin's URL */}
-            <img src={exampleImageUrl(m)} alt="" width={480} height={300} className="aspect-[8/5] w-full bg-slate-200 object-cover" loading="lazy" data-testid="model-example" />
+            <img
+              src={exampleImageUrl(m)}
+              alt=""
+              width={480}
+              height={300}
+              className="aspect-[8/5] w-full bg-slate-200 object-cover"
+              loading="lazy"
+              data-testid="model-example"
+            />
             <div className="flex flex-1 flex-col gap-2 p-4">
               <div className="flex items-start justify-between gap-2">
                 <h3 className="font-semibold text-slate-900 group-hover:text-brand-700">{m.displayName}</h3>
-                <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600">{localCategory(t, m.category)}</span>
+                <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600">
+                  {localCategory(t, m.category)}
+                </span>
               </div>
               <p className="font-mono text-xs text-slate-600">{m.modelId}</p>
               <p className="line-clamp-2 text-sm text-slate-600">{m.description}</p>

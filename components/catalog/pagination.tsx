@@ -19,8 +19,16 @@ export function Pagination({ state, total }: { state: CatalogState; total: numbe
         {from <= to ? t("range", { from: f.number(from), to: f.number(to), total: f.number(total) }) : t("count", { count: total })}
       </p>
       <div className="flex gap-2">
-        {prev ? <Link href={prev} className={link} rel="prev">{t("previous")}</Link> : null}
-        {next ? <Link href={next} className={link} rel="next">{t("next")}</Link> : null}
+        {prev ? (
+          <Link href={prev} className={link} rel="prev">
+            {t("previous")}
+          </Link>
+        ) : null}
+        {next ? (
+          <Link href={next} className={link} rel="next">
+            {t("next")}
+          </Link>
+        ) : null}
       </div>
     </nav>
   );

@@ -73,7 +73,10 @@ export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost, run
   if (!signedIn) {
     return (
       <div className="flex flex-wrap items-center gap-3" data-testid="run-signin">
-        <Link href={`/signin?callbackUrl=${encodeURIComponent(`/catalog/${modelId}`)}`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+        <Link
+          href={`/signin?callbackUrl=${encodeURIComponent(`/catalog/${modelId}`)}`}
+          className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+        >
           {t("signIn")}
         </Link>
         <p className="text-xs text-slate-500">{t("signInNote")}</p>
@@ -119,7 +122,10 @@ export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost, run
       void queryClient.invalidateQueries({ queryKey: balanceQueryKey });
     } catch (err) {
       if (abort.signal.aborted) return;
-      send({ type: "error", view: errorViewOf(0, { error: "network_error", message: err instanceof Error ? err.message : t("connectionFailed") }) });
+      send({
+        type: "error",
+        view: errorViewOf(0, { error: "network_error", message: err instanceof Error ? err.message : t("connectionFailed") }),
+      });
     }
   }
 
@@ -142,7 +148,11 @@ export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost, run
           {busy ? t("running") : state.phase === "idle" ? t("run") : t("again")}
         </button>
         {state.phase === "queued" && (
-          <button type="button" onClick={cancel} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-700 hover:bg-slate-50">
+          <button
+            type="button"
+            onClick={cancel}
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-700 hover:bg-slate-50"
+          >
             {t("cancel")}
           </button>
         )}
@@ -158,8 +168,13 @@ export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost, run
       {state.error && <RunErrorAlert error={state.error} />}
       {state.phase !== "idle" && <RunProgress state={state} />}
       {retry && state.phase === "queued" && (
-        <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status" data-testid="run-retrying">
-          {t("retrying", { attempt: retry.attempt + 1, max: retry.maxAttempts })} {tr(retry.failing === "submit" ? "retryWhySubmit" : "retryWhyPoll")}
+        <p
+          className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          role="status"
+          data-testid="run-retrying"
+        >
+          {t("retrying", { attempt: retry.attempt + 1, max: retry.maxAttempts })}{" "}
+          {tr(retry.failing === "submit" ? "retryWhySubmit" : "retryWhyPoll")}
         </p>
       )}
       {state.result && <ResultView result={state.result} />}

@@ -63,7 +63,10 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
     return () => clearTimeout(timer);
   }, [key, modelId, estimate]);
 
-  const errors = { ...Object.fromEntries(result.issues.filter((i) => i.path.length > 0).map((i) => [i.path[0]!, i.message])), ...runIssues };
+  const errors = {
+    ...Object.fromEntries(result.issues.filter((i) => i.path.length > 0).map((i) => [i.path[0]!, i.message])),
+    ...runIssues,
+  };
   const e = result.estimate;
   const t = useTranslations("playground");
   const f = useFormat();
@@ -103,7 +106,14 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
           )}
         </div>
         <div id="playground-run" className="mt-4">
-          <PlaygroundRun modelId={modelId} input={input} signedIn={signedIn} onIssues={(issues) => setRunIssues(refusedRunIssues(issues, t("requiredToRun")))} runCost={runCost} runRetry={runRetry} />
+          <PlaygroundRun
+            modelId={modelId}
+            input={input}
+            signedIn={signedIn}
+            onIssues={(issues) => setRunIssues(refusedRunIssues(issues, t("requiredToRun")))}
+            runCost={runCost}
+            runRetry={runRetry}
+          />
         </div>
       </section>
       <section aria-label="API" className="min-w-0">

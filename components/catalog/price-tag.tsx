@@ -3,7 +3,19 @@ import type { PriceUnit } from "@/db/schema/models";
 import { formatFor } from "@/lib/i18n/format";
 import { displayPrice } from "./format";
 
-export function PriceTag({ model, size = "sm" }: { model: { priceRub: number | null; originalPriceRub: number | null; priceUnit: PriceUnit | null; discountPercent: number; creditCost: number }; size?: "sm" | "lg" }) {
+export function PriceTag({
+  model,
+  size = "sm",
+}: {
+  model: {
+    priceRub: number | null;
+    originalPriceRub: number | null;
+    priceUnit: PriceUnit | null;
+    discountPercent: number;
+    creditCost: number;
+  };
+  size?: "sm" | "lg";
+}) {
   const t = useTranslations("catalog");
   const p = displayPrice(model, formatFor(useLocale()));
   return (

@@ -21,7 +21,10 @@ describe("form fields from a model's input schema", () => {
 
   test("the Russian overlay supplies titles and descriptions", () => {
     const fields = fieldsOf(flux.schema.input, flux.schemaRu!.input);
-    expect(fields.find((f) => f.name === "num_images")).toMatchObject({ title: "Количество изображений", description: "Сколько изображений сгенерировать." });
+    expect(fields.find((f) => f.name === "num_images")).toMatchObject({
+      title: "Количество изображений",
+      description: "Сколько изображений сгенерировать.",
+    });
   });
 
   test("values convert back into a typed model input; empty optional fields are left out", () => {
@@ -40,10 +43,14 @@ describe("form fields from a model's input schema", () => {
   test("numeric enums keep their type; JSON fields parse", () => {
     const trellis = seedEntries().find((m) => m.modelId === "fal-ai/trellis")!;
     const fields = fieldsOf(trellis.schema.input);
-    expect(toInput(fields, { ...initialValues(fields), texture_size: "2048", image_url: "https://example.com/a.png" })).toMatchObject({ texture_size: 2048 });
+    expect(toInput(fields, { ...initialValues(fields), texture_size: "2048", image_url: "https://example.com/a.png" })).toMatchObject({
+      texture_size: 2048,
+    });
     const lora = seedEntries().find((m) => m.modelId === "fal-ai/flux-lora")!;
     const loraFields = fieldsOf(lora.schema.input);
     expect(loraFields.find((f) => f.name === "loras")!.kind).toBe("json");
-    expect(toInput(loraFields, { ...initialValues(loraFields), loras: '[{"path":"https://x/y.safetensors"}]' }).loras).toEqual([{ path: "https://x/y.safetensors" }]);
+    expect(toInput(loraFields, { ...initialValues(loraFields), loras: '[{"path":"https://x/y.safetensors"}]' }).loras).toEqual([
+      { path: "https://x/y.safetensors" },
+    ]);
   });
 });

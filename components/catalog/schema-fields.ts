@@ -54,14 +54,28 @@ export function fieldsOf(schema: JsonSchema | null | undefined, overlay?: JsonSc
   const overProps = (overlay?.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema?.required as string[] | undefined) ?? []);
   const order = (schema?.["x-fal-order-properties"] as string[] | undefined)?.filter((n) => n in props) ?? [];
-  const names = [...order, ...Object.keys(props).filter((n) => !order.includes(n)).sort((a, b) => Number(required.has(b)) - Number(required.has(a)))];
+  const names = [
+    ...order,
+    ...Object.keys(props)
+      .filter((n) => !order.includes(n))
+      .sort((a, b) => Number(required.has(b)) - Number(required.has(a))),
+  ];
   return names.map((name) => {
     const s = props[name]!;
     const over = overProps[name] ?? {};
     const title = (over.title ?? s.title ?? name) as string;
     const description = (over.description ?? s.description) as string | undefined;
     const num = (v: unknown) => (typeof v === "number" ? v : undefined);
-    return { name, title, description, required: required.has(name), min: num(s.minimum), max: num(s.maximum), schema: s, ...kindOf(name, s) };
+    return {
+      name,
+      title,
+      description,
+      required: required.has(name),
+      min: num(s.minimum),
+      max: num(s.maximum),
+      schema: s,
+      ...kindOf(name, s),
+    };
   });
 }
 

@@ -3,7 +3,8 @@
 import { useTranslations } from "next-intl";
 import type { Field, FormValue } from "./schema-fields";
 
-const input = "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500";
+const input =
+  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500";
 
 type Props = {
   fields: Field[];
@@ -13,7 +14,17 @@ type Props = {
   customLabel: string;
 };
 
-function Control({ field: f, value, onChange, customLabel }: { field: Field; value: FormValue | undefined; onChange: (v: FormValue) => void; customLabel: string }) {
+function Control({
+  field: f,
+  value,
+  onChange,
+  customLabel,
+}: {
+  field: Field;
+  value: FormValue | undefined;
+  onChange: (v: FormValue) => void;
+  customLabel: string;
+}) {
   const id = `field-${f.name}`;
   const text = typeof value === "string" ? value : "";
   switch (f.kind) {
@@ -81,9 +92,19 @@ function Control({ field: f, value, onChange, customLabel }: { field: Field; val
       );
     case "textarea":
     case "json":
-      return <textarea id={id} rows={f.kind === "json" ? 2 : 3} value={text} onChange={(e) => onChange(e.target.value)} className={`${input} ${f.kind === "json" ? "font-mono" : ""}`} />;
+      return (
+        <textarea
+          id={id}
+          rows={f.kind === "json" ? 2 : 3}
+          value={text}
+          onChange={(e) => onChange(e.target.value)}
+          className={`${input} ${f.kind === "json" ? "font-mono" : ""}`}
+        />
+      );
     default:
-      return <input id={id} type={f.kind === "url" ? "url" : "text"} value={text} onChange={(e) => onChange(e.target.value)} className={input} />;
+      return (
+        <input id={id} type={f.kind === "url" ? "url" : "text"} value={text} onChange={(e) => onChange(e.target.value)} className={input} />
+      );
   }
 }
 
@@ -94,7 +115,9 @@ export function SchemaForm({ fields, values, errors, onChange, customLabel }: Pr
     <div className="space-y-4">
       {fields.map((f) => (
         <div key={f.name} className={f.kind === "boolean" ? "flex items-start gap-3" : ""}>
-          {f.kind === "boolean" && <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />}
+          {f.kind === "boolean" && (
+            <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />
+          )}
           <div className="flex-1">
             <label htmlFor={`field-${f.name}`} className="block text-sm font-medium text-slate-800">
               {f.title}
@@ -102,10 +125,15 @@ export function SchemaForm({ fields, values, errors, onChange, customLabel }: Pr
               <span className="ml-2 font-mono text-xs font-normal text-slate-600">{f.name}</span>
             </label>
             {f.description && <p className="mb-1 text-xs text-slate-500">{f.description}</p>}
-            {f.kind !== "boolean" && <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />}
+            {f.kind !== "boolean" && (
+              <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />
+            )}
             {errors[f.name] && (
               // A field not filled in yet is a note, not an error: the price does not depend on it.
-              <p className={`mt-1 text-xs ${errors[f.name] === "Required" ? "text-slate-600" : "text-red-600"}`} role={errors[f.name] === "Required" ? undefined : "alert"}>
+              <p
+                className={`mt-1 text-xs ${errors[f.name] === "Required" ? "text-slate-600" : "text-red-600"}`}
+                role={errors[f.name] === "Required" ? undefined : "alert"}
+              >
                 {errors[f.name] === "Required" ? requiredNote : errors[f.name]}
               </p>
             )}

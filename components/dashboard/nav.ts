@@ -1,5 +1,18 @@
 /** Dashboard navigation; labels are message keys of the "nav" namespace. */
-export type NavKey = "overview" | "keys" | "usage" | "activity" | "billing" | "profile" | "sessions" | "webhooks" | "integrations" | "stats" | "users" | "models" | "transactions";
+export type NavKey =
+  | "overview"
+  | "keys"
+  | "usage"
+  | "activity"
+  | "billing"
+  | "profile"
+  | "sessions"
+  | "webhooks"
+  | "integrations"
+  | "stats"
+  | "users"
+  | "models"
+  | "transactions";
 
 export const userNav: { href: string; label: NavKey }[] = [
   { href: "/dashboard", label: "overview" },

@@ -23,9 +23,7 @@ export function Pager({ page, pages, hrefFor }: { page: number; pages: number; h
   const t = useTranslations("pager");
   return (
     <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
-      <span>
-        {t("page", { page, pages })}
-      </span>
+      <span>{t("page", { page, pages })}</span>
       <div className="flex gap-2">
         {page > 1 && (
           <ButtonLink variant="secondary" href={hrefFor(page - 1)}>

@@ -73,7 +73,12 @@ export function MobileNav({ isAdmin, extra }: { isAdmin: boolean; extra?: ReactN
       <Disclosure
         from="md"
         testId="mobile-nav"
-        label={<>{menuIcon}{t("menu")}</>}
+        label={
+          <>
+            {menuIcon}
+            {t("menu")}
+          </>
+        }
         panelClassName="absolute inset-x-0 top-14 z-30 max-h-[calc(100vh-3.5rem)] overflow-y-auto border-b border-slate-200 bg-white px-4 py-4 shadow-lg md:hidden"
       >
         <NavLinks isAdmin={isAdmin} />

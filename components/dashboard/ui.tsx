@@ -37,7 +37,11 @@ export function Badge({ tone = "slate", children }: { tone?: keyof typeof tones;
 }
 
 export function Alert({ tone = "red", children }: { tone?: "red" | "green" | "amber"; children: ReactNode }) {
-  const cls = { red: "border-red-200 bg-red-50 text-red-800", green: "border-emerald-200 bg-emerald-50 text-emerald-800", amber: "border-amber-200 bg-amber-50 text-amber-900" }[tone];
+  const cls = {
+    red: "border-red-200 bg-red-50 text-red-800",
+    green: "border-emerald-200 bg-emerald-50 text-emerald-800",
+    amber: "border-amber-200 bg-amber-50 text-amber-900",
+  }[tone];
   return (
     <div role={tone === "red" ? "alert" : "status"} className={`rounded-md border px-4 py-3 text-sm ${cls}`}>
       {children}
@@ -58,7 +62,10 @@ export function formatTime(iso: string | null | undefined, empty = "—"): strin
 export function Table({ head, children, stack = false }: { head: ReactNode[]; children: ReactNode; stack?: boolean }) {
   const s = stack;
   return (
-    <div tabIndex={0} className={`focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${s ? "md:overflow-x-auto" : "overflow-x-auto"}`}>
+    <div
+      tabIndex={0}
+      className={`focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${s ? "md:overflow-x-auto" : "overflow-x-auto"}`}
+    >
       <table className={`min-w-full divide-y divide-slate-200 text-sm ${s ? "max-md:block" : ""}`}>
         <thead className={s ? "max-md:hidden" : undefined}>
           <tr>

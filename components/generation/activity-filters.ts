@@ -81,4 +81,5 @@ export function formatDuration(ms: number | null | undefined): string {
 }
 
 /** The badge colour of an activity or generation status. */
-export const statusTone = (status: string) => (status === "completed" ? "green" : status === "failed" ? "red" : status === "cancelled" ? "amber" : "slate");
+export const statusTone = (status: string) =>
+  status === "completed" ? "green" : status === "failed" ? "red" : status === "cancelled" ? "amber" : "slate";

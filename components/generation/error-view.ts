@@ -52,7 +52,8 @@ export function errorViewOf(status: number, body: unknown, headers?: { get(name:
   for (const issue of env.issues ?? []) {
     const path = Array.isArray(issue.path) ? issue.path.map(String) : [];
     const message = issue.message ?? "Invalid value";
-    if (path.length >= 1 && !(path[0]! in view.fieldIssues)) view.fieldIssues[path[0]!] = path.length > 1 ? `${path.slice(1).join(".")}: ${message}` : message;
+    if (path.length >= 1 && !(path[0]! in view.fieldIssues))
+      view.fieldIssues[path[0]!] = path.length > 1 ? `${path.slice(1).join(".")}: ${message}` : message;
     else if (path.length === 0) view.otherIssues.push(message);
   }
   if (code === "insufficient_balance") view.topup = { href: TOPUP_PAGE, required: rub(env.required), available: rub(env.available) };

@@ -19,7 +19,12 @@ export function InFlightRuns({ runs }: { runs: InFlightRun[] }) {
       <Card title={t("inFlight", { count: runs.length })}>
         <ul className="divide-y divide-slate-100">
           {runs.map((r) => (
-            <li key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2 text-sm" data-testid="in-flight-run" data-request-id={r.id}>
+            <li
+              key={r.id}
+              className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2 text-sm"
+              data-testid="in-flight-run"
+              data-request-id={r.id}
+            >
               <span className="whitespace-nowrap text-slate-600">{f.dateTime(r.createdAt)}</span>
               <span className="min-w-0 break-all font-mono text-xs">{r.modelId}</span>
               <Badge tone={statusTone(r.status)}>{ts.has(r.status as "queued") ? ts(r.status as "queued") : r.status}</Badge>

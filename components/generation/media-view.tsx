@@ -28,11 +28,22 @@ export function MediaTile({ item }: { item: MediaItem }) {
   const t = useTranslations("media");
   const f = formatFor(useLocale());
   return (
-    <figure className="overflow-hidden rounded-md border border-slate-200 bg-slate-50" data-testid={`result-${item.kind}`} data-field={item.field}>
+    <figure
+      className="overflow-hidden rounded-md border border-slate-200 bg-slate-50"
+      data-testid={`result-${item.kind}`}
+      data-field={item.field}
+    >
       {item.kind === "image" && (
         <a href={item.url} target="_blank" rel="noreferrer">
           {/* eslint-disable-next-line @next/next/no-img-element -- generated files of any size, served by the app */}
-          <img src={item.url} alt={t("generated", { field: item.field })} width={item.width} height={item.height} loading="lazy" className="h-auto w-full bg-white object-contain" />
+          <img
+            src={item.url}
+            alt={t("generated", { field: item.field })}
+            width={item.width}
+            height={item.height}
+            loading="lazy"
+            className="h-auto w-full bg-white object-contain"
+          />
         </a>
       )}
       {item.kind === "video" && <video src={item.url} controls loop playsInline className="w-full bg-black" />}
@@ -67,7 +78,9 @@ export function JsonBlock({ value, label = "JSON", open = false }: { value: unkn
   return (
     <details open={open} className="rounded-md border border-slate-200 bg-white">
       <summary className="cursor-pointer px-3 py-2 text-xs font-medium uppercase tracking-wider text-slate-600">{label}</summary>
-      <pre tabIndex={0} className="max-h-96 overflow-auto border-t border-slate-100 p-3 font-mono text-xs text-slate-800">{JSON.stringify(value, null, 2)}</pre>
+      <pre tabIndex={0} className="max-h-96 overflow-auto border-t border-slate-100 p-3 font-mono text-xs text-slate-800">
+        {JSON.stringify(value, null, 2)}
+      </pre>
     </details>
   );
 }
@@ -84,7 +97,9 @@ export function ResultView({ result }: { result: Record<string, unknown> }) {
           {view.text}
         </p>
       )}
-      {Object.keys(view.json).length > 0 && <JsonBlock value={view.json} label={t("otherFields")} open={view.media.length === 0 && view.text === null} />}
+      {Object.keys(view.json).length > 0 && (
+        <JsonBlock value={view.json} label={t("otherFields")} open={view.media.length === 0 && view.text === null} />
+      )}
     </div>
   );
 }

@@ -22,10 +22,10 @@ describe("reading a server-sent event stream", () => {
   test("events split across chunks, heartbeats and CRLF line ends are read whole, in order", async () => {
     const events = await collect(
       streamOf([
-        ": connected\n\nevent: status\ndata: {\"status\":\"que",
-        "ued\",\"request_id\":\"r1\"}\n\n: keep-alive\n\n",
-        "event: progress\r\ndata: {\"stage\":\"running\",\"percent\":40}\r\n\r\n",
-        "event: status\ndata: {\"status\":\"completed\",\"request_id\":\"r1\"}\n\n",
+        ': connected\n\nevent: status\ndata: {"status":"que',
+        'ued","request_id":"r1"}\n\n: keep-alive\n\n',
+        'event: progress\r\ndata: {"stage":"running","percent":40}\r\n\r\n',
+        'event: status\ndata: {"status":"completed","request_id":"r1"}\n\n',
       ]),
     );
     expect(events).toEqual([
@@ -46,7 +46,10 @@ describe("reading a server-sent event stream", () => {
       send("status", { status: "completed", request_id: "r2" });
     });
     expect(await collect(res.body!)).toEqual([
-      { event: "status", data: { status: "in_progress", request_id: "r2", logs: [{ message: "step 1", timestamp: "2026-01-01T00:00:00Z" }] } },
+      {
+        event: "status",
+        data: { status: "in_progress", request_id: "r2", logs: [{ message: "step 1", timestamp: "2026-01-01T00:00:00Z" }] },
+      },
       { event: "status", data: { status: "completed", request_id: "r2" } },
     ]);
   });

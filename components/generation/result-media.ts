@@ -91,7 +91,12 @@ export function resultView(result: Record<string, unknown> | null | undefined): 
 }
 
 /** A stored asset (GET /me/activity/{id} `assets`) as a media item. */
-export function assetMedia(asset: { id: string; publicUrl: string | null; contentType: string | null; sizeBytes: number | null }): MediaItem | null {
+export function assetMedia(asset: {
+  id: string;
+  publicUrl: string | null;
+  contentType: string | null;
+  sizeBytes: number | null;
+}): MediaItem | null {
   if (!asset.publicUrl) return null;
   const item: MediaItem = { kind: mediaKindOf(asset.contentType, "", asset.publicUrl), url: asset.publicUrl, field: asset.id };
   if (asset.contentType) item.contentType = asset.contentType;

@@ -15,7 +15,14 @@ describe("the playground's run state", () => {
       progress({ stage: "submitted" }),
       status({ status: "in_progress", request_id: "r1", logs: [{ message: "step 1/4", timestamp: "t1" }] }),
       // The status response repeats the logs so far: they are not duplicated.
-      status({ status: "in_progress", request_id: "r1", logs: [{ message: "step 1/4", timestamp: "t1" }, { message: "step 2/4", timestamp: "t2" }] }),
+      status({
+        status: "in_progress",
+        request_id: "r1",
+        logs: [
+          { message: "step 1/4", timestamp: "t1" },
+          { message: "step 2/4", timestamp: "t2" },
+        ],
+      }),
       progress({ stage: "running", percent: 50 }),
       status({ status: "completed", request_id: "r1" }),
     ]);
@@ -51,12 +58,21 @@ describe("the playground's run state", () => {
   });
 
   test("a failed status ends the run with its error; a failed result body does too", () => {
-    expect(run([{ type: "accepted", requestId: "r1" }, status({ status: "failed", error: { code: "generation_failed", message: "NSFW" } })])).toMatchObject({
+    expect(
+      run([{ type: "accepted", requestId: "r1" }, status({ status: "failed", error: { code: "generation_failed", message: "NSFW" } })]),
+    ).toMatchObject({
       phase: "failed",
       failure: { code: "generation_failed", message: "NSFW" },
     });
-    expect(run([{ type: "accepted", requestId: "r1" }, status({ status: "FAILED", error: "provider_error" })]).failure).toMatchObject({ code: "provider_error" });
-    expect(run([{ type: "accepted", requestId: "r1" }, { type: "result", body: { status: "failed", error: "generation_failed", message: "boom" } }])).toMatchObject({
+    expect(run([{ type: "accepted", requestId: "r1" }, status({ status: "FAILED", error: "provider_error" })]).failure).toMatchObject({
+      code: "provider_error",
+    });
+    expect(
+      run([
+        { type: "accepted", requestId: "r1" },
+        { type: "result", body: { status: "failed", error: "generation_failed", message: "boom" } },
+      ]),
+    ).toMatchObject({
       phase: "failed",
       failure: { code: "generation_failed", message: "boom" },
     });

@@ -45,7 +45,16 @@ export const initialRunState: RunState = {
   failure: null,
 };
 
-const RANK: Record<RunPhase, number> = { idle: 0, submitting: 1, queued: 2, in_progress: 3, fetching: 4, completed: 5, failed: 5, cancelled: 5 };
+const RANK: Record<RunPhase, number> = {
+  idle: 0,
+  submitting: 1,
+  queued: 2,
+  in_progress: 3,
+  fetching: 4,
+  completed: 5,
+  failed: 5,
+  cancelled: 5,
+};
 export const isFinished = (phase: RunPhase) => RANK[phase] === 5;
 export const isBusy = (phase: RunPhase) => phase !== "idle" && !isFinished(phase);
 
@@ -88,8 +97,20 @@ export function failureOf(data: Record<string, unknown>): { code: string; messag
     const e = err as Record<string, unknown>;
     return { code: String(e.code ?? e.error ?? "generation_failed"), message: String(e.message ?? "The generation failed") };
   }
-  const code = typeof data.error_code === "string" ? data.error_code : typeof data.errorCode === "string" ? data.errorCode : typeof err === "string" ? err : "generation_failed";
-  const message = typeof data.message === "string" ? data.message : typeof data.error_message === "string" ? data.error_message : "The generation failed; nothing was charged for it.";
+  const code =
+    typeof data.error_code === "string"
+      ? data.error_code
+      : typeof data.errorCode === "string"
+        ? data.errorCode
+        : typeof err === "string"
+          ? err
+          : "generation_failed";
+  const message =
+    typeof data.message === "string"
+      ? data.message
+      : typeof data.error_message === "string"
+        ? data.error_message
+        : "The generation failed; nothing was charged for it.";
   return { code, message };
 }
 
@@ -98,7 +119,12 @@ function onSse(state: RunState, { event, data }: SseEvent): RunState {
   switch (event) {
     case "status": {
       const next = normalizeStatus(d.status);
-      const queuePosition = typeof d.queue_position === "number" ? d.queue_position : typeof d.queuePosition === "number" ? d.queuePosition : state.queuePosition;
+      const queuePosition =
+        typeof d.queue_position === "number"
+          ? d.queue_position
+          : typeof d.queuePosition === "number"
+            ? d.queuePosition
+            : state.queuePosition;
       const logs = mergeLogs(state.logs, d.logs);
       if (!next) return { ...state, logs, queuePosition };
       const phase = advance(state, next);
@@ -110,7 +136,10 @@ function onSse(state: RunState, { event, data }: SseEvent): RunState {
     case "progress": {
       const percent = typeof d.percent === "number" ? Math.max(0, Math.min(100, d.percent)) : state.percent;
       const stage = typeof d.stage === "string" ? d.stage : state.stage;
-      const logs = typeof d.message === "string" && d.message ? mergeLogs(state.logs, [{ message: d.message, timestamp: typeof d.timestamp === "string" ? d.timestamp : undefined }]) : state.logs;
+      const logs =
+        typeof d.message === "string" && d.message
+          ? mergeLogs(state.logs, [{ message: d.message, timestamp: typeof d.timestamp === "string" ? d.timestamp : undefined }])
+          : state.logs;
       return { ...state, stage, percent, logs };
     }
     default:

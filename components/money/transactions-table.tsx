@@ -5,7 +5,13 @@ import { formatFor } from "@/lib/i18n/format";
 import type { TransactionView } from "@/lib/transactions/list-transactions";
 
 /** Ledger rows; with `showUser`, each row names its user (the e-mail) and links to the user's admin page. */
-export function TransactionsTable({ items, showUser = false }: { items: (TransactionView & { email?: string | null })[]; showUser?: boolean }) {
+export function TransactionsTable({
+  items,
+  showUser = false,
+}: {
+  items: (TransactionView & { email?: string | null })[];
+  showUser?: boolean;
+}) {
   const t = useTranslations("tx");
   const f = formatFor(useLocale());
   if (items.length === 0) return <p className="py-6 text-center text-sm text-slate-600">{t("none")}</p>;
@@ -16,12 +22,18 @@ export function TransactionsTable({ items, showUser = false }: { items: (Transac
         <tr key={row.id} data-testid="transaction-row">
           {showUser && (
             <Td label={t("user")}>
-              <Link href={`/dashboard/admin/users/${encodeURIComponent(row.userId)}`} className="break-all text-brand-700 hover:underline" data-testid="transaction-user">
+              <Link
+                href={`/dashboard/admin/users/${encodeURIComponent(row.userId)}`}
+                className="break-all text-brand-700 hover:underline"
+                data-testid="transaction-user"
+              >
                 {row.email ?? `${row.userId.slice(0, 8)}…`}
               </Link>
             </Td>
           )}
-          <Td label={t("time")} className="whitespace-nowrap">{f.dateTime(row.createdAt)}</Td>
+          <Td label={t("time")} className="whitespace-nowrap">
+            {f.dateTime(row.createdAt)}
+          </Td>
           <Td label={t("type")}>
             <Badge tone={row.amount > 0 ? "green" : row.amount < 0 ? "amber" : "slate"}>{t(row.type)}</Badge>
           </Td>
@@ -29,7 +41,9 @@ export function TransactionsTable({ items, showUser = false }: { items: (Transac
             {row.amount > 0 ? "+" : ""}
             {f.credits(row.amount)}
           </Td>
-          <Td label={t("balanceAfter")} className="whitespace-nowrap tabular-nums">{f.credits(row.balanceAfter)}</Td>
+          <Td label={t("balanceAfter")} className="whitespace-nowrap tabular-nums">
+            {f.credits(row.balanceAfter)}
+          </Td>
           <Td label={t("description")}>{row.description ?? "—"}</Td>
         </tr>
       ))}

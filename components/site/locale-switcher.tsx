@@ -18,16 +18,22 @@ export function LocaleSwitcher({ className = "" }: { className?: string }) {
     <div role="group" aria-label={t("language")} className={`flex items-center gap-2 text-sm ${className}`} data-testid="locale-switcher">
       {locales.map((l, i) => (
         <span key={l} className="flex items-center gap-2">
-          {i > 0 && <span aria-hidden className="text-slate-400">|</span>}
+          {i > 0 && (
+            <span aria-hidden className="text-slate-400">
+              |
+            </span>
+          )}
           <button
             type="button"
             lang={l}
             aria-pressed={l === current}
             disabled={pending}
-            onClick={() => start(async () => {
-              await setLocaleAction(l);
-              router.refresh();
-            })}
+            onClick={() =>
+              start(async () => {
+                await setLocaleAction(l);
+                router.refresh();
+              })
+            }
             className={l === current ? "font-semibold text-slate-900" : "text-brand-700 hover:underline"}
           >
             {NAMES[l]}

@@ -21,10 +21,6 @@ export function Button({
   return <button className={buttonClass(variant, className)} {...props} />;
 }
 
-export function ButtonLink({
-  variant = "primary",
-  className = "",
-  ...props
-}: ComponentProps<typeof Link> & { variant?: ButtonVariant }) {
+export function ButtonLink({ variant = "primary", className = "", ...props }: ComponentProps<typeof Link> & { variant?: ButtonVariant }) {
   return <Link className={buttonClass(variant, className)} {...props} />;
 }

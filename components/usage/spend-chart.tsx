@@ -8,7 +8,6 @@ const W = 720;
 const H = 200;
 const PAD = { top: 12, right: 8, bottom: 24, left: 8 };
 
-
 /**
  * Spend over time as an SVG bar chart, rendered on the server: one bar per bucket, heights in
  * proportion to credits (integers, so the scale is exact), a tooltip per bar, a few axis labels.
@@ -38,7 +37,13 @@ export function SpendChart({ series, granularity }: { series: Point[]; granulari
           return (
             <g key={p.bucket}>
               <rect x={x} y={H - PAD.bottom - h} width={barW} height={Math.max(h, p.credits > 0 ? 1 : 0)} rx={1} className="fill-brand-500">
-                <title>{t("bar", { when: granularity === "hour" ? f.dateTime(p.bucket) : f.date(p.bucket), amount: f.credits(p.credits), count: p.count })}</title>
+                <title>
+                  {t("bar", {
+                    when: granularity === "hour" ? f.dateTime(p.bucket) : f.date(p.bucket),
+                    amount: f.credits(p.credits),
+                    count: p.count,
+                  })}
+                </title>
               </rect>
               {i % every === 0 && (
                 <text x={PAD.left + i * slot + slot / 2} y={H - 6} textAnchor="middle" className="fill-slate-600 text-[14px]">

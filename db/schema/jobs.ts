@@ -24,16 +24,7 @@ export type MemoizedStep = { type: "data"; data: unknown } | { type: "error"; er
 /** A concurrency slot a run occupies while it executes: runs sharing `key` are at most `limit` at once. */
 export type ConcurrencySlot = { key: string; limit: number };
 
-export const jobRunStatuses = [
-  "queued",
-  "running",
-  "sleeping",
-  "waiting",
-  "blocked",
-  "completed",
-  "failed",
-  "cancelled",
-] as const;
+export const jobRunStatuses = ["queued", "running", "sleeping", "waiting", "blocked", "completed", "failed", "cancelled"] as const;
 export type JobRunStatus = (typeof jobRunStatuses)[number];
 /** Statuses of a run that still has work ahead of it. */
 export const activeJobRunStatuses = ["queued", "running", "sleeping", "waiting", "blocked"] as const;
@@ -101,13 +92,17 @@ export const jobRuns = pgTable(
   (t) => [
     // One run per function and event, whoever ingests it.
     uniqueIndex("job_runs_function_event_uq").on(t.functionId, t.eventId),
-    uniqueIndex("job_runs_idempotency_uq").on(t.functionId, t.idempotencyKey).where(sql`idempotency_key is not null`),
+    uniqueIndex("job_runs_idempotency_uq")
+      .on(t.functionId, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
     // The claim query: active runs by due time.
     index("job_runs_due_idx")
       .on(t.nextAt)
       .where(sql`status in ('queued', 'running', 'sleeping', 'waiting', 'blocked')`),
     // Concurrency counts look only at executing runs.
-    index("job_runs_running_idx").on(t.functionId).where(sql`status = 'running'`),
+    index("job_runs_running_idx")
+      .on(t.functionId)
+      .where(sql`status = 'running'`),
     // cancelOn looks for a function's unfinished runs.
     index("job_runs_function_active_idx")
       .on(t.functionId, t.createdAt)
@@ -152,7 +147,9 @@ export const jobRunOps = pgTable(
   (t) => [
     primaryKey({ columns: [t.runId, t.stepId] }),
     // An incoming event looks up the waits for its name.
-    index("job_run_ops_wait_idx").on(t.eventName, t.matchValue).where(sql`kind = 'wait'`),
+    index("job_run_ops_wait_idx")
+      .on(t.eventName, t.matchValue)
+      .where(sql`kind = 'wait'`),
   ],
 );
 

@@ -17,7 +17,9 @@ export const payments = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** `local` or `yookassa`. */
     provider: text("provider").notNull(),
-    kind: text("kind", { enum: ["topup", "auto_topup"] }).notNull().default("topup"),
+    kind: text("kind", { enum: ["topup", "auto_topup"] })
+      .notNull()
+      .default("topup"),
     /** The provider's payment id; set once the provider accepted the payment. */
     paymentProviderId: text("payment_provider_id"),
     status: text("status", { enum: paymentStatuses }).notNull().default("pending"),
@@ -74,7 +76,9 @@ export const paymentMethods = pgTable(
     uniqueIndex("payment_methods_provider_uq").on(t.provider, t.providerMethodId),
     index("payment_methods_user_idx").on(t.userId),
     // One default method per user, enforced by the database.
-    uniqueIndex("payment_methods_one_default_uq").on(t.userId).where(sql`${t.isDefault}`),
+    uniqueIndex("payment_methods_one_default_uq")
+      .on(t.userId)
+      .where(sql`${t.isDefault}`),
   ],
 );
 

@@ -20,7 +20,12 @@ let yookassa: FakeYookassa;
 beforeAll(async () => {
   jobs = await startTestExecutor();
   yookassa = await FakeYookassa.start();
-  setEnv({ YOOKASSA_API_URL: yookassa.url, YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey, YOOKASSA_MAX_RETRIES: "0" });
+  setEnv({
+    YOOKASSA_API_URL: yookassa.url,
+    YOOKASSA_SHOP_ID: yookassa.shopId,
+    YOOKASSA_SECRET_KEY: yookassa.secretKey,
+    YOOKASSA_MAX_RETRIES: "0",
+  });
 });
 afterAll(async () => {
   jobs.uninstall();
@@ -30,10 +35,17 @@ afterAll(async () => {
 /** A user who paid 500 ₽ with a saved card (through the local provider) and turned auto top-up on. */
 async function userWithAutoTopup(options: { thresholdRub: number; amountRub: number; optOut?: boolean }) {
   const actor = await createActor({ lowBalanceEmailOptOut: options.optOut ?? false });
-  const res = await call(TOPUP, "/billing/topup", { session: actor.session, body: { amountRub: 500, returnUrl: siteUrl("/back"), savePaymentMethod: true } });
+  const res = await call(TOPUP, "/billing/topup", {
+    session: actor.session,
+    body: { amountRub: 500, returnUrl: siteUrl("/back"), savePaymentMethod: true },
+  });
   await payLocally(res.body.payment.paymentProviderId, "pay");
   await call(GET_PAYMENT, "/", { session: actor.session, params: { id: res.body.payment.id } });
-  const settings = await call(AUTO_TOPUP, "/", { method: "PATCH", session: actor.session, body: { enabled: true, ...options, optOut: undefined } });
+  const settings = await call(AUTO_TOPUP, "/", {
+    method: "PATCH",
+    session: actor.session,
+    body: { enabled: true, ...options, optOut: undefined },
+  });
   expect(settings.status).toBe(200);
   expect(await balanceOf(actor.user.id)).toBe(500 * RUB);
   return actor;
@@ -46,7 +58,10 @@ async function reserve(userId: string, rub: number) {
 }
 
 async function autoTopups(userId: string) {
-  return (await getDb()).select().from(payments).where(and(eq(payments.userId, userId), eq(payments.kind, "auto_topup")));
+  return (await getDb())
+    .select()
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.kind, "auto_topup")));
 }
 
 async function mailsTo(email: string) {
@@ -63,12 +78,16 @@ describe("auto top-up", () => {
     await jobs.drain();
 
     const charged = await autoTopups(alice.user.id);
-    expect(charged).toMatchObject([{ status: "succeeded", amountKopecks: 100_000, creditsToGrant: 1000 * RUB, grantedAt: expect.any(Date) }]);
+    expect(charged).toMatchObject([
+      { status: "succeeded", amountKopecks: 100_000, creditsToGrant: 1000 * RUB, grantedAt: expect.any(Date) },
+    ]);
     expect(await balanceOf(alice.user.id)).toBe((200 + 1000) * RUB);
     const db = await getDb();
     const events = await db.select().from(jobEvents).where(eq(jobEvents.name, "billing/auto-topup.requested"));
     expect(events.filter((e) => e.payload.data.userId === alice.user.id)).toHaveLength(1);
-    expect(await mailsTo(alice.user.email!)).toMatchObject([{ subject: "Your Generation Gateway balance is low", text: expect.stringContaining("below 300 ₽") }]);
+    expect(await mailsTo(alice.user.email!)).toMatchObject([
+      { subject: "Your Generation Gateway balance is low", text: expect.stringContaining("below 300 ₽") },
+    ]);
 
     // Back above the threshold, the next drop is a new crossing: one more charge, one more mail.
     await Promise.all(Array.from({ length: 5 }, () => reserve(alice.user.id, 200)));
@@ -132,7 +151,10 @@ describe("auto top-up", () => {
     setEnv({ PAYMENT_PROVIDER: "yookassa" });
     try {
       const gina = await createActor();
-      const first = await call(TOPUP, "/billing/topup", { session: gina.session, body: { amountRub: 500, returnUrl: siteUrl("/back"), savePaymentMethod: true } });
+      const first = await call(TOPUP, "/billing/topup", {
+        session: gina.session,
+        body: { amountRub: 500, returnUrl: siteUrl("/back"), savePaymentMethod: true },
+      });
       yookassa.succeed(first.body.payment.paymentProviderId, { last4: "8888", brand: "Mir" });
       await call(GET_PAYMENT, "/", { session: gina.session, params: { id: first.body.payment.id } });
       expect(await balanceOf(gina.user.id)).toBe(500 * RUB);
@@ -150,7 +172,9 @@ describe("auto top-up", () => {
       const charges = yookassa.calls.slice(before).filter((c) => c.route === "create");
       expect(charges.map((c) => c.headers["idempotence-key"])).toEqual([pending!.id, pending!.id]);
       expect(charges[1]!.body).toMatchObject({ amount: { value: "300.00" }, payment_method_id: expect.any(String) });
-      expect(await autoTopups(gina.user.id)).toMatchObject([{ id: pending!.id, status: "succeeded", paymentProviderId: expect.any(String) }]);
+      expect(await autoTopups(gina.user.id)).toMatchObject([
+        { id: pending!.id, status: "succeeded", paymentProviderId: expect.any(String) },
+      ]);
       expect(await balanceOf(gina.user.id)).toBe((500 - 150 + 300) * RUB);
     } finally {
       setEnv({ PAYMENT_PROVIDER: undefined });

@@ -26,9 +26,17 @@ describe("prune-idempotency-keys", () => {
     const { user, key } = await fundedActor(100);
     const db = await getDb();
     const keyed = async (name: string, ageMs: number) => {
-      const res = await call(QUEUE, `/queue/${FLUX}`, { params: pathOf(FLUX), body: { prompt: name }, key, headers: { "Idempotency-Key": name } });
+      const res = await call(QUEUE, `/queue/${FLUX}`, {
+        params: pathOf(FLUX),
+        body: { prompt: name },
+        key,
+        headers: { "Idempotency-Key": name },
+      });
       expect(res.status).toBe(200);
-      await db.update(idempotencyKeys).set({ createdAt: new Date(clock.now() + 29 * 60_000 - ageMs) }).where(eq(idempotencyKeys.key, name));
+      await db
+        .update(idempotencyKeys)
+        .set({ createdAt: new Date(clock.now() + 29 * 60_000 - ageMs) })
+        .where(eq(idempotencyKeys.key, name));
     };
     await keyed("two-days-old", 48 * HOUR);
     await keyed("just-expired", 24 * HOUR + 1000);

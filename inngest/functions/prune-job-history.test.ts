@@ -39,7 +39,11 @@ describe("prune-job-history", () => {
     // 11:17 and every hour after: each cron tick prunes as of its scheduled time.
     await jobs.advance("47m");
     const [first] = await runs(PRUNE);
-    expect(first).toMatchObject({ status: "completed", output: { runs: 0, events: 0 }, event: { name: "inngest/scheduled.timer", ts: Date.parse("2030-01-01T11:17:00Z") } });
+    expect(first).toMatchObject({
+      status: "completed",
+      output: { runs: 0, events: 0 },
+      event: { name: "inngest/scheduled.timer", ts: Date.parse("2030-01-01T11:17:00Z") },
+    });
 
     // Within the window the same event id is still a duplicate.
     await jobs.advance("22h");

@@ -24,5 +24,10 @@ export async function adminStats(db: Executor, now = new Date()) {
       })
       .from(balances),
   ]);
-  return { users: u?.n ?? 0, activeApiKeys: k?.n ?? 0, models: m?.n ?? 0, credits: { issued: (c?.balance ?? 0) + (c?.spent ?? 0), used: c?.spent ?? 0 } };
+  return {
+    users: u?.n ?? 0,
+    activeApiKeys: k?.n ?? 0,
+    models: m?.n ?? 0,
+    credits: { issued: (c?.balance ?? 0) + (c?.spent ?? 0), used: c?.spent ?? 0 },
+  };
 }

@@ -16,7 +16,11 @@ export async function deleteAssetRows(db: Executor, rows: AssetRow[]): Promise<s
   const storage = getStorage();
   for (const row of rows) {
     if (row.s3Bucket === storage.bucket) await storage.delete(row.s3Key);
-    else log.warn("asset object is in storage that is no longer configured; only its record is deleted", { assetId: row.id, bucket: row.s3Bucket });
+    else
+      log.warn("asset object is in storage that is no longer configured; only its record is deleted", {
+        assetId: row.id,
+        bucket: row.s3Bucket,
+      });
   }
   const ids = rows.map((r) => r.id);
   await db

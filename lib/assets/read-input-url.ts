@@ -32,7 +32,12 @@ export async function readInputUrl(
     }
     return { body: object.body, contentType: object.contentType, source: "storage" };
   }
-  const res = await safeFetch(url, { maxBytes: options.maxBytes, timeoutMs: options.timeoutMs, policy: options.net?.policy, resolver: options.net?.resolver });
+  const res = await safeFetch(url, {
+    maxBytes: options.maxBytes,
+    timeoutMs: options.timeoutMs,
+    policy: options.net?.policy,
+    resolver: options.net?.resolver,
+  });
   if (res.status !== 200) {
     res.discard();
     throw new OutboundError("bad_status", `The origin answered HTTP ${res.status}`, res.status);

@@ -33,7 +33,12 @@ afterAll(async () => {
 });
 
 const s3Client = () =>
-  new S3Client({ endpoint: s3.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: s3.options.accessKeyId!, secretAccessKey: s3.options.secretAccessKey! } });
+  new S3Client({
+    endpoint: s3.endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.options.accessKeyId!, secretAccessKey: s3.options.secretAccessKey! },
+  });
 
 async function walk(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -47,12 +52,14 @@ const drivers: [string, () => ObjectStorage, (prefix: string) => Promise<string[
   [
     "local",
     () => localStorage({ root: path.resolve(env().DATA_DIR, "assets"), baseUrl: "http://localhost:3000" }),
-    async (prefix) => (await walk(path.resolve(env().DATA_DIR, "assets", prefix))).map((f) => path.relative(path.resolve(env().DATA_DIR, "assets"), f)),
+    async (prefix) =>
+      (await walk(path.resolve(env().DATA_DIR, "assets", prefix))).map((f) => path.relative(path.resolve(env().DATA_DIR, "assets"), f)),
   ],
   [
     "s3",
     () => s3.storage(),
-    async (prefix) => ((await s3Client().send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!),
+    async (prefix) =>
+      ((await s3Client().send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key!),
   ],
 ];
 
@@ -108,7 +115,17 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     first.output.images.forEach((img, i) => {
       const row = first.assets[i]!;
       expect(img).toEqual({ url: row.publicUrl, width: 16, height: 16, content_type: "image/png", file_size: pngs[i]!.length });
-      expect(row).toMatchObject({ userId, kind: "result", generationId: gen, falRequestId: `fal-${gen}`, sourceUrl: provider.images[i]!.url, contentType: "image/png", sizeBytes: pngs[i]!.length, s3Bucket: storage.bucket, error: null });
+      expect(row).toMatchObject({
+        userId,
+        kind: "result",
+        generationId: gen,
+        falRequestId: `fal-${gen}`,
+        sourceUrl: provider.images[i]!.url,
+        contentType: "image/png",
+        sizeBytes: pngs[i]!.length,
+        s3Bucket: storage.bucket,
+        error: null,
+      });
       expect(row.s3Key).toBe(`r/${row.id.slice(0, 2)}/${row.id}.png`);
       expect(img.url).toBe(storage.publicUrl(row.s3Key));
     });
@@ -130,7 +147,10 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     const gen = randomUUID();
     pngs.forEach((png, i) => cdn.file(`/${gen}/${i}.png`, png, "image/png"));
     const provider = { images: pngs.map((_, i) => ({ url: cdn.url(`/${gen}/${i}.png`) })) };
-    const [a, b] = await Promise.all([rehostResult(await getDb(), provider, options(gen)), rehostResult(await getDb(), provider, options(gen))]);
+    const [a, b] = await Promise.all([
+      rehostResult(await getDb(), provider, options(gen)),
+      rehostResult(await getDb(), provider, options(gen)),
+    ]);
     expect(a.output).toEqual(b.output);
     const db = await getDb();
     const rows = await db.select().from(assets).where(eq(assets.generationId, gen));
@@ -279,7 +299,12 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     expect(first.counts).toEqual({ found: 3, uploaded: 3, failed: 0 });
     first.assets.forEach((row, i) => {
       const ext = i < 2 ? "png" : "wav";
-      expect(row).toMatchObject({ status: "stored", error: null, s3Key: `r/${row.id.slice(0, 2)}/${row.id}.${ext}`, contentType: i < 2 ? "image/png" : "audio/wav" });
+      expect(row).toMatchObject({
+        status: "stored",
+        error: null,
+        s3Key: `r/${row.id.slice(0, 2)}/${row.id}.${ext}`,
+        contentType: i < 2 ? "image/png" : "audio/wav",
+      });
     });
     expect(first.output.images[0]).toEqual({ url: first.assets[0]!.publicUrl, content_type: "image/png", file_size: pngs[0]!.length });
     // Each object was written once, from the bytes in memory, at the key its row was claimed with.
@@ -307,12 +332,18 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     const w = watched(gen, async () => {
       if (broken) throw new Error("disk full");
     });
-    const run = async () => rehostResult(await getDb(), { image: { url: sim.url(2) } }, options(gen, { storage: w.storage, readMedia: sim.readMedia }));
+    const run = async () =>
+      rehostResult(await getDb(), { image: { url: sim.url(2) } }, options(gen, { storage: w.storage, readMedia: sim.readMedia }));
     const first = await run();
     const row = first.assets[0]!;
     expect(first.counts).toEqual({ found: 1, uploaded: 0, failed: 1 });
     // The row knew its final key before the write was tried.
-    expect(row).toMatchObject({ status: "failed", error: "storage_error: disk full", publicUrl: null, s3Key: `r/${row.id.slice(0, 2)}/${row.id}.png` });
+    expect(row).toMatchObject({
+      status: "failed",
+      error: "storage_error: disk full",
+      publicUrl: null,
+      s3Key: `r/${row.id.slice(0, 2)}/${row.id}.png`,
+    });
     expect(first.output.image.url).toBe(sim.url(2));
     broken = false;
     const second = await run();
@@ -380,7 +411,8 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
       writing();
       return new Promise<void>((resolve) => (release = resolve));
     });
-    const run = async () => rehostResult(await getDb(), { image: { url: sim.url(0) } }, options(gen, { storage: w.storage, readMedia: sim.readMedia }));
+    const run = async () =>
+      rehostResult(await getDb(), { image: { url: sim.url(0) } }, options(gen, { storage: w.storage, readMedia: sim.readMedia }));
     const running = run();
     await started;
     const db = await getDb();
@@ -407,7 +439,11 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
       const gen = randomUUID();
       const sim = simulator(gen);
       const written: WrittenAsset[] = [];
-      const res = await rehostResult(db, { image: { url: sim.url(0) } }, options(gen, { storage, readMedia: sim.readMedia, deferStored: (w) => (written.push(w), true) }));
+      const res = await rehostResult(
+        db,
+        { image: { url: sim.url(0) } },
+        options(gen, { storage, readMedia: sim.readMedia, deferStored: (w) => (written.push(w), true) }),
+      );
       const [row] = await db.select().from(assets).where(eq(assets.generationId, gen));
       return { res, written, row: row! };
     };
@@ -423,7 +459,12 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
     await deleteThrough(storage, gone.row);
     await markWrittenStored(db, [...kept.written, ...gone.written], storage);
     const [keptRow] = await db.select().from(assets).where(eq(assets.id, kept.row.id));
-    expect(keptRow).toMatchObject({ status: "stored", contentType: "image/png", sizeBytes: kept.written[0]!.sizeBytes, publicUrl: kept.written[0]!.publicUrl });
+    expect(keptRow).toMatchObject({
+      status: "stored",
+      contentType: "image/png",
+      sizeBytes: kept.written[0]!.sizeBytes,
+      publicUrl: kept.written[0]!.publicUrl,
+    });
     const [goneRow] = await db.select().from(assets).where(eq(assets.id, gone.row.id));
     expect(goneRow).toMatchObject({ status: "deleted" });
     expect(await storage.head(gone.row.s3Key)).toBeNull();
@@ -458,6 +499,11 @@ describe.each(drivers)("re-hosting on %s storage", (_driver, makeStorage, object
 
 test("with storage disabled the result keeps its provider URLs", async () => {
   const provider = { images: [{ url: cdn.url("/x.png") }] };
-  const res = await rehostResult(await getDb(), provider, { userId: (await createUser()).id, generationId: randomUUID(), storage: null, net });
+  const res = await rehostResult(await getDb(), provider, {
+    userId: (await createUser()).id,
+    generationId: randomUUID(),
+    storage: null,
+    net,
+  });
   expect(res).toEqual({ output: provider, assets: [], counts: { found: 1, uploaded: 0, failed: 1 }, mode: "storage_disabled" });
 });

@@ -113,11 +113,14 @@ export function sourceIdentity(url: string): string {
 type Kind = { contentType: string; ext: string };
 
 // The two statements every stored file runs, built once per database handle (db/prepared).
-const placeholders = <K extends string>(...names: K[]) => Object.fromEntries(names.map((n) => [n, sql.placeholder(n)])) as unknown as Record<K, ReturnType<typeof sql.placeholder>>;
+const placeholders = <K extends string>(...names: K[]) =>
+  Object.fromEntries(names.map((n) => [n, sql.placeholder(n)])) as unknown as Record<K, ReturnType<typeof sql.placeholder>>;
 const claimAsset = preparedQuery((db) =>
   db
     .insert(assets)
-    .values(placeholders("id", "userId", "kind", "generationId", "falRequestId", "sourceUrl", "s3Key", "s3Bucket", "status", "error") as never)
+    .values(
+      placeholders("id", "userId", "kind", "generationId", "falRequestId", "sourceUrl", "s3Key", "s3Bucket", "status", "error") as never,
+    )
     .onConflictDoNothing({ target: [assets.generationId, assets.sourceUrl] })
     .returning()
     .prepare("asset_claim"),
@@ -251,7 +254,16 @@ async function store(
   await storage.put(key, source, { contentType: kind.contentType });
   const written: WrittenAsset = { id: row.id, key, contentType: kind.contentType, sizeBytes, publicUrl: storage.publicUrl(key) };
   if (deferStored?.(written)) {
-    return { ...row, s3Key: key, s3Bucket: storage.bucket, contentType: written.contentType, sizeBytes, publicUrl: written.publicUrl, status: "stored", error: null };
+    return {
+      ...row,
+      s3Key: key,
+      s3Bucket: storage.bucket,
+      contentType: written.contentType,
+      sizeBytes,
+      publicUrl: written.publicUrl,
+      status: "stored",
+      error: null,
+    };
   }
   const [stored] = await markStored(db).execute({ ...written, bucket: storage.bucket });
   if (stored) return stored;
@@ -261,7 +273,14 @@ async function store(
 }
 
 /** A network file: spooled to disk (constant memory, cut off past maxBytes), then stored. */
-async function copyStream(db: Db, storage: ObjectStorage, row: AssetRow, url: string, maxBytes: number, o: RehostOptions): Promise<AssetRow> {
+async function copyStream(
+  db: Db,
+  storage: ObjectStorage,
+  row: AssetRow,
+  url: string,
+  maxBytes: number,
+  o: RehostOptions,
+): Promise<AssetRow> {
   const { body, declaredType } = await openStream(url, maxBytes, o);
   let kind: Kind | undefined;
   const spooled = await spoolToFile(body, {
@@ -374,7 +393,9 @@ export function storedAssetsUpdate(ids: unknown[], byId: unknown): SQL {
 
 /** What `storedAssetsUpdate` records of each file, as its `byId` JSON. */
 const storedAssetsJson = (written: WrittenAsset[]) =>
-  JSON.stringify(Object.fromEntries(written.map((w) => [w.id, { content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl }])));
+  JSON.stringify(
+    Object.fromEntries(written.map((w) => [w.id, { content_type: w.contentType, size_bytes: w.sizeBytes, public_url: w.publicUrl }])),
+  );
 
 /** `storedAssetsUpdate` over placeholders `asset0…` and `assets`: these are their values. */
 export function storedAssetsValues(written: WrittenAsset[]): Record<string, string> {
@@ -386,14 +407,25 @@ export function storedAssetsValues(written: WrittenAsset[]): Record<string, stri
 /** Marks written files stored now (see `storedAssetsUpdate`) and discards what was deleted meanwhile. */
 export async function markWrittenStored(db: Executor, written: WrittenAsset[], storage = currentStorage()): Promise<void> {
   if (written.length === 0) return;
-  const marked = await rawRows<{ id: string }>(db, sql`with marked as (${storedAssetsUpdate(written.map((w) => w.id), storedAssetsJson(written))}) select id from marked`);
-  await discardUnstored(written, marked.map((r) => r.id), storage);
+  const marked = await rawRows<{ id: string }>(
+    db,
+    sql`with marked as (${storedAssetsUpdate(
+      written.map((w) => w.id),
+      storedAssetsJson(written),
+    )}) select id from marked`,
+  );
+  await discardUnstored(
+    written,
+    marked.map((r) => r.id),
+    storage,
+  );
 }
 
 /** The objects of written files whose rows were not marked stored (deleted while copied): the copy must not outlive the deletion. */
 export async function discardUnstored(written: WrittenAsset[], markedIds: string[], storage = currentStorage()): Promise<void> {
   const marked = new Set(markedIds);
   for (const w of written) {
-    if (!marked.has(w.id)) await storage?.delete(w.key).catch((error) => log.warn("could not delete the copy of a deleted asset", { assetId: w.id, error }));
+    if (!marked.has(w.id))
+      await storage?.delete(w.key).catch((error) => log.warn("could not delete the copy of a deleted asset", { assetId: w.id, error }));
   }
 }

@@ -174,7 +174,10 @@ async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
       async signIn({ user }) {
         const email = user.email?.toLowerCase();
         if (!user.id || !email || !env().ADMIN_EMAILS.includes(email)) return;
-        await db.update(users).set({ role: "admin" }).where(and(eq(users.id, user.id), ne(users.role, "admin")));
+        await db
+          .update(users)
+          .set({ role: "admin" })
+          .where(and(eq(users.id, user.id), ne(users.role, "admin")));
       },
     },
     logger: {

@@ -112,10 +112,12 @@ describe("auth", () => {
   });
 
   describe("a key that called before is remembered, but every request is held to the database's standing", () => {
-    const limited = withGateway({ auth: "key", rateLimit: [{ name: "t-user", by: "user", max: 1000, windowMs: 60_000, describe: () => "limit" }] }, ({ ctx }) =>
-      json({ userId: ctx.principal.userId, email: ctx.principal.email }),
+    const limited = withGateway(
+      { auth: "key", rateLimit: [{ name: "t-user", by: "user", max: 1000, windowMs: 60_000, describe: () => "limit" }] },
+      ({ ctx }) => json({ userId: ctx.principal.userId, email: ctx.principal.email }),
     );
-    const setKey = async (id: string, values: Partial<typeof apiKeys.$inferInsert>) => (await getDb()).update(apiKeys).set(values).where(eq(apiKeys.id, id));
+    const setKey = async (id: string, values: Partial<typeof apiKeys.$inferInsert>) =>
+      (await getDb()).update(apiKeys).set(values).where(eq(apiKeys.id, id));
 
     test.each([
       ["disabled", (id: string) => setKey(id, { enabled: false }), unauthorized],
@@ -135,7 +137,12 @@ describe("auth", () => {
       const user = await createUser();
       const key = await createApiKey(user);
       expect((await call(limited, "/me", { key: key.key })).body).toEqual({ userId: user.id, email: user.email });
-      await (await getDb()).update(users).set({ email: `renamed-${user.id}@example.test` }).where(eq(users.id, user.id));
+      await (
+        await getDb()
+      )
+        .update(users)
+        .set({ email: `renamed-${user.id}@example.test` })
+        .where(eq(users.id, user.id));
       expect((await call(limited, "/me", { key: key.key })).body).toEqual({ userId: user.id, email: `renamed-${user.id}@example.test` });
       await (await getDb()).update(users).set({ banned: true }).where(eq(users.id, user.id));
       expect((await call(limited, "/me", { key: key.key })).body).toEqual(forbidden);

@@ -62,7 +62,8 @@ function assertSameOrigin(req: Request): void {
 }
 
 const keyByHash = preparedStatement(
-  () => sql`select ${KEY_STANDING_COLUMNS} from api_keys k join users u on u.id = k.user_id where k.hash = ${sql.placeholder("hash")} limit 1`,
+  () =>
+    sql`select ${KEY_STANDING_COLUMNS} from api_keys k join users u on u.id = k.user_id where k.hash = ${sql.placeholder("hash")} limit 1`,
 );
 
 /**
@@ -183,7 +184,12 @@ export const needsConfirmation = (principal: Principal | null): boolean => princ
  * its details did, 401/403 when it may no longer call. Without a standing at hand (a refused
  * request counts nothing), pass `db` and the key is looked up.
  */
-export async function confirmKey(principal: Principal, standing: KeyStanding | null | undefined, db?: Executor, now = new Date()): Promise<Principal> {
+export async function confirmKey(
+  principal: Principal,
+  standing: KeyStanding | null | undefined,
+  db?: Executor,
+  now = new Date(),
+): Promise<Principal> {
   const pending = unconfirmed.get(principal);
   if (!pending) return principal;
   unconfirmed.delete(principal);

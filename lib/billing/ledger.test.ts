@@ -4,14 +4,7 @@ import { getDb, rawRows } from "@/db/client";
 import { apiKeyMonthlySpend, apiKeys, balances, creditTransactions } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { createApiKey, createUser } from "@/test/factories";
-import {
-  clawbackCredits,
-  getBalanceCredits,
-  grantCredits,
-  refundGeneration,
-  reserveCredits,
-  settleGeneration,
-} from "./ledger";
+import { clawbackCredits, getBalanceCredits, grantCredits, refundGeneration, reserveCredits, settleGeneration } from "./ledger";
 
 const RUB = 10_000;
 
@@ -95,7 +88,9 @@ describe("reserve", () => {
 
   test("a user who never had a balance is refused with available 0", async () => {
     const user = await createUser();
-    const error = await caught(reserveCredits(await getDb(), { userId: user.id, apiKeyId: null, generationId: `none-${user.id}`, credits: 1 }));
+    const error = await caught(
+      reserveCredits(await getDb(), { userId: user.id, apiKeyId: null, generationId: `none-${user.id}`, credits: 1 }),
+    );
     expect(error.extra).toMatchObject({ required: 0.0001, available: 0 });
   });
 
@@ -206,7 +201,13 @@ describe("settle", () => {
 
   test("a difference of 0.01 ₽ or less is ignored", async () => {
     const { db, user, generationId } = await reserved(10, 5 * RUB);
-    const result = await settleGeneration(db, { userId: user.id, apiKeyId: null, generationId, reservedCredits: 5 * RUB, actualCredits: 5 * RUB + 100 });
+    const result = await settleGeneration(db, {
+      userId: user.id,
+      apiKeyId: null,
+      generationId,
+      reservedCredits: 5 * RUB,
+      actualCredits: 5 * RUB + 100,
+    });
     expect(result).toEqual({ settledCredits: 5 * RUB, move: null });
     expect(await getBalanceCredits(db, user.id)).toBe(5 * RUB);
   });
@@ -224,7 +225,13 @@ describe("settle", () => {
 
   test("a shortfall is charged, but never beyond the balance", async () => {
     const { db, user, generationId } = await reserved(6, 5 * RUB);
-    const result = await settleGeneration(db, { userId: user.id, apiKeyId: null, generationId, reservedCredits: 5 * RUB, actualCredits: 9 * RUB });
+    const result = await settleGeneration(db, {
+      userId: user.id,
+      apiKeyId: null,
+      generationId,
+      reservedCredits: 5 * RUB,
+      actualCredits: 9 * RUB,
+    });
     expect(result.settledCredits).toBe(6 * RUB);
     expect(result.move!.transaction).toMatchObject({ type: "generation_settle_charge", amount: -RUB, balanceAfter: 0 });
     expect(await expectLedgerExplainsBalance(user.id)).toBe(0);
@@ -244,7 +251,12 @@ describe("grant and clawback", () => {
   test("a clawback takes at most the balance and records what it took", async () => {
     const db = await getDb();
     const user = await funded(3);
-    const move = await clawbackCredits(db, { userId: user.id, credits: 10 * RUB, idempotencyKey: `claw:${user.id}`, description: "chargeback" });
+    const move = await clawbackCredits(db, {
+      userId: user.id,
+      credits: 10 * RUB,
+      idempotencyKey: `claw:${user.id}`,
+      description: "chargeback",
+    });
     expect(move.transaction).toMatchObject({ type: "clawback", amount: -3 * RUB, balanceAfter: 0, description: "chargeback" });
     expect(await expectLedgerExplainsBalance(user.id)).toBe(0);
     const empty = await createUser();

@@ -74,7 +74,8 @@ function toTransaction(row: TransactionRow): CreditTransaction {
 export const SETTLE_TOLERANCE_CREDITS = 100;
 
 function assertAmount(credits: number, what: string): void {
-  if (!Number.isSafeInteger(credits) || credits < 0) throw new RangeError(`${what}: a non-negative integer of credits expected, got ${credits}`);
+  if (!Number.isSafeInteger(credits) || credits < 0)
+    throw new RangeError(`${what}: a non-negative integer of credits expected, got ${credits}`);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -174,13 +175,12 @@ export async function reserveCredits(db: Executor, input: ReserveInput): Promise
     const rows = await rawRows<TransactionRow>(tx, debit);
     return { move: rows[0] ? { applied: true, transaction: toTransaction(rows[0]), balance: Number(rows[0].balance_after) } : null };
   };
-  const outcome =
-    is(db, PgTransaction)
-      ? await cappedReserve(db)
-      : await db.transaction(cappedReserve).catch(async (error: unknown) => {
-          if (isUniqueViolation(error)) return { move: await existingMove(db, key) };
-          throw error;
-        });
+  const outcome = is(db, PgTransaction)
+    ? await cappedReserve(db)
+    : await db.transaction(cappedReserve).catch(async (error: unknown) => {
+        if (isUniqueViolation(error)) return { move: await existingMove(db, key) };
+        throw error;
+      });
   if ("keyLimit" in outcome) {
     throw new ApiError("key_limit_exceeded", "This API key has reached its monthly spending limit");
   }
@@ -188,7 +188,10 @@ export async function reserveCredits(db: Executor, input: ReserveInput): Promise
 }
 
 async function keyHasCap(db: Executor, apiKeyId: string): Promise<boolean> {
-  const rows = await rawRows<{ capped: boolean }>(db, sql`select monthly_limit_rub is not null as capped from api_keys where id = ${apiKeyId}`);
+  const rows = await rawRows<{ capped: boolean }>(
+    db,
+    sql`select monthly_limit_rub is not null as capped from api_keys where id = ${apiKeyId}`,
+  );
   return rows[0]?.capped ?? false;
 }
 

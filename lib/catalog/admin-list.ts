@@ -8,7 +8,10 @@ import { escapeLike } from "./list";
 
 export type AdminListQuery = { limit: number; offset: number; category: string[]; visibleOnly: boolean; search?: string };
 
-const adminColumns = Object.fromEntries(Object.entries(allColumns).filter(([k]) => k !== "schema" && k !== "schemaRu")) as Omit<typeof allColumns, "schema" | "schemaRu">;
+const adminColumns = Object.fromEntries(Object.entries(allColumns).filter(([k]) => k !== "schema" && k !== "schemaRu")) as Omit<
+  typeof allColumns,
+  "schema" | "schemaRu"
+>;
 
 const CATEGORY_ARRAY = sql.raw(`ARRAY[${CATEGORY_ORDER.map((c) => `'${c}'`).join(",")}]::text[]`);
 
@@ -29,6 +32,14 @@ export async function listAdminModels(db: Executor, q: AdminListQuery) {
     .limit(q.limit)
     .offset(q.offset);
   const total =
-    rows[0]?.total ?? (q.offset > 0 ? (await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(models).where(and(...where)))[0]!.n : 0);
+    rows[0]?.total ??
+    (q.offset > 0
+      ? (
+          await db
+            .select({ n: sql<number>`count(*)`.mapWith(Number) })
+            .from(models)
+            .where(and(...where))
+        )[0]!.n
+      : 0);
   return { items: rows.map(toAdminRecord), total, limit: q.limit, offset: q.offset };
 }

@@ -26,9 +26,15 @@ function listPrice(body: UpsertModelBody, current: Price | undefined, discountPe
   if (body.originalPriceRub !== undefined) {
     if (body.priceRub !== undefined) {
       const charged = body.priceRub === null ? null : parseDecimal(body.priceRub);
-      const expected = quote({ priceRub: body.originalPriceRub, priceUnit: null, discountPercent, creditCost: 0 }, parseDecimal(1)).unitPriceRub;
+      const expected = quote(
+        { priceRub: body.originalPriceRub, priceUnit: null, discountPercent, creditCost: 0 },
+        parseDecimal(1),
+      ).unitPriceRub;
       if (charged === null || compareDecimal(charged, expected) !== 0) {
-        throw badPrice("priceRub", `priceRub must be originalPriceRub with the discount applied (${formatDecimal(expected)}), or be left out`);
+        throw badPrice(
+          "priceRub",
+          `priceRub must be originalPriceRub with the discount applied (${formatDecimal(expected)}), or be left out`,
+        );
       }
     }
     return body.originalPriceRub;
@@ -37,7 +43,10 @@ function listPrice(body: UpsertModelBody, current: Price | undefined, discountPe
   if (body.priceRub === null) return null;
   const list = listPriceFor(parseDecimal(body.priceRub), d, LIST_PRICE_SCALE);
   if (list === null || compareDecimal(list, MAX_LIST_PRICE) > 0) {
-    throw badPrice("priceRub", `At ${formatDecimal(d)} % off no list price with at most ${LIST_PRICE_SCALE} decimals gives exactly ${body.priceRub}; send originalPriceRub (the price before the discount) instead`);
+    throw badPrice(
+      "priceRub",
+      `At ${formatDecimal(d)} % off no list price with at most ${LIST_PRICE_SCALE} decimals gives exactly ${body.priceRub}; send originalPriceRub (the price before the discount) instead`,
+    );
   }
   return formatDecimal(list);
 }
@@ -52,7 +61,11 @@ function priceFields(body: UpsertModelBody, current: Price | undefined): Price {
   const priceRub = listPrice(body, current, discountPercent);
   const priceUnit = body.priceUnit !== undefined ? body.priceUnit : (current?.priceUnit ?? null);
   const discounted = parseDecimal(discountPercent).units > 0n;
-  const priceChanged = body.priceRub !== undefined || body.originalPriceRub !== undefined || body.priceUnit !== undefined || body.discountPercent !== undefined;
+  const priceChanged =
+    body.priceRub !== undefined ||
+    body.originalPriceRub !== undefined ||
+    body.priceUnit !== undefined ||
+    body.discountPercent !== undefined;
   const creditCost =
     body.creditCost ??
     (priceChanged && priceRub !== null
@@ -61,7 +74,19 @@ function priceFields(body: UpsertModelBody, current: Price | undefined): Price {
   return { priceRub, priceUnit, discountPercent, creditCost, originalPriceRub: discounted ? priceRub : null };
 }
 
-const DESCRIPTIVE = ["alias", "displayName", "category", "description", "visible", "modelLab", "modelFamily", "groupLabel", "tags", "licenseType", "thumbnailUrl"] as const;
+const DESCRIPTIVE = [
+  "alias",
+  "displayName",
+  "category",
+  "description",
+  "visible",
+  "modelLab",
+  "modelFamily",
+  "groupLabel",
+  "tags",
+  "licenseType",
+  "thumbnailUrl",
+] as const;
 
 /** The non-price fields the body sets (absent ones are left as they are). */
 function descriptive(body: UpsertModelBody): Partial<typeof models.$inferInsert> {

@@ -50,7 +50,10 @@ export function wavTrace(wav: Uint8Array, fromMs: number, spanMs: number, points
   const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.byteLength));
   const first = Math.floor((fromMs / 1000) * WAV_SAMPLE_RATE);
   const span = (spanMs / 1000) * WAV_SAMPLE_RATE;
-  return Array.from({ length: points }, (_, i) => (samples[Math.min(samples.length - 1, first + Math.floor((i * span) / points))] ?? 0) / 32768);
+  return Array.from(
+    { length: points },
+    (_, i) => (samples[Math.min(samples.length - 1, first + Math.floor((i * span) / points))] ?? 0) / 32768,
+  );
 }
 
 /** The sound as an oscilloscope shows it: a few notes (or syllables) of the simulator's audio. */
@@ -64,7 +67,14 @@ function waveformSvg(seed: string, style: AudioStyle, lines: boolean): string {
   const axis = `<line x1="24" x2="${EXAMPLE_WIDTH - 24}" y1="${mid}" y2="${mid}" stroke="#fff" stroke-opacity=".3"/>`;
   // A transcript's example: the sound above, lines of text below.
   const rand = prng(seed, 3);
-  const text = lines ? [0, 1, 2].map((i) => `<rect x="24" y="${205 + i * 26}" width="${Math.round(200 + rand() * 230)}" height="11" rx="5.5" fill="#fff" fill-opacity=".75"/>`).join("") : "";
+  const text = lines
+    ? [0, 1, 2]
+        .map(
+          (i) =>
+            `<rect x="24" y="${205 + i * 26}" width="${Math.round(200 + rand() * 230)}" height="11" rx="5.5" fill="#fff" fill-opacity=".75"/>`,
+        )
+        .join("")
+    : "";
   return svgFrame(seed, `${axis}${path}${text}`);
 }
 
@@ -79,7 +89,10 @@ function embeddingSvg(seed: string, modelId: string): string {
       return `<rect x="${(24 + i * step).toFixed(1)}" y="${(v >= 0 ? mid - h : mid).toFixed(1)}" width="${(step * 0.7).toFixed(1)}" height="${Math.max(1, h).toFixed(1)}"/>`;
     })
     .join("");
-  return svgFrame(seed, `<line x1="24" x2="${EXAMPLE_WIDTH - 24}" y1="${mid}" y2="${mid}" stroke="#fff" stroke-opacity=".5"/><g fill="#fff" fill-opacity=".9">${bars}</g>`);
+  return svgFrame(
+    seed,
+    `<line x1="24" x2="${EXAMPLE_WIDTH - 24}" y1="${mid}" y2="${mid}" stroke="#fff" stroke-opacity=".5"/><g fill="#fff" fill-opacity=".9">${bars}</g>`,
+  );
 }
 
 const MESH = `<g fill="none" stroke="#fff" stroke-width="4" stroke-linejoin="round" stroke-opacity=".9" transform="translate(240 150)">
@@ -87,7 +100,12 @@ const MESH = `<g fill="none" stroke="#fff" stroke-width="4" stroke-linejoin="rou
 const PLAY = `<circle cx="240" cy="150" r="44" fill="#000" fill-opacity=".45"/><path d="M226 126v48l40-24z" fill="#fff"/>`;
 
 const overlay = async (base: Uint8Array, svg: string) =>
-  sharp(base).composite([{ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${EXAMPLE_WIDTH}" height="${EXAMPLE_HEIGHT}">${svg}</svg>`) }]).jpeg({ quality: 82 }).toBuffer();
+  sharp(base)
+    .composite([
+      { input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${EXAMPLE_WIDTH}" height="${EXAMPLE_HEIGHT}">${svg}</svg>`) },
+    ])
+    .jpeg({ quality: 82 })
+    .toBuffer();
 
 async function render(modelId: string, category: string): Promise<Uint8Array> {
   const seed = seedHex("catalog-example", modelId);

@@ -17,4 +17,3 @@ export function exampleImageUrl(model: { modelId: string; thumbnailUrl: string |
   if (set && !isPlaceholder(set) && !isOwn(set)) return set;
   return own;
 }
-

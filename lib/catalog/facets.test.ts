@@ -32,7 +32,8 @@ describe("success", () => {
     const all = await catalogFacets(db, q({}));
     const tag = all.tags[0]!.value;
     const facets = await catalogFacets(db, q({ tag, search: "a" }));
-    for (const f of facets.tags.slice(0, 5)) expect(f.count).toBe(await total({ tag: f.value === tag ? tag : `${tag},${f.value}`, search: "a" }));
+    for (const f of facets.tags.slice(0, 5))
+      expect(f.count).toBe(await total({ tag: f.value === tag ? tag : `${tag},${f.value}`, search: "a" }));
     for (const f of facets.labs.slice(0, 5)) expect(f.count).toBe(await total({ tag, search: "a", lab: f.value }));
   });
 

@@ -24,7 +24,11 @@ function keepSelected(facets: Facet[], selected: string[], same: (a: string, b: 
 export async function catalogFacets(db: Executor, q: FacetQuery): Promise<CatalogFacets> {
   const n = sql<number>`count(*)`.mapWith(Number);
   const [categories, labs, tags] = await Promise.all([
-    db.select({ value: models.category, count: n }).from(models).where(catalogFilter({ ...q, category: [] })).groupBy(models.category),
+    db
+      .select({ value: models.category, count: n })
+      .from(models)
+      .where(catalogFilter({ ...q, category: [] }))
+      .groupBy(models.category),
     db
       .select({ value: sql<string>`${models.modelLab}`, count: n })
       .from(models)

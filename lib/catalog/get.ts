@@ -58,7 +58,12 @@ const CACHE_MS = 2_000;
 const cached = processWide("catalog.model-rows", () => new Map<string, { db: Executor; row: ModelRow; at: number }>());
 
 const modelById = preparedQuery((db) =>
-  db.select().from(models).where(eq(models.modelId, sql.placeholder("modelId"))).limit(1).prepare("model_by_id"),
+  db
+    .select()
+    .from(models)
+    .where(eq(models.modelId, sql.placeholder("modelId")))
+    .limit(1)
+    .prepare("model_by_id"),
 );
 
 /**

@@ -49,7 +49,10 @@ describe("indexes serve the catalog queries", () => {
     const query = { search: "PRISM", tag: "realism,fast", includeCommunity: "true", limit: "200", sort: "price_asc" };
     const res = await listModels(db, parse(query));
     const expected = synthetic.filter(
-      (m) => m.tags.includes("realism") && m.tags.includes("fast") && [m.modelId, m.displayName, m.description].some((f) => f.toLowerCase().includes("prism")),
+      (m) =>
+        m.tags.includes("realism") &&
+        m.tags.includes("fast") &&
+        [m.modelId, m.displayName, m.description].some((f) => f.toLowerCase().includes("prism")),
     );
     expect(res.total).toBe(expected.length);
     expect(res.items.map((m) => m.modelId).sort()).toEqual(expected.map((m) => m.modelId).sort());

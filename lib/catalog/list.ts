@@ -17,7 +17,13 @@ export function catalogFilter(q: Pick<ListModelsQuery, "category" | "lab" | "tag
   const where: SQL[] = [eq(models.visible, true)];
   if (!q.includeCommunity) where.push(isNotNull(models.modelLab));
   if (q.category.length) where.push(inArray(models.category, q.category));
-  if (q.lab.length) where.push(inArray(sql`lower(${models.modelLab})`, q.lab.map((l) => l.toLowerCase())));
+  if (q.lab.length)
+    where.push(
+      inArray(
+        sql`lower(${models.modelLab})`,
+        q.lab.map((l) => l.toLowerCase()),
+      ),
+    );
   if (q.tag.length) where.push(arrayContains(models.tags, q.tag));
   if (q.search) {
     // Fewer than three characters have no trigram: the substring test alone decides.

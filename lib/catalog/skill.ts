@@ -30,7 +30,11 @@ export async function listSkillModels(db: Executor, q: { category?: SkillCategor
     })
     .from(models)
     .where(catalogFilter({ category: categories, lab: [], tag: [], search: q.search, includeCommunity: true }))
-    .orderBy(sql`array_position(${sql.raw(`ARRAY[${mapped.map((c) => `'${c}'`).join(",")}]::text[]`)}, ${models.category})`, desc(models.popularity), models.modelId);
+    .orderBy(
+      sql`array_position(${sql.raw(`ARRAY[${mapped.map((c) => `'${c}'`).join(",")}]::text[]`)}, ${models.category})`,
+      desc(models.popularity),
+      models.modelId,
+    );
   return {
     models: rows.map((m) => {
       // The unit price after discount: what an agent is charged per unit.
@@ -48,7 +52,9 @@ type Property = JsonSchema & { anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
 /** One parameter in the skill's compact form: type, description, default, enum, minimum, maximum. */
 function compactParameter(p: Property) {
   const branches = [p, ...(p.anyOf ?? []), ...(p.oneOf ?? [])];
-  const types = [...new Set(branches.flatMap((b) => (Array.isArray(b.type) ? b.type : b.type ? [b.type] : [])).filter((t) => t !== "null"))];
+  const types = [
+    ...new Set(branches.flatMap((b) => (Array.isArray(b.type) ? b.type : b.type ? [b.type] : [])).filter((t) => t !== "null")),
+  ];
   const enumValues = branches.find((b) => Array.isArray(b.enum))?.enum as unknown[] | undefined;
   const numeric = (v: unknown) => (typeof v === "number" ? v : undefined);
   const out: Record<string, unknown> = {
@@ -69,6 +75,8 @@ export async function getSkillModelSchema(db: Executor, modelId: string, q: { fo
   if (q.lang === "ru" && model.schemaRu) input = mergeOverlay(input, model.schemaRu.input);
   const required = Array.isArray(input.required) ? (input.required as string[]) : [];
   if (q.format === "full") return { ...input, required, properties: (input.properties ?? {}) as Record<string, JsonSchema> };
-  const properties = Object.fromEntries(Object.entries((input.properties ?? {}) as Record<string, Property>).map(([k, v]) => [k, compactParameter(v)]));
+  const properties = Object.fromEntries(
+    Object.entries((input.properties ?? {}) as Record<string, Property>).map(([k, v]) => [k, compactParameter(v)]),
+  );
   return { required, properties };
 }

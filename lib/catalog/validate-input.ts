@@ -76,15 +76,22 @@ function flatten(issue: ZodIssue, input: unknown, prefix: PropertyKey[] = []): I
   const path = [...prefix, ...issue.path];
   if (issue.code === "invalid_type" && valueAt(input, path) === undefined) return [{ path: path.map(String), message: "Required" }];
   if (issue.code === "invalid_union" && issue.errors.length) {
-    const matched = issue.errors.find((branch) => !branch.some((i) => i.path.length === 0 && (i.code === "invalid_type" || i.code === "invalid_value")));
+    const matched = issue.errors.find(
+      (branch) => !branch.some((i) => i.path.length === 0 && (i.code === "invalid_type" || i.code === "invalid_value")),
+    );
     if (matched) return matched.flatMap((i) => flatten(i, input, path));
-    const expected = issue.errors.flatMap((branch) => branch.filter((i) => i.path.length === 0).map((i) => i.message.replace(/^Invalid (input|option): /, "")));
+    const expected = issue.errors.flatMap((branch) =>
+      branch.filter((i) => i.path.length === 0).map((i) => i.message.replace(/^Invalid (input|option): /, "")),
+    );
     return [{ path: path.map(String), message: `Invalid input: ${[...new Set(expected)].join(", or ")}` }];
   }
   return [{ path: path.map(String), message: issue.message }];
 }
 
-export function validateModelInput(model: { modelId: string; updatedAt: Date; schema: { input: JsonSchema } | null }, input: unknown): Record<string, unknown> {
+export function validateModelInput(
+  model: { modelId: string; updatedAt: Date; schema: { input: JsonSchema } | null },
+  input: unknown,
+): Record<string, unknown> {
   const validator = inputValidator(`${model.modelId}@${model.updatedAt.getTime()}`, model.schema?.input);
   const result = validator.safeParse(input);
   if (result.success) return result.data;

@@ -17,7 +17,13 @@ function smtp(url: string): Transporter {
 export async function sendMail(db: Executor, mail: Mail): Promise<void> {
   const smtpUrl = env().SMTP_URL;
   if (smtpUrl) {
-    const result = await smtp(smtpUrl).sendMail({ from: env().EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    const result = await smtp(smtpUrl).sendMail({
+      from: env().EMAIL_FROM,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    });
     const failed = [...(result.rejected ?? []), ...(result.pending ?? [])];
     if (failed.length > 0) throw new Error(`mail to ${mail.to} was not accepted`);
     return;

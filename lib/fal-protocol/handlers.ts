@@ -65,7 +65,8 @@ async function inputOf(req: Request): Promise<Record<string, unknown>> {
 async function webhookOf(query: URLSearchParams): Promise<string | null> {
   const raw = query.get("fal_webhook");
   if (!raw) return null;
-  const refuse = (message: string) => new ApiError("invalid_query", `fal_webhook: ${message}`, { issues: [{ path: ["fal_webhook"], message }] });
+  const refuse = (message: string) =>
+    new ApiError("invalid_query", `fal_webhook: ${message}`, { issues: [{ path: ["fal_webhook"], message }] });
   if (raw.length > 2048) throw refuse("longer than 2048 characters");
   try {
     return (await checkOutboundUrl(raw)).toString();
@@ -86,16 +87,24 @@ async function falRunError(ctx: Ctx, err: unknown): Promise<never> {
       const row = await getGenerationOrThrow(ctx, err.extra.request_id).catch(() => null);
       if (row?.status === "failed") throw endedError(row);
     }
-    if (err.code === "timeout") throw new ApiError(err.code, err.message, err.extra, { ...err.headers, "x-fal-request-timeout-type": "user" }, err.status);
+    if (err.code === "timeout")
+      throw new ApiError(err.code, err.message, err.extra, { ...err.headers, "x-fal-request-timeout-type": "user" }, err.status);
   }
   throw err;
 }
 
 function runSync(ctx: Ctx, req: Request, modelId: string, input: Record<string, unknown>, operation: string): Promise<GenerationRow> {
   const idempotency = idempotencyOf(req, ctx.principal, { operation, modelId, body: input });
-  return startGeneration(ctx, { modelId, input, surface: "fal", mode: "sync", operation: "run", timing: req, idempotency, signal: req.signal }).catch((err) =>
-    falRunError(ctx, err),
-  );
+  return startGeneration(ctx, {
+    modelId,
+    input,
+    surface: "fal",
+    mode: "sync",
+    operation: "run",
+    timing: req,
+    idempotency,
+    signal: req.signal,
+  }).catch((err) => falRunError(ctx, err));
 }
 
 /** POST fal.run/{model}: the output, as fal answers it. */
@@ -158,7 +167,12 @@ const stateOf = (row: GenerationRow, logs: number) => `${row.status}:${row.queue
  * job's change notices (lib/generation/event-hub.ts) and reads nothing in between; without
  * notices it re-reads every second.
  */
-async function heldStatus(ctx: Ctx, first: GenerationRow, withLogs: boolean, signal: AbortSignal): Promise<{ row: GenerationRow; logs: { message: string; timestamp: string }[] | null }> {
+async function heldStatus(
+  ctx: Ctx,
+  first: GenerationRow,
+  withLogs: boolean,
+  signal: AbortSignal,
+): Promise<{ row: GenerationRow; logs: { message: string; timestamp: string }[] | null }> {
   let row = first;
   let logs = withLogs ? await logsOf(ctx.db, row.id) : null;
   const hold = env().FAL_STATUS_HOLD_MS;
@@ -183,7 +197,11 @@ async function heldStatus(ctx: Ctx, first: GenerationRow, withLogs: boolean, sig
 }
 
 /** The topics that say a caller's standing may have changed (its key, its user, its session). */
-const standingTopics = (p: Ctx["principal"]) => [userTopic(p.userId), ...(p.apiKeyId ? [keyTopic(p.apiKeyId)] : []), ...(p.sessionId ? [sessionTopic(p.sessionId)] : [])];
+const standingTopics = (p: Ctx["principal"]) => [
+  userTopic(p.userId),
+  ...(p.apiKeyId ? [keyTopic(p.apiKeyId)] : []),
+  ...(p.sessionId ? [sessionTopic(p.sessionId)] : []),
+];
 
 /**
  * GET …/status/stream: a `data:` status whenever it changes, closed after COMPLETED. Woken by the
@@ -201,7 +219,7 @@ async function statusStream(ctx: Ctx, job: GenerationRow, withLogs: boolean, via
       let last = "";
       let standingCheckedAt = Date.now();
       let woken = new Set<string>();
-      for (let row = job; ; ) {
+      for (let row = job; ;) {
         if (last === "" || woken.has(jobTopic) || !hub.listening) {
           row = await reload(ctx, job.id);
           const logs = withLogs && row.status !== "queued" ? falLogs(await logsOf(ctx.db, row.id)) : null;
@@ -216,7 +234,8 @@ async function statusStream(ctx: Ctx, job: GenerationRow, withLogs: boolean, via
         if (standingDue) {
           standingCheckedAt = Date.now();
           const refusal = await streamCallerRefusal(ctx.db, ctx.principal);
-          if (refusal) return send(falBodyOf(refusal.status, { success: false, error: refusal.code, message: refusal.message }).body, "error");
+          if (refusal)
+            return send(falBodyOf(refusal.status, { success: false, error: refusal.code, message: refusal.message }).body, "error");
         }
         woken = await changes.wait({ signal: abort, fallbackMs: POLL_MS });
         if (abort.aborted) return;
@@ -239,7 +258,13 @@ async function cancel(ctx: Ctx, row: GenerationRow, modelId: string): Promise<Re
   const ids = { request_id: row.id, requestId: row.id };
   if (answer.ok) return Response.json({ status: "OK" }, { headers: idHeader(row.id) });
   if (isFinal(answer.status as GenerationRow["status"])) {
-    throw new ApiError("conflict", "The request has already ended", { ...ids, status: "ALREADY_COMPLETED", detail: "The request has already ended", error_type: "already_completed" }, {}, 400);
+    throw new ApiError(
+      "conflict",
+      "The request has already ended",
+      { ...ids, status: "ALREADY_COMPLETED", detail: "The request has already ended", error_type: "already_completed" },
+      {},
+      400,
+    );
   }
   if (row.status === "queued") return Response.json({ status: "CANCELLATION_REQUESTED" }, { status: 202, headers: idHeader(row.id) });
   const message = "The request is already running; only a queued request can be cancelled";
@@ -285,7 +310,9 @@ export function falEndpoint(via: FalVia, locate: (req: Request, context: RouteCo
   const calls = new WeakMap<Request, Call>();
   const refusals = new WeakMap<Request, unknown>();
   const callOf = (req: Request) => calls.get(req)!;
-  const generation = withFalErrors(withGateway({ auth: "key", rateLimit: [userGenerationLimit] }, ({ req, ctx }) => perform(ctx, req, callOf(req))));
+  const generation = withFalErrors(
+    withGateway({ auth: "key", rateLimit: [userGenerationLimit] }, ({ req, ctx }) => perform(ctx, req, callOf(req))),
+  );
   const other = withFalErrors(withGateway({ auth: "key" }, ({ req, ctx }) => perform(ctx, req, callOf(req))));
   const refuse = withFalErrors(
     withGateway({ auth: "none" }, ({ req }) => {

@@ -92,7 +92,13 @@ export function endedError(row: GenerationRow): ApiError {
   }
   const type = row.errorCode ?? "generation_failed";
   const msg = row.errorMessage ?? "The model failed";
-  return new ApiError("generation_failed", `Generation failed: ${msg}; the charge was refunded`, { ...ids, detail: [{ loc: ["body"], msg, type }], error_type: type }, {}, 422);
+  return new ApiError(
+    "generation_failed",
+    `Generation failed: ${msg}; the charge was refunded`,
+    { ...ids, detail: [{ loc: ["body"], msg, type }], error_type: type },
+    {},
+    422,
+  );
 }
 
 /** A result asked for before the job ended: 400 with fal's detail (its clients then keep polling status). */

@@ -11,14 +11,23 @@ import { parseTarget, TARGET_HEADER, type FalHost } from "./target";
  *   /fal/run/{model}      FAL_RUN_HOST=<gateway>/fal/run        (fal.run: run, stream)
  *   /fal/queue/{model}…   FAL_QUEUE_RUN_HOST=<gateway>/fal/queue (queue.fal.run: the queue API)
  */
-type Routes = { GET: RouteHandler; HEAD: RouteHandler; POST: RouteHandler; PUT: RouteHandler; PATCH: RouteHandler; DELETE: RouteHandler; OPTIONS: RouteHandler };
+type Routes = {
+  GET: RouteHandler;
+  HEAD: RouteHandler;
+  POST: RouteHandler;
+  PUT: RouteHandler;
+  PATCH: RouteHandler;
+  DELETE: RouteHandler;
+  OPTIONS: RouteHandler;
+};
 
 function allMethods(handler: RouteHandler, allow: string): Routes {
   const options = withGateway({ auth: "none" }, () => new Response(null, { status: 204, headers: { Allow: allow } }));
   return { GET: handler, HEAD: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: options };
 }
 
-const badPath = (message: string) => new ApiError("invalid_params", `Invalid fal path: ${message}`, { issues: [{ path: ["path"], message }] });
+const badPath = (message: string) =>
+  new ApiError("invalid_params", `Invalid fal path: ${message}`, { issues: [{ path: ["path"], message }] });
 
 /** `/fal/run/[...path]` and `/fal/queue/[...path]`: the path after the prefix is fal's. */
 export function prefixRoutes(host: Extract<FalHost, "run" | "queue">): Routes {
@@ -27,7 +36,8 @@ export function prefixRoutes(host: Extract<FalHost, "run" | "queue">): Routes {
     const params = await context.params;
     const raw = params.path;
     const segments = Array.isArray(raw) ? raw : raw ? [raw] : [];
-    if (segments.length === 0 || segments.some((s) => s === "" || s === "." || s === ".." || s.includes("/"))) throw badPath("expected a fal model id such as fal-ai/flux/dev");
+    if (segments.length === 0 || segments.some((s) => s === "" || s === "." || s === ".." || s.includes("/")))
+      throw badPath("expected a fal model id such as fal-ai/flux/dev");
     return { host, segments, search: url.search };
   };
   return allMethods(falEndpoint("prefix", locate), host === "run" ? "POST, OPTIONS" : "GET, POST, PUT, OPTIONS");
@@ -38,4 +48,3 @@ export function proxyRoutes(): Routes {
   const locate = async (req: Request): Promise<Located> => parseTarget(req.headers.get(TARGET_HEADER));
   return allMethods(falEndpoint("proxy", locate), "GET, POST, PUT, OPTIONS");
 }
-

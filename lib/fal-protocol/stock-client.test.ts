@@ -44,7 +44,12 @@ const viaRoutes = (async (input: RequestInfo | URL, init?: RequestInit) => {
 }) as typeof fetch;
 
 const clientFor = (key: string) =>
-  createFalClient({ credentials: key, proxyUrl: { url: `${BASE_URL}/api/fal/proxy`, when: "always" }, fetch: viaRoutes, suppressLocalCredentialsWarning: true });
+  createFalClient({
+    credentials: key,
+    proxyUrl: { url: `${BASE_URL}/api/fal/proxy`, when: "always" },
+    fetch: viaRoutes,
+    suppressLocalCredentialsWarning: true,
+  });
 
 /** Runs `work` while draining the job queue, as the executor would in the background. */
 async function whileDraining<T>(work: Promise<T>): Promise<T> {
@@ -70,7 +75,9 @@ describe("success", () => {
     const { key } = await fundedActor(100);
     const fal = clientFor(key);
     const seen: string[] = [];
-    const res = await whileDraining(fal.subscribe(FLUX, { input: { prompt: "subscribed" }, logs: true, pollInterval: 20, onQueueUpdate: (u) => seen.push(u.status) }));
+    const res = await whileDraining(
+      fal.subscribe(FLUX, { input: { prompt: "subscribed" }, logs: true, pollInterval: 20, onQueueUpdate: (u) => seen.push(u.status) }),
+    );
     expect(res.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.data).toMatchObject({ images: [{ width: 1024 }] });
     expect(seen.at(-1)).toBe("COMPLETED");
@@ -97,7 +104,9 @@ describe("success", () => {
   test("storage.upload → the URL works as a model input; a Blob in the input is uploaded on the way", async () => {
     const { key } = await fundedActor(100);
     const fal = clientFor(key);
-    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#123456" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#123456" } })
+      .png()
+      .toBuffer();
     const url = await fal.storage.upload(new Blob([new Uint8Array(png)], { type: "image/png" }));
     expect(url).toMatch(/^http:\/\/localhost:3000\/files\/u\/.+\.png$/);
     const run = await fal.run("fal-ai/esrgan", { input: { image_url: url } });
@@ -124,7 +133,9 @@ describe("validation", () => {
 
 describe("auth", () => {
   test("an unknown key is the client's ApiError 401", async () => {
-    const err = (await clientFor(`gw_live_${"b".repeat(40)}`).run(FLUX, { input: { prompt: "x" } }).catch((e: unknown) => e)) as ApiError<unknown>;
+    const err = (await clientFor(`gw_live_${"b".repeat(40)}`)
+      .run(FLUX, { input: { prompt: "x" } })
+      .catch((e: unknown) => e)) as ApiError<unknown>;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(401);
   });

@@ -38,7 +38,8 @@ const initiateBody = z.object({
 
 type Claims = { u: string; i: string; t: UploadContentType; n: string | null; e: number };
 
-const macOf = (payload: string) => createHmac("sha256", createHmac("sha256", authSecret()).update(PURPOSE).digest()).update(payload).digest("base64url");
+const macOf = (payload: string) =>
+  createHmac("sha256", createHmac("sha256", authSecret()).update(PURPOSE).digest()).update(payload).digest("base64url");
 
 function signToken(claims: Claims): string {
   const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
@@ -71,7 +72,10 @@ export async function initiateUpload(userId: string, raw: unknown) {
   const storage = getStorage();
   const type = declaredUploadType(body.content_type);
   if (!type) {
-    throw new ApiError("unsupported_media_type", `content_type ${body.content_type} is not accepted; accepted types: ${UPLOAD_CONTENT_TYPES.join(", ")}`);
+    throw new ApiError(
+      "unsupported_media_type",
+      `content_type ${body.content_type} is not accepted; accepted types: ${UPLOAD_CONTENT_TYPES.join(", ")}`,
+    );
   }
   const id = randomUUID();
   const token = signToken({ u: userId, i: id, t: type, n: body.file_name ?? null, e: Math.floor(Date.now() / 1000) + TOKEN_TTL_SECONDS });
@@ -90,8 +94,12 @@ export async function receiveSignedUpload(db: Db, token: string, req: Request) {
   if (!req.body) throw new ApiError("invalid_body", "The file is empty", { issues: [{ path: ["file"], message: "The file is empty" }] });
   const maxBytes = env().MAX_UPLOAD_BYTES;
   const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) throw new ApiError("asset_too_large", `The file is larger than the upload limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
+  if (declared > maxBytes)
+    throw new ApiError("asset_too_large", `The file is larger than the upload limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
   const stream = Readable.fromWeb(req.body as unknown as NodeWebReadableStream<Uint8Array>);
-  const stored = await storeUpload(db, storage, claims.u, { stream, declaredType: claims.t, filename: claims.n }, maxBytes, { id: claims.i, contentType: claims.t });
+  const stored = await storeUpload(db, storage, claims.u, { stream, declaredType: claims.t, filename: claims.n }, maxBytes, {
+    id: claims.i,
+    contentType: claims.t,
+  });
   return { file_url: stored.asset.publicUrl, content_type: stored.asset.contentType, file_size: stored.asset.sizeBytes };
 }

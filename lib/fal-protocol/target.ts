@@ -80,7 +80,8 @@ export function operationOf(host: FalHost, segments: string[], method: string): 
   }
   if (host === "run") {
     if (m !== "POST") throw methodNotAllowed(m, "POST");
-    if (segments.length > 2 && segments[segments.length - 1] === "stream") return { kind: "stream", modelId: modelIdOf(segments.slice(0, -1)) };
+    if (segments.length > 2 && segments[segments.length - 1] === "stream")
+      return { kind: "stream", modelId: modelIdOf(segments.slice(0, -1)) };
     return { kind: "run", modelId: modelIdOf(segments) };
   }
   const path = parseQueuePath(segments);

@@ -11,7 +11,13 @@ import { falOutput } from "./render";
 export function falWebhookBody(row: GenerationRow): Record<string, unknown> {
   const base = { request_id: row.id, gateway_request_id: row.id };
   if (row.status === "completed") return { ...base, status: "OK", payload: falOutput(row) };
-  if (row.status === "cancelled") return { ...base, status: "ERROR", error: "Request was cancelled", payload: { detail: "Request was cancelled" } };
+  if (row.status === "cancelled")
+    return { ...base, status: "ERROR", error: "Request was cancelled", payload: { detail: "Request was cancelled" } };
   const msg = row.errorMessage ?? "The model failed";
-  return { ...base, status: "ERROR", error: "Invalid status code: 422", payload: { detail: [{ loc: ["body"], msg, type: row.errorCode ?? "generation_failed" }] } };
+  return {
+    ...base,
+    status: "ERROR",
+    error: "Invalid status code: 422",
+    payload: { detail: [{ loc: ["body"], msg, type: row.errorCode ?? "generation_failed" }] },
+  };
 }

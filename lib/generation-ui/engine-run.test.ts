@@ -46,7 +46,11 @@ describe("success", () => {
     const submitted = await queue({ prompt: "a lighthouse at dusk [latency:300]", image_size: "square" }, session);
     expect(submitted.status).toBe(200);
     const id = submitted.body.requestId as string;
-    let state = runReducer(runReducer(initialRunState, { type: "submit" }), { type: "accepted", requestId: id, status: submitted.body.status });
+    let state = runReducer(runReducer(initialRunState, { type: "submit" }), {
+      type: "accepted",
+      requestId: id,
+      status: submitted.body.status,
+    });
     expect(state.phase).toBe("queued");
 
     // The page opens its streams while the job runs (once it ended, a new connection is 204).
@@ -64,16 +68,28 @@ describe("success", () => {
     state = runReducer(state, { type: "result", body: result.body });
     expect(state.phase).toBe("completed");
     const media = resultView(state.result).media;
-    expect(media).toEqual([expect.objectContaining({ kind: "image", field: "images[0]", width: 512, height: 512, contentType: "image/jpeg" })]);
+    expect(media).toEqual([
+      expect.objectContaining({ kind: "image", field: "images[0]", width: 512, height: 512, contentType: "image/jpeg" }),
+    ]);
 
     const charged = 100_000 - (await balanceOf(user.id));
     expect(charged).toBeGreaterThan(0);
-    expect(await getRunCost(await getDb(), user.id, id)).toEqual({ requestId: id, status: "completed", sandbox: false, reservedCredits: charged, settledCredits: charged });
+    expect(await getRunCost(await getDb(), user.id, id)).toEqual({
+      requestId: id,
+      status: "completed",
+      sandbox: false,
+      reservedCredits: charged,
+      settledCredits: charged,
+    });
 
     const [record] = await activityOf(id);
     const detail = await getActivityDetail(await ctxOf(session), record!.id);
     expect(detail.record).toMatchObject({ id: record!.id, requestId: id, status: "completed", credits: charged, operation: "queue" });
-    expect(detail.generation).toMatchObject({ input: { prompt: "a lighthouse at dusk [latency:300]", image_size: "square" }, reservedCredits: charged, settledCredits: charged });
+    expect(detail.generation).toMatchObject({
+      input: { prompt: "a lighthouse at dusk [latency:300]", image_size: "square" },
+      reservedCredits: charged,
+      settledCredits: charged,
+    });
     expect(detail.assets).toHaveLength(1);
     expect(detail.assets[0]).toMatchObject({ status: "stored", contentType: "image/jpeg" });
     expect((await getActivityDetail(await ctxOf(session), detail.record.falRequestId!)).record.id).toBe(record!.id);

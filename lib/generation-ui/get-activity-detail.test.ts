@@ -33,7 +33,9 @@ describe("success", () => {
       completedAt: "2026-01-01T00:00:03.000Z",
     });
     // The deleted file is not listed.
-    expect(detail.assets.map((a) => [a.s3Key, a.status, a.contentType])).toEqual([[`${alice.user.id}/${g.requestId}/0.jpg`, "stored", "image/jpeg"]]);
+    expect(detail.assets.map((a) => [a.s3Key, a.status, a.contentType])).toEqual([
+      [`${alice.user.id}/${g.requestId}/0.jpg`, "stored", "image/jpeg"],
+    ]);
   });
 
   test("the provider's request id finds the same record; a record that never reached the provider lists its generation's files", async () => {
@@ -55,7 +57,6 @@ describe("success", () => {
     expect(detail.generation).toMatchObject({ output: null, errorCode: "generation_failed", settledCredits: 0 });
     expect(detail.assets).toEqual([]);
   });
-
 });
 
 describe("auth", () => {

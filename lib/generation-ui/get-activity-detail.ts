@@ -107,7 +107,9 @@ export async function getActivityDetail(ctx: Ctx, id: string) {
   }
   const [generation, files] = await Promise.all([
     findGeneration(ctx, record.requestId),
-    record.providerRequestId ? getActivityWithAssets(ctx, record.providerRequestId).then((r) => r.assets) : generationAssets(ctx, record.requestId),
+    record.providerRequestId
+      ? getActivityWithAssets(ctx, record.providerRequestId).then((r) => r.assets)
+      : generationAssets(ctx, record.requestId),
   ]);
   return { record: { ...toActivityRecord(record), falRequestId: record.providerRequestId }, generation, assets: files };
 }

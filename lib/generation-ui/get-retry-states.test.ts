@@ -33,7 +33,9 @@ describe("success", () => {
     expect(first!.nextAt).toEqual(expect.any(String));
     expect((await jobRow(id))!.status).toBe("queued");
     expect((await getRetryStates(db, other.user.id, [id])).size).toBe(0);
-    expect(await listInFlightRuns(db, user.id)).toEqual([{ id, modelId: MODEL, status: "queued", createdAt: expect.any(String), queuePosition: null, retry: first }]);
+    expect(await listInFlightRuns(db, user.id)).toEqual([
+      { id, modelId: MODEL, status: "queued", createdAt: expect.any(String), queuePosition: null, retry: first },
+    ]);
     expect(await listInFlightRuns(db, other.user.id)).toEqual([]);
 
     await jobs.advance("1m");

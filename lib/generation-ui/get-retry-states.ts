@@ -39,13 +39,28 @@ export async function getRetryStates(db: Executor, userId: string, generationIds
       ),
     );
   return new Map(
-    rows.map((r) => [r.id, { attempt: r.attempt, maxAttempts: r.maxAttempts, nextAt: r.nextAt?.toISOString() ?? null, failing: r.steps === 0 ? "submit" : "poll" }]),
+    rows.map((r) => [
+      r.id,
+      {
+        attempt: r.attempt,
+        maxAttempts: r.maxAttempts,
+        nextAt: r.nextAt?.toISOString() ?? null,
+        failing: r.steps === 0 ? "submit" : "poll",
+      },
+    ]),
   );
 }
 
 const IN_FLIGHT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export type InFlightRun = { id: string; modelId: string; status: string; createdAt: string; queuePosition: number | null; retry: RetryState | null };
+export type InFlightRun = {
+  id: string;
+  modelId: string;
+  status: string;
+  createdAt: string;
+  queuePosition: number | null;
+  retry: RetryState | null;
+};
 
 /**
  * The caller's unfinished jobs of the last day, newest first, each with its retry state: the
@@ -85,7 +100,12 @@ export async function listInFlightRuns(db: Executor, userId: string, limit = 10)
     queuePosition: r.queuePosition,
     retry:
       r.attempt !== null && r.attempt > 0 && (r.runStatus === "queued" || r.runStatus === "running")
-        ? { attempt: r.attempt, maxAttempts: r.maxAttempts!, nextAt: r.nextAt?.toISOString() ?? null, failing: Number(r.steps) === 0 ? "submit" : "poll" }
+        ? {
+            attempt: r.attempt,
+            maxAttempts: r.maxAttempts!,
+            nextAt: r.nextAt?.toISOString() ?? null,
+            failing: Number(r.steps) === 0 ? "submit" : "poll",
+          }
         : null,
   }));
 }

@@ -60,15 +60,26 @@ export async function createGeneration(ctx: GenerationContext, g: NewGeneration)
   };
   const reserve =
     job.costReservedCredits > 0
-      ? { userId: job.userId, apiKeyId: job.apiKeyId, generationId: job.id, credits: job.costReservedCredits, description: job.modelId, now }
+      ? {
+          userId: job.userId,
+          apiKeyId: job.apiKeyId,
+          generationId: job.id,
+          credits: job.costReservedCredits,
+          description: job.modelId,
+          now,
+        }
       : null;
 
   const [created] = await rawRows<Record<string, unknown>>(
     ctx.db,
     sql`with ${reserve ? sql`${reserveCtes(reserve)}, ` : sql``}
          new_job as (${insertJob(job, reserve ? sql`exists (select 1 from debited)` : sql`true`)}),
-         new_job_events as (${insertEventsFor("new_job", createdEvents())})${g.idempotency ? sql`,
-         new_key as (${keyInsertFor("new_job", g.idempotency, now)})` : sql``}
+         new_job_events as (${insertEventsFor("new_job", createdEvents())})${
+           g.idempotency
+             ? sql`,
+         new_key as (${keyInsertFor("new_job", g.idempotency, now)})`
+             : sql``
+         }
        select new_job.*${reserve ? sql`, (select balance_after from reserved) as reserve_balance_after` : sql``} from new_job`,
   );
   if (created) {
@@ -86,8 +97,23 @@ export async function createGeneration(ctx: GenerationContext, g: NewGeneration)
 
 type NewJob = Pick<
   GenerationRow,
-  | "id" | "userId" | "apiKeyId" | "modelId" | "surface" | "mode" | "operation" | "passthrough" | "sandbox" | "status" | "input"
-  | "costReservedCredits" | "provider" | "webhookUrl" | "httpRequestId" | "createdAt" | "updatedAt"
+  | "id"
+  | "userId"
+  | "apiKeyId"
+  | "modelId"
+  | "surface"
+  | "mode"
+  | "operation"
+  | "passthrough"
+  | "sandbox"
+  | "status"
+  | "input"
+  | "costReservedCredits"
+  | "provider"
+  | "webhookUrl"
+  | "httpRequestId"
+  | "createdAt"
+  | "updatedAt"
 >;
 
 /** `insert … select … where <condition> returning *` of one job row (the builder has no conditional insert). */

@@ -70,14 +70,19 @@ describe("success", () => {
     const progress = readEvents(await gatewayStream(gatewayJob, "progress/stream", key));
     // Another instance's writer: the stream hears of it only through the database.
     await appendEvents(other.db, gatewayJob, [statusEvent("in_progress"), progressEvent("running")]);
-    await appendEvents(other.db, gatewayJob, [statusEvent("failed", { error: "generation_failed" }), progressEvent("failed", { message: "the model failed" })]);
+    await appendEvents(other.db, gatewayJob, [
+      statusEvent("failed", { error: "generation_failed" }),
+      progressEvent("failed", { message: "the model failed" }),
+    ]);
     const statuses = (await status).events.map((e) => e.data.status);
     expect(statuses.slice(-2)).toEqual(["in_progress", "failed"]);
     expect((await progress).events.map((e) => e.data.stage)).toEqual(["queued", "submitted", "running", "failed"]);
 
     const skillJob = await submit("held open too [latency:60000]", key);
     await jobs.drain();
-    const skill = readEvents(await openStream(SKILL_STREAM, `/api/v1/requests/${skillJob}/stream`, { key, params: { requestId: skillJob } }));
+    const skill = readEvents(
+      await openStream(SKILL_STREAM, `/api/v1/requests/${skillJob}/stream`, { key, params: { requestId: skillJob } }),
+    );
     await appendEvents(other.db, skillJob, [statusEvent("failed", { error: "generation_failed" })]);
     const read = await skill;
     expect(read.events.map((e) => e.event)).toEqual(["status", "failed"]);
@@ -110,7 +115,10 @@ describe("success", () => {
 
     // A stream resumed after the first writer's row gets the second's.
     const first = rows.find((r) => r.data.message === "first writer")!;
-    const resumed = readEvents(await gatewayStream(id, "progress/stream", key, String(first.seq)), (e) => e.data.message === "second writer");
+    const resumed = readEvents(
+      await gatewayStream(id, "progress/stream", key, String(first.seq)),
+      (e) => e.data.message === "second writer",
+    );
     expect((await resumed).events.map((e) => e.data.message)).toEqual(["second writer"]);
   });
 

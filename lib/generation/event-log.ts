@@ -21,7 +21,10 @@ export type ProgressStage = "queued" | "submitted" | "running" | "storing" | "co
 export type NewGenerationEvent = { kind: GenerationEventKind; data: Record<string, unknown> };
 export type StoredGenerationEvent = typeof generationEvents.$inferSelect;
 
-export const statusEvent = (status: string, extra: Record<string, unknown> = {}): NewGenerationEvent => ({ kind: "status", data: { status, ...extra } });
+export const statusEvent = (status: string, extra: Record<string, unknown> = {}): NewGenerationEvent => ({
+  kind: "status",
+  data: { status, ...extra },
+});
 export const progressEvent = (stage: ProgressStage, extra: { percent?: number; message?: string } = {}): NewGenerationEvent => ({
   kind: "progress",
   data: { stage, ...extra },
@@ -61,7 +64,12 @@ export function insertEventListFor(jobs: string, eventsJson: unknown): SQL {
  * The job's events after `afterSeq` (of `kinds` only, when given), oldest first, at most 500: a
  * stream reads from where its client left off, never the whole log again.
  */
-export async function eventsAfter(db: Executor, generationId: string, afterSeq: number, kinds?: readonly GenerationEventKind[]): Promise<StoredGenerationEvent[]> {
+export async function eventsAfter(
+  db: Executor,
+  generationId: string,
+  afterSeq: number,
+  kinds?: readonly GenerationEventKind[],
+): Promise<StoredGenerationEvent[]> {
   return db
     .select()
     .from(generationEvents)
@@ -77,7 +85,12 @@ export async function eventsAfter(db: Executor, generationId: string, afterSeq: 
 }
 
 /** The job's last event of `kind` at or before `seq` (the state a resumed stream starts from). */
-export async function lastEventAt(db: Executor, generationId: string, kind: GenerationEventKind, seq: number): Promise<StoredGenerationEvent | null> {
+export async function lastEventAt(
+  db: Executor,
+  generationId: string,
+  kind: GenerationEventKind,
+  seq: number,
+): Promise<StoredGenerationEvent | null> {
   const [row] = await db
     .select()
     .from(generationEvents)

@@ -104,7 +104,11 @@ export async function finalizeGeneration(
     if (!row.sandbox && row.costReservedCredits > 0) {
       const money = { userId: row.userId, apiKeyId: row.apiKeyId, generationId: row.id, reservedAt: row.createdAt };
       if (outcome.kind === "completed") {
-        const settled = await settleGeneration(tx, { ...money, reservedCredits: row.costReservedCredits, actualCredits: actualCredits(row) });
+        const settled = await settleGeneration(tx, {
+          ...money,
+          reservedCredits: row.costReservedCredits,
+          actualCredits: actualCredits(row),
+        });
         if (settled.settledCredits !== row.costSettledCredits) {
           const [updated] = await tx
             .update(generationRequests)
@@ -151,7 +155,11 @@ export async function finalizeGeneration(
 }
 
 /** After the ending committed (or lost to another ending): wake waiters, count, queue the callback. */
-async function afterFinal(db: Db, job: GenerationRow, result: { row: GenerationRow; deliveryId: string | null } | null): Promise<Finalized> {
+async function afterFinal(
+  db: Db,
+  job: GenerationRow,
+  result: { row: GenerationRow; deliveryId: string | null } | null,
+): Promise<Finalized> {
   if (!result) {
     const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, job.id));
     return { applied: false, row: current ?? job };

@@ -28,7 +28,8 @@ afterAll(() => jobs.uninstall());
 
 let seq = 0;
 const newKey = () => `key-${Date.now().toString(36)}-${seq++}`;
-const keyed = (idempotencyKey: string | undefined): Record<string, string> => (idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey });
+const keyed = (idempotencyKey: string | undefined): Record<string, string> =>
+  idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey };
 
 const run = (body: unknown, key: string, idempotencyKey?: string, query = "") =>
   call(RUN, `/run/${FLUX}${query}`, { params: pathOf(FLUX), body, key, headers: keyed(idempotencyKey) });
@@ -97,7 +98,12 @@ describe("success", () => {
 
   test("POST /run: 20 concurrent duplicates on a balance that covers one still collapse into it (none is 402)", async () => {
     const actor = await createActor();
-    await grantCredits(await getDb(), { userId: actor.user.id, credits: FLUX_SQUARE_HD, type: "grant", idempotencyKey: `test:${actor.user.id}` });
+    await grantCredits(await getDb(), {
+      userId: actor.user.id,
+      credits: FLUX_SQUARE_HD,
+      type: "grant",
+      idempotencyKey: `test:${actor.user.id}`,
+    });
     const idem = newKey();
     const answers = await Promise.all(Array.from({ length: 20 }, () => run({ prompt: "one coin" }, actor.key, idem)));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
@@ -154,7 +160,14 @@ describe("success", () => {
       const job = await firstJobOf(user.id);
       const repeat = await run({ prompt: "slower than the wait [latency:3000]" }, key, idem);
       expect(repeat.status).toBe(504);
-      expect(repeat.body).toEqual({ success: false, error: "timeout", message: expect.any(String), requestId: job.id, request_id: job.id, status: "in_progress" });
+      expect(repeat.body).toEqual({
+        success: false,
+        error: "timeout",
+        message: expect.any(String),
+        requestId: job.id,
+        request_id: job.id,
+        status: "in_progress",
+      });
       expect((await first).body).toMatchObject({ error: "timeout", requestId: job.id });
       expect(await reserves(user.id)).toHaveLength(1);
     });
@@ -181,7 +194,12 @@ describe("success", () => {
     expect(refused.body.error).toBe("insufficient_balance");
     expect(await keyRows(actor.user.id)).toEqual([]);
     expect(await jobsOf(actor.user.id)).toEqual([]);
-    await grantCredits(await getDb(), { userId: actor.user.id, credits: 1_000_000, type: "grant", idempotencyKey: `test:${actor.user.id}` });
+    await grantCredits(await getDb(), {
+      userId: actor.user.id,
+      credits: 1_000_000,
+      type: "grant",
+      idempotencyKey: `test:${actor.user.id}`,
+    });
     const paid = await run({ prompt: "on credit" }, actor.key, idem);
     expect(paid.status).toBe(200);
     expect(await keyRows(actor.user.id)).toMatchObject([{ key: idem, generationId: paid.body.request_id }]);
@@ -310,7 +328,9 @@ describe("validation", () => {
     const queueKey = newKey();
     expect((await queue({ prompt: "hooks" }, key, queueKey)).status).toBe(200);
     // A loopback receiver passes the outbound rules only where private addresses are allowed.
-    const hooked = await withEnv({ ALLOW_PRIVATE_URLS: "true" }, () => queue({ prompt: "hooks" }, key, queueKey, "?webhook=http://127.0.0.1:9/hook"));
+    const hooked = await withEnv({ ALLOW_PRIVATE_URLS: "true" }, () =>
+      queue({ prompt: "hooks" }, key, queueKey, "?webhook=http://127.0.0.1:9/hook"),
+    );
     expect(hooked).toMatchObject({ status: 422, body: reused });
     expect(await jobsOf(user.id)).toHaveLength(2);
   });
@@ -321,7 +341,11 @@ describe("validation", () => {
     expect((await generate({ model: FLUX, input: { prompt: "one" } }, key, idem)).status).toBe(202);
     const res = await generate({ model: FLUX, input: { prompt: "two" } }, key, idem);
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ error: expect.stringMatching(/Idempotency-Key/), code: "INVALID_PARAMS", details: { reason: "idempotency_key_reused" } });
+    expect(res.body).toEqual({
+      error: expect.stringMatching(/Idempotency-Key/),
+      code: "INVALID_PARAMS",
+      details: { reason: "idempotency_key_reused" },
+    });
   });
 
   test.each([
@@ -340,7 +364,10 @@ describe("validation", () => {
     expect(await jobsOf(user.id)).toEqual([]);
     const skill = await generate({ model: FLUX, input: { prompt: "bad key" } }, key, value);
     expect(skill.status).toBe(400);
-    expect(skill.body).toMatchObject({ code: "INVALID_PARAMS", details: { reason: "invalid_params", issues: [{ path: ["Idempotency-Key"] }] } });
+    expect(skill.body).toMatchObject({
+      code: "INVALID_PARAMS",
+      details: { reason: "invalid_params", issues: [{ path: ["Idempotency-Key"] }] },
+    });
   });
 
   test("a key of exactly 255 characters is accepted", async () => {
@@ -371,7 +398,13 @@ describe("validation", () => {
     ] as const) {
       const op = doc.paths[path][method];
       expect(op.parameters.find((p: { name: string }) => p.name === "Idempotency-Key").required).not.toBe(true);
-      expect(op.parameters).toContainEqual(expect.objectContaining({ in: "header", name: "Idempotency-Key", schema: expect.objectContaining({ minLength: 1, maxLength: 255 }) }));
+      expect(op.parameters).toContainEqual(
+        expect.objectContaining({
+          in: "header",
+          name: "Idempotency-Key",
+          schema: expect.objectContaining({ minLength: 1, maxLength: 255 }),
+        }),
+      );
       expect(op.responses["422"]).toMatchObject({ description: "idempotency_key_reused" });
     }
   });

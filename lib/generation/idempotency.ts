@@ -38,7 +38,12 @@ export function idempotencyOf(req: Request, principal: Principal, identity: Requ
   if (header === null) return undefined;
   const { "Idempotency-Key": key } = parseWith(idempotencyHeaders, { "Idempotency-Key": header }, "invalid_params");
   if (key === undefined) return undefined;
-  const canonical = canonicalize({ ...identity, modelId: identity.modelId ?? null, options: identity.options ?? {}, sandbox: isSandbox(principal) })!;
+  const canonical = canonicalize({
+    ...identity,
+    modelId: identity.modelId ?? null,
+    options: identity.options ?? {},
+    sandbox: isSandbox(principal),
+  })!;
   return { key, fingerprint: createHash("sha256").update(canonical).digest("hex") };
 }
 
@@ -77,7 +82,9 @@ export function keyInsertFor(jobs: string, idem: Idempotency, createdAt: Date): 
 
 /** The key's row inside the transaction that creates the job (the fallback of createGeneration). */
 export async function recordKey(tx: Executor, job: { id: string; userId: string; createdAt: Date }, idem: Idempotency): Promise<void> {
-  await tx.insert(idempotencyKeys).values({ userId: job.userId, key: idem.key, fingerprint: idem.fingerprint, generationId: job.id, createdAt: job.createdAt });
+  await tx
+    .insert(idempotencyKeys)
+    .values({ userId: job.userId, key: idem.key, fingerprint: idem.fingerprint, generationId: job.id, createdAt: job.createdAt });
 }
 
 /**
@@ -86,7 +93,13 @@ export async function recordKey(tx: Executor, job: { id: string; userId: string;
  * repeat's own sync wait (RUN_SYNC_TIMEOUT_MS from `startedAtMs`) runs out, then 504 `timeout`
  * with the request id, as a first request's wait ends. The first request keeps running the job.
  */
-export async function replayGeneration(db: Db, row: GenerationRow, mode: GenerationMode, startedAtMs: number, signal?: AbortSignal): Promise<GenerationRow> {
+export async function replayGeneration(
+  db: Db,
+  row: GenerationRow,
+  mode: GenerationMode,
+  startedAtMs: number,
+  signal?: AbortSignal,
+): Promise<GenerationRow> {
   if (mode === "queue") return row;
   const final = await waitUntilFinal(db, row, startedAtMs + env().RUN_SYNC_TIMEOUT_MS, signal);
   if (!isFinal(final.status)) throw stillRunningError(final.id);

@@ -26,7 +26,10 @@ function urlFields(input: unknown): { path: string[]; url: string }[] {
     for (const [key, v] of Object.entries(value)) {
       const here = [...path, key];
       if (isUrlKey(key) && typeof v === "string") found.push({ path: here, url: v });
-      else if (isUrlListKey(key) && Array.isArray(v)) v.forEach((item, i) => (typeof item === "string" ? found.push({ path: [...here, String(i)], url: item }) : walk(item, [...here, String(i)])));
+      else if (isUrlListKey(key) && Array.isArray(v))
+        v.forEach((item, i) =>
+          typeof item === "string" ? found.push({ path: [...here, String(i)], url: item }) : walk(item, [...here, String(i)]),
+        );
       else walk(v, here);
     }
   };

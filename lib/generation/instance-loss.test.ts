@@ -30,7 +30,11 @@ describe("an instance dies", () => {
     const clock = new ManualClock();
     const dying = await startTestExecutor({ clock });
     const { user, key } = await fundedActor(100);
-    const res = await call(QUEUE, `/queue/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "an orphaned lighthouse [latency:300]", ...SMALL }, key });
+    const res = await call(QUEUE, `/queue/${FLUX}`, {
+      params: pathOf(FLUX),
+      body: { prompt: "an orphaned lighthouse [latency:300]", ...SMALL },
+      key,
+    });
     expect(res.status).toBe(200);
     const id = res.body.request_id as string;
     // The instance dies while its run checks the provider's status: the step's own work is done,
@@ -75,7 +79,11 @@ describe("an instance dies", () => {
     const lost = installEventSink(() => Promise.reject(new Error("the instance is gone")));
     try {
       await withEnv({ RUN_SYNC_TIMEOUT_MS: "200" }, async () => {
-        const res = await call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "a stranded lighthouse [latency:700]", ...SMALL }, key });
+        const res = await call(RUN, `/run/${FLUX}`, {
+          params: pathOf(FLUX),
+          body: { prompt: "a stranded lighthouse [latency:700]", ...SMALL },
+          key,
+        });
         expect(res.status).toBe(504);
         id = res.body.requestId;
       });
@@ -91,7 +99,11 @@ describe("an instance dies", () => {
     const later = Date.now() + env().RUN_SYNC_TIMEOUT_MS + 61_000;
     // A queued job of the same age whose run exists is left alone (its send would be a no-op).
     const busy = await fundedActor(100);
-    const running = await call(QUEUE, `/queue/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "a busy lighthouse [latency:60000]", ...SMALL }, key: busy.key });
+    const running = await call(QUEUE, `/queue/${FLUX}`, {
+      params: pathOf(FLUX),
+      body: { prompt: "a busy lighthouse [latency:60000]", ...SMALL },
+      key: busy.key,
+    });
     await jobs.drain();
     const sent: string[] = [];
     installEventSink((events) => (sent.push(...events.map((e) => String(e.id))), jobs.send(events)));

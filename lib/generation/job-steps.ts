@@ -32,7 +32,12 @@ export async function submitJobStep(id: string): Promise<StepState> {
   const db = await getDb();
   const job = await load(db, id);
   if (!job || isFinal(job.row.status)) return { state: "final", logsSeen: 0 };
-  if (!job.model) return endWith(db, job.row, new ProviderRejectedError(job.row.provider as "local", "submit", `Model ${job.row.modelId} is no longer in the catalog`));
+  if (!job.model)
+    return endWith(
+      db,
+      job.row,
+      new ProviderRejectedError(job.row.provider as "local", "submit", `Model ${job.row.modelId} is no longer in the catalog`),
+    );
   try {
     const row = await ensureSubmitted(db, job.row, job.model, { webhook: true });
     return { state: isFinal(row.status) ? "final" : "pending", logsSeen: 0 };
@@ -100,8 +105,15 @@ export async function giveUpJobStep(id: string): Promise<{ status: string }> {
   const db = await getDb();
   const job = await load(db, id);
   if (!job || isFinal(job.row.status)) return { status: job?.row.status ?? "missing" };
-  if (job.model && job.row.providerRequestId) await providerOf(job.row).cancel(refOf(job.row, job.model)).catch(() => undefined);
-  const { row } = await finalizeGeneration(db, job.row, { kind: "failed", errorCode: "provider_error", message: "The provider did not finish the job in time" });
+  if (job.model && job.row.providerRequestId)
+    await providerOf(job.row)
+      .cancel(refOf(job.row, job.model))
+      .catch(() => undefined);
+  const { row } = await finalizeGeneration(db, job.row, {
+    kind: "failed",
+    errorCode: "provider_error",
+    message: "The provider did not finish the job in time",
+  });
   return { status: row.status };
 }
 

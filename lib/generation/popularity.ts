@@ -28,7 +28,10 @@ export async function flushPopularity(): Promise<void> {
   try {
     const db = await getDb();
     for (const [modelId, n] of batch) {
-      await db.update(models).set({ popularity: sql`${models.popularity} + ${n}` }).where(eq(models.modelId, modelId));
+      await db
+        .update(models)
+        .set({ popularity: sql`${models.popularity} + ${n}` })
+        .where(eq(models.modelId, modelId));
     }
   } catch (error) {
     log.warn("model popularity update failed", { error });

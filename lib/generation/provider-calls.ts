@@ -5,7 +5,18 @@ import { rehostResult } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { fetchProviderMedia, type GenerationProvider, isCircuitOpen, isModelFailed, isProviderError, isProviderUnavailable, providerByName, type ProviderName, type ProviderRequestRef, type ProviderResult } from "@/lib/provider";
+import {
+  fetchProviderMedia,
+  type GenerationProvider,
+  isCircuitOpen,
+  isModelFailed,
+  isProviderError,
+  isProviderUnavailable,
+  providerByName,
+  type ProviderName,
+  type ProviderRequestRef,
+  type ProviderResult,
+} from "@/lib/provider";
 import { eventHub, generationTopic, watch, type EventHub } from "./event-hub";
 import { insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./event-log";
 import type { RunJournal, Submission } from "./run-journal";
@@ -102,7 +113,9 @@ export async function recordSubmission(
   );
   const stored = raw ? tableRow(generationRequests, raw) : null;
   if (!stored) {
-    await providerOf(row).cancel({ endpointId: model.alias, providerRequestId: submission.providerRequestId }).catch(() => undefined);
+    await providerOf(row)
+      .cancel({ endpointId: model.alias, providerRequestId: submission.providerRequestId })
+      .catch(() => undefined);
     const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));
     return current!;
   }
@@ -196,7 +209,12 @@ export async function outcomeOf(db: Db, row: GenerationRow, result: ProviderResu
  * Copies the result's files (asynchronous commits, see relaxedOf: the job's final commit makes
  * them durable with it; a PostgreSQL crash before that only makes a retry copy them again).
  */
-async function rehostOutput(db: Db, row: GenerationRow, output: Record<string, unknown>, journal: RunJournal): Promise<Record<string, unknown>> {
+async function rehostOutput(
+  db: Db,
+  row: GenerationRow,
+  output: Record<string, unknown>,
+  journal: RunJournal,
+): Promise<Record<string, unknown>> {
   if (row.passthrough) return output;
   journal.progress(progressEvent("storing"));
   const hosted = await rehostResult(relaxedOf(db), output, {

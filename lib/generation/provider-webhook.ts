@@ -61,19 +61,29 @@ async function handle(db: Db, event: ProviderWebhookEvent): Promise<WebhookAnswe
     .from(generationRequests)
     .where(and(eq(generationRequests.provider, event.provider), eq(generationRequests.providerRequestId, event.providerRequestId)))
     .limit(1);
-  if (!job) return { ok: true, status: event.body.status === "OK" ? "completed" : "failed", deduped: false, unmapped: true, assets: noAssets };
+  if (!job)
+    return { ok: true, status: event.body.status === "OK" ? "completed" : "failed", deduped: false, unmapped: true, assets: noAssets };
   if (isFinal(job.status)) return { ok: true, status: job.status, deduped: false, unmapped: false, assets: noAssets };
   const { outcome, assets } = await outcomeOfWebhook(db, job, event);
   // The result was copied here (unless passthrough): the ending records `storing` before `completed`, as a run's journal does.
   const rehosted = outcome.kind === "completed" && !job.passthrough;
-  const { row } = await finalizeGeneration(db, job, outcome, rehosted ? { ...NOTHING_UNRECORDED, events: [progressEvent("storing")] } : NOTHING_UNRECORDED);
+  const { row } = await finalizeGeneration(
+    db,
+    job,
+    outcome,
+    rehosted ? { ...NOTHING_UNRECORDED, events: [progressEvent("storing")] } : NOTHING_UNRECORDED,
+  );
   await inngest
     .send({ name: generationProviderCompleted.name, data: { generationId: job.id } })
     .catch((error) => log.warn("could not wake the generation run", { generationId: job.id, error }));
   return { ok: true, status: row.status, deduped: false, unmapped: false, assets };
 }
 
-async function outcomeOfWebhook(db: Db, job: GenerationRow, event: ProviderWebhookEvent): Promise<{ outcome: GenerationOutcome; assets: WebhookAnswer["assets"] }> {
+async function outcomeOfWebhook(
+  db: Db,
+  job: GenerationRow,
+  event: ProviderWebhookEvent,
+): Promise<{ outcome: GenerationOutcome; assets: WebhookAnswer["assets"] }> {
   let result: ProviderResult;
   if (event.outcome.kind === "completed") result = { ok: true, output: event.outcome.output };
   else if (event.outcome.kind === "failed") result = { ok: false, error: event.outcome.error };

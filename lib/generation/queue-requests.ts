@@ -47,7 +47,13 @@ export async function readQueuedRequest(
  * counts the caller's key, so a poll costs one round trip (one indexed read) beside the cached key
  * lookup. Streams and anything else read for themselves.
  */
-export function carryQueuedRead({ params, principal }: { params: Record<string, string | string[] | undefined>; principal: Principal }): SQL | null {
+export function carryQueuedRead({
+  params,
+  principal,
+}: {
+  params: Record<string, string | string[] | undefined>;
+  principal: Principal;
+}): SQL | null {
   let path: QueuePath;
   try {
     path = parseQueuePath(params.path);

@@ -90,7 +90,11 @@ export class RunJournal {
           // Left for the ending, ahead of anything recorded since.
           log.warn("run progress not written yet; the ending will", { generationId: row.id, error });
           const later = this.pending;
-          this.pending = { submission: later.submission ?? taken.submission, events: [...taken.events, ...later.events], written: [...taken.written, ...later.written] };
+          this.pending = {
+            submission: later.submission ?? taken.submission,
+            events: [...taken.events, ...later.events],
+            written: [...taken.written, ...later.written],
+          };
         },
       );
   }

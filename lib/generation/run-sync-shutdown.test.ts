@@ -22,7 +22,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 test("sync runs in flight when the grace ends hand their jobs over at once: 504 timeout with the request id, one run each", async () => {
   const actors = await Promise.all([fundedActor(100), fundedActor(100), fundedActor(100)]);
   const answers = actors.map(({ key }, i) =>
-    call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body: { prompt: `a long night ${i} [latency:60000]`, image_size: { width: 256, height: 256 } }, key }),
+    call(RUN, `/run/${FLUX}`, {
+      params: pathOf(FLUX),
+      body: { prompt: `a long night ${i} [latency:60000]`, image_size: { width: 256, height: 256 } },
+      key,
+    }),
   );
   // Each job submitted (its provider id recorded), then the instance is told to stop.
   for (let waited = 0; waited < 5_000; waited += 20) {

@@ -67,9 +67,16 @@ describe("success", () => {
 
   test("skill sync: true while the provider takes time answers 200 with the GenerationResult", async () => {
     const { user, key } = await fundedActor(100);
-    const res = await call(GENERATE, "/api/v1/generate", { body: { model: FLUX, input: { prompt: "slow skill [latency:500]", ...SMALL }, sync: true }, key });
+    const res = await call(GENERATE, "/api/v1/generate", {
+      body: { model: FLUX, input: { prompt: "slow skill [latency:500]", ...SMALL }, sync: true },
+      key,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: "completed", model: FLUX, output: { images: [{ url: expect.stringContaining("/files/r/") }] } });
+    expect(res.body).toMatchObject({
+      status: "completed",
+      model: FLUX,
+      output: { images: [{ url: expect.stringContaining("/files/r/") }] },
+    });
     expect(await ledgerTypes(user.id)).toEqual(["generation_reserve"]);
   });
 });
@@ -116,7 +123,11 @@ describe("waiting without polling", () => {
         else await sleep(20);
       }
       expect(id).toBeDefined();
-      const cancelled = await call(QUEUE_PUT, `/queue/${FLUX}/requests/${id}/cancel`, { method: "PUT", params: pathOf(FLUX, "requests", id!, "cancel"), key });
+      const cancelled = await call(QUEUE_PUT, `/queue/${FLUX}/requests/${id}/cancel`, {
+        method: "PUT",
+        params: pathOf(FLUX, "requests", id!, "cancel"),
+        key,
+      });
       expect(cancelled.body).toEqual({ ok: true, status: "cancelled" });
       return pending;
     });
@@ -186,7 +197,10 @@ describe("failures", () => {
 
   test("skill sync: true on a failing provider is 502 PROVIDER_ERROR with the request id in details, refunded", async () => {
     const { user, key } = await fundedActor(100);
-    const res = await call(GENERATE, "/api/v1/generate", { body: { model: FLUX, input: { prompt: "down [fail:provider]", ...SMALL }, sync: true }, key });
+    const res = await call(GENERATE, "/api/v1/generate", {
+      body: { model: FLUX, input: { prompt: "down [fail:provider]", ...SMALL }, sync: true },
+      key,
+    });
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ code: "PROVIDER_ERROR", details: { reason: "provider_error", requestId: expect.any(String) } });
     expect(await balanceOf(user.id)).toBe(FUNDS);
@@ -214,33 +228,37 @@ describe("hand-over", () => {
   test.each([
     ["a quick run (its progress left to the ending)", "db hiccup"],
     ["a slow run (its progress recorded as it happened)", "db hiccup [latency:400]"],
-  ])("an unexpected failure after the reserve (the database refuses the ending) of %s is answered like the timeout, with the request id; the queue resumes the same provider request", async (_, prompt) => {
-    const { user, key } = await fundedActor(100);
-    const db = await getDb();
-    // A real failure in the database, for this job only: its ending is refused once.
-    await db.execute(sql`create or replace function refuse_hiccup() returns trigger language plpgsql as $$
+  ])(
+    "an unexpected failure after the reserve (the database refuses the ending) of %s is answered like the timeout, with the request id; the queue resumes the same provider request",
+    async (_, prompt) => {
+      const { user, key } = await fundedActor(100);
+      const db = await getDb();
+      // A real failure in the database, for this job only: its ending is refused once.
+      await db.execute(sql`create or replace function refuse_hiccup() returns trigger language plpgsql as $$
       begin
         if new.status = 'completed' and new.input ->> 'prompt' like '%db hiccup%' then raise exception 'database hiccup'; end if;
         return new;
       end $$`);
-    await db.execute(sql`create trigger refuse_hiccup before update on generation_requests for each row execute function refuse_hiccup()`);
-    // Warm caches first, so the quick case is quick (its progress left to the ending's statement).
-    expect((await run("warm up", key)).status).toBe(200);
-    let id: string;
-    try {
-      const res = await run(prompt, key);
-      expect(res.status).toBe(504);
-      id = res.body.requestId;
-      expect(res.body).toMatchObject({ error: "timeout", requestId: id, request_id: id, status: "in_progress" });
-      expect(await jobRow(id)).toMatchObject({ status: "queued", providerRequestId: expect.any(String) });
+      await db.execute(
+        sql`create trigger refuse_hiccup before update on generation_requests for each row execute function refuse_hiccup()`,
+      );
+      // Warm caches first, so the quick case is quick (its progress left to the ending's statement).
+      expect((await run("warm up", key)).status).toBe(200);
+      let id: string;
+      try {
+        const res = await run(prompt, key);
+        expect(res.status).toBe(504);
+        id = res.body.requestId;
+        expect(res.body).toMatchObject({ error: "timeout", requestId: id, request_id: id, status: "in_progress" });
+        expect(await jobRow(id)).toMatchObject({ status: "queued", providerRequestId: expect.any(String) });
+        expect(await ledgerTypes(user.id)).toEqual(["generation_reserve", "generation_reserve"]);
+      } finally {
+        await db.execute(sql`drop trigger refuse_hiccup on generation_requests`);
+      }
+      await jobs.runUntilIdle({ withinMs: 60_000 });
+      expect(await jobRow(id)).toMatchObject({ status: "completed" });
+      expect(await simulatorRequestsFor(id)).toHaveLength(1);
       expect(await ledgerTypes(user.id)).toEqual(["generation_reserve", "generation_reserve"]);
-    } finally {
-      await db.execute(sql`drop trigger refuse_hiccup on generation_requests`);
-    }
-    await jobs.runUntilIdle({ withinMs: 60_000 });
-    expect(await jobRow(id)).toMatchObject({ status: "completed" });
-    expect(await simulatorRequestsFor(id)).toHaveLength(1);
-    expect(await ledgerTypes(user.id)).toEqual(["generation_reserve", "generation_reserve"]);
-  });
-
+    },
+  );
 });

@@ -28,7 +28,12 @@ import { isFinal, type GenerationRow } from "./types";
  * A shutdown (SIGTERM) outlasting SHUTDOWN_GRACE_MS ends the wait as the timeout does
  * (lib/server/shutdown.ts). If this process dies mid-run, the re-drive sweep hands the job over.
  */
-export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: (stage: string) => void = () => {}): Promise<GenerationRow> {
+export async function runSync(
+  db: Db,
+  row: GenerationRow,
+  model: ModelRow,
+  lap: (stage: string) => void = () => {},
+): Promise<GenerationRow> {
   const drain = drainableRun();
   try {
     return await runSyncUntil(db, row, model, lap, drain.graceOver);
@@ -37,7 +42,13 @@ export async function runSync(db: Db, row: GenerationRow, model: ModelRow, lap: 
   }
 }
 
-async function runSyncUntil(db: Db, row: GenerationRow, model: ModelRow, lap: (stage: string) => void, graceOver: AbortSignal): Promise<GenerationRow> {
+async function runSyncUntil(
+  db: Db,
+  row: GenerationRow,
+  model: ModelRow,
+  lap: (stage: string) => void,
+  graceOver: AbortSignal,
+): Promise<GenerationRow> {
   const abort = new AbortController();
   const work = executeInline(db, row, model, abort.signal, lap);
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -73,10 +84,14 @@ function whenAborted(signal: AbortSignal, fn: () => void): () => void {
   if (!followers) {
     const set = (followers = new Set());
     graceFollowers.set(signal, set);
-    signal.addEventListener("abort", () => {
-      for (const follower of [...set]) follower();
-      set.clear();
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const follower of [...set]) follower();
+        set.clear();
+      },
+      { once: true },
+    );
   }
   const set = followers;
   set.add(fn);
@@ -97,7 +112,13 @@ function answerOf(row: GenerationRow, cause?: unknown): GenerationRow {
 }
 
 /** The inline work; it never throws (see runSync for what each way out means). */
-async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal: AbortSignal, lap: (stage: string) => void): Promise<InlineRun> {
+async function executeInline(
+  db: Db,
+  row: GenerationRow,
+  model: ModelRow,
+  signal: AbortSignal,
+  lap: (stage: string) => void,
+): Promise<InlineRun> {
   let current = row;
   // A quick run (most) leaves its progress to its ending's statement; see RunJournal.
   const journal = new RunJournal(db, row, model);
@@ -141,7 +162,8 @@ async function executeInline(db: Db, row: GenerationRow, model: ModelRow, signal
     await recordNow(db, row, model, unrecorded).catch((error) =>
       log.warn("run progress not recorded before the hand-over", { generationId: row.id, error }),
     );
-    if (!signal.aborted && !isProviderError(err)) log.error("sync generation failed unexpectedly; handing it to the queue", { generationId: row.id, error: err });
+    if (!signal.aborted && !isProviderError(err))
+      log.error("sync generation failed unexpectedly; handing it to the queue", { generationId: row.id, error: err });
     // A job that ended meanwhile (a cancel, a provider webhook) is answered as it ended.
     const latest = await reload(db, row.id).catch(() => null);
     if (latest && isFinal(latest.status)) return { kind: "ended", row: latest };

@@ -20,7 +20,11 @@ export async function streamCallerRefusal(db: Executor, principal: Principal, no
  * (the key's or the session's expiry; ms since epoch, null if never): a stream woken only by change
  * notices (event-hub.ts) sets a timer for it instead of re-reading on a schedule.
  */
-export async function callerStanding(db: Executor, principal: Principal, now = new Date()): Promise<{ refusal: ApiError | null; lapsesAt: number | null }> {
+export async function callerStanding(
+  db: Executor,
+  principal: Principal,
+  now = new Date(),
+): Promise<{ refusal: ApiError | null; lapsesAt: number | null }> {
   const ban = { banned: users.banned, banExpires: users.banExpires };
   if (principal.apiKeyId) {
     const [row] = await db

@@ -77,7 +77,10 @@ async function deliverCompletion(providerRequestId: string) {
     request_id: providerRequestId,
     gateway_request_id: providerRequestId,
     status: "OK",
-    payload: { images: [{ url: `data:image/png;base64,${png.toString("base64")}`, width: 1024, height: 1024, content_type: "image/png" }], seed: 1 },
+    payload: {
+      images: [{ url: `data:image/png;base64,${png.toString("base64")}`, width: 1024, height: 1024, content_type: "image/png" }],
+      seed: 1,
+    },
   });
   const msgId = `msg_${providerRequestId}`;
   const at = new Date();
@@ -128,7 +131,9 @@ describe("success", () => {
     expect(resumed.retry).toBe(1000);
     expect(resumed.events).toEqual(first.events.slice(cut));
     // EventSource polyfills send it as a query parameter.
-    const polyfill = await readEvents(await stream(id, "status/stream", key, { query: `?logs=1&lastEventId=${first.events[cut - 1]!.id}` }));
+    const polyfill = await readEvents(
+      await stream(id, "status/stream", key, { query: `?logs=1&lastEventId=${first.events[cut - 1]!.id}` }),
+    );
     expect(polyfill.events).toEqual(first.events.slice(cut));
     // Without logs the same ids name the status events: resuming after a log line's id sends the statuses after it.
     const statuses = await readEvents(await stream(id, "status/stream", key, { lastEventId: first.events[cut - 1]!.id }));
@@ -161,7 +166,13 @@ describe("success", () => {
     await jobs.drain();
     const read = await reading;
     expect(read.retry).toBe(1000);
-    expect(read.events.map((e) => `${e.event}:${e.data.stage}`)).toEqual(["progress:queued", "progress:submitted", "progress:running", "progress:storing", "progress:completed"]);
+    expect(read.events.map((e) => `${e.event}:${e.data.stage}`)).toEqual([
+      "progress:queued",
+      "progress:submitted",
+      "progress:running",
+      "progress:storing",
+      "progress:completed",
+    ]);
     const progress = (await logOf(id)).filter((r) => r.kind === "progress");
     expect(read.events.map((e) => e.id)).toEqual(progress.map((r) => String(r.seq)));
   });
@@ -193,7 +204,9 @@ describe("success", () => {
     const id = await submit("a slow lighthouse [latency:60000]", key);
     await jobs.drain();
     const cut = await readEvents(await stream(id, "status/stream", key), (_e, all) => all.length === 1);
-    expect(cut.events).toEqual([{ id: expect.stringMatching(/^\d+$/), event: "status", data: expect.objectContaining({ status: "queued", request_id: id }) }]);
+    expect(cut.events).toEqual([
+      { id: expect.stringMatching(/^\d+$/), event: "status", data: expect.objectContaining({ status: "queued", request_id: id }) },
+    ]);
     const cutProgress = await readEvents(await stream(id, "progress/stream", key), (_e, all) => all.length === 2);
     expect(cutProgress.events.map((e) => e.data.stage)).toEqual(["queued", "submitted"]);
 
@@ -202,7 +215,8 @@ describe("success", () => {
     await deliverCompletion((await jobRow(id)).providerRequestId!);
     // Exactly the log's rows after each cut: nothing replayed, nothing skipped.
     const rows = await logOf(id);
-    const after = (kind: string, id: string | undefined) => rows.filter((r) => r.kind === kind && r.seq > Number(id)).map((r) => String(r.seq));
+    const after = (kind: string, id: string | undefined) =>
+      rows.filter((r) => r.kind === kind && r.seq > Number(id)).map((r) => String(r.seq));
     const statuses = (await resumed).events;
     expect(statuses.map((e) => e.id)).toEqual(after("status", cut.events[0]!.id));
     expect(statuses.filter((e) => FINAL.includes(e.data.status))).toHaveLength(1);
@@ -231,7 +245,11 @@ describe("success", () => {
     const { key } = await fundedActor(100);
     const id = await submit("a cancelled lighthouse", key);
     const reading = readEvents(await stream(id, "status/stream", key));
-    const cancelled = await call(PUT, `/queue/${FLUX}/requests/${id}/cancel`, { method: "PUT", params: pathOf(FLUX, "requests", id, "cancel"), key });
+    const cancelled = await call(PUT, `/queue/${FLUX}/requests/${id}/cancel`, {
+      method: "PUT",
+      params: pathOf(FLUX, "requests", id, "cancel"),
+      key,
+    });
     expect(cancelled.body).toEqual({ ok: true, status: "cancelled" });
     const events = (await reading).events;
     expect(events.map((e) => e.data.status)).toEqual(["queued", "cancelled"]);

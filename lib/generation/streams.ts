@@ -37,7 +37,10 @@ type Surface = "gateway" | "skill";
 
 /** The final event of a stream whose caller may no longer read it, in the surface's error shape. */
 function sendRefusal(send: SseSend, surface: Surface, refusal: ApiError) {
-  send("error", surface === "skill" ? { error: refusal.message, code: skillCodeOf[refusal.code] } : { error: refusal.code, message: refusal.message });
+  send(
+    "error",
+    surface === "skill" ? { error: refusal.message, code: skillCodeOf[refusal.code] } : { error: refusal.code, message: refusal.message },
+  );
 }
 
 type StreamKind = {
@@ -57,7 +60,14 @@ function standingTopics(principal: Principal): string[] {
   return topics;
 }
 
-async function follow(ctx: StreamContext, surface: Surface, job: GenerationRow, stream: StreamKind, from: number | null, signal?: AbortSignal): Promise<Response> {
+async function follow(
+  ctx: StreamContext,
+  surface: Surface,
+  job: GenerationRow,
+  stream: StreamKind,
+  from: number | null,
+  signal?: AbortSignal,
+): Promise<Response> {
   const { db } = ctx;
   let first: StoredGenerationEvent[] | null = null;
   if (isFinal(job.status)) {
@@ -206,7 +216,11 @@ export function skillStream(ctx: StreamContext, job: GenerationRow, from: number
           send(data.status === "completed" ? "completed" : "failed", skillResult(await currentRow(db, job.id)), event.seq);
           return true;
         }
-        send("status", { id: job.id, status: data.status, ...(data.queue_position != null ? { queue_position: data.queue_position } : {}) }, event.seq);
+        send(
+          "status",
+          { id: job.id, status: data.status, ...(data.queue_position != null ? { queue_position: data.queue_position } : {}) },
+          event.seq,
+        );
         return false;
       },
     },

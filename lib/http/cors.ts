@@ -16,7 +16,9 @@ export const exposedHeaders = [
  * reflected without credentials. Returns nothing when the origin is not allowed.
  */
 export function corsHeaders(origin: string | null): Record<string, string> {
-  const allowed = env().CORS_ORIGINS.split(",").map((s) => s.trim());
+  const allowed = env()
+    .CORS_ORIGINS.split(",")
+    .map((s) => s.trim());
   const allowOrigin = allowed.includes("*") ? "*" : origin && allowed.includes(origin) ? origin : null;
   if (!allowOrigin) return {};
   return {

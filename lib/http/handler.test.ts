@@ -224,7 +224,11 @@ describe("errors", () => {
   test("an unexpected error → 500 internal_error with nothing of its internals", async () => {
     const res = await call(boom, "/boom");
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ success: false, error: "internal_error", message: expect.stringContaining(res.headers.get("x-request-id")!) });
+    expect(res.body).toEqual({
+      success: false,
+      error: "internal_error",
+      message: expect.stringContaining(res.headers.get("x-request-id")!),
+    });
     expect(res.text).not.toContain("hunter2");
     expect(res.text).not.toContain("stack");
     expect(res.text).not.toContain("handler.test");

@@ -78,10 +78,7 @@ function wrap(surface: Surface) {
     B extends Schema = undefined,
     Q extends Schema = undefined,
     P extends Schema = undefined,
-  >(
-    options: RouteOptions<A, B, Q, P>,
-    handler: (args: HandlerArgs<A, B, Q, P>) => Response | Promise<Response>,
-  ): RouteHandler {
+  >(options: RouteOptions<A, B, Q, P>, handler: (args: HandlerArgs<A, B, Q, P>) => Response | Promise<Response>): RouteHandler {
     return async (req, context) => {
       const startedAt = performance.now();
       const requestId = requestIdOf(req);
@@ -102,7 +99,12 @@ function wrap(surface: Surface) {
         lap(req, "auth");
         // The rate limiter's statement also confirms a remembered key lookup (lib/auth/resolve).
         const carry = options.carry && resolved ? options.carry({ params: rawParams, url, principal: resolved }) : null;
-        const { limit, principal, carried } = await enforceRateLimits({ db, req, principal: resolved }, options.rateLimit, undefined, carry);
+        const { limit, principal, carried } = await enforceRateLimits(
+          { db, req, principal: resolved },
+          options.rateLimit,
+          undefined,
+          carry,
+        );
         caller = principal;
         authorize(mode, principal);
         if (limit) limitHeaders = rateLimitHeaders(limit);
@@ -126,7 +128,12 @@ function wrap(surface: Surface) {
         response = renderError(surface, normalizeError(err, requestId), requestId);
       }
       const timing = options.serverTiming ? serverTimingOf(req) : null;
-      const answer = finalize(response, requestId, req.headers.get("origin"), timing ? { ...limitHeaders, "Server-Timing": timing } : limitHeaders);
+      const answer = finalize(
+        response,
+        requestId,
+        req.headers.get("origin"),
+        timing ? { ...limitHeaders, "Server-Timing": timing } : limitHeaders,
+      );
       observeRequest({ req, requestId, status: answer.status, startedAt, params: rawParams, principal: caller });
       return answer;
     };

@@ -5,10 +5,7 @@ import { ApiError } from "./errors";
  * and their tails are parsed here, once. Next.js has already decoded each segment exactly once;
  * nothing here decodes again.
  */
-export type ModelPath =
-  | { kind: "model"; modelId: string }
-  | { kind: "estimate"; modelId: string }
-  | { kind: "schema"; modelId: string };
+export type ModelPath = { kind: "model"; modelId: string } | { kind: "estimate"; modelId: string } | { kind: "schema"; modelId: string };
 
 export type QueuePath =
   | { kind: "submit"; modelId: string }

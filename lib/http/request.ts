@@ -35,8 +35,7 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
  */
 export const UNVERIFIED_BODY_MAX_BYTES = 1024 * 1024;
 
-const tooLarge = (maxBytes: number) =>
-  new ApiError("payload_too_large", `Request body is larger than ${maxBytes} bytes`);
+const tooLarge = (maxBytes: number) => new ApiError("payload_too_large", `Request body is larger than ${maxBytes} bytes`);
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
@@ -77,7 +76,8 @@ function nestingOf(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
@@ -89,7 +89,11 @@ function nestingOf(text: string): number {
 const NUL = "\u0000";
 
 const problemOf = (text: string): string | null =>
-  text.includes(NUL) ? "must not contain NUL characters (\\u0000)" : text.isWellFormed() ? null : "must be well-formed Unicode (a lone surrogate escape)";
+  text.includes(NUL)
+    ? "must not contain NUL characters (\\u0000)"
+    : text.isWellFormed()
+      ? null
+      : "must be well-formed Unicode (a lone surrogate escape)";
 
 /**
  * PostgreSQL keeps no NUL character and no lone surrogate in text or jsonb (the statement fails),

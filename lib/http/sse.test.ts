@@ -28,7 +28,9 @@ describe("sseResponse", () => {
     });
     const text = await res.clone().text();
     expect(text).toBe(
-      "retry: 1000\n\n" + 'id: 7\nevent: status\ndata: {"status":"running","note":"two\\nlines"}\n\n' + 'id: 9\nevent: status\ndata: {"status":"completed"}\n\n',
+      "retry: 1000\n\n" +
+        'id: 7\nevent: status\ndata: {"status":"running","note":"two\\nlines"}\n\n' +
+        'id: 9\nevent: status\ndata: {"status":"completed"}\n\n',
     );
     // What an EventSource makes of it: the reconnection delay, and each event's id (its lastEventId).
     const read = await readEvents(res);
@@ -42,7 +44,7 @@ describe("sseResponse", () => {
   test("a failing producer ends the stream with a generic error event: its message (a query's text) stays in the log", async () => {
     const res = sseResponse(async (send) => {
       send("status", { status: "running" });
-      throw new Error('Failed query: select * from api_keys where hash = $1 params: secret-hash');
+      throw new Error("Failed query: select * from api_keys where hash = $1 params: secret-hash");
     });
     const events = await readSse(res);
     expect(events).toEqual([

@@ -11,7 +11,10 @@ export function parseTrustProxy(source: string): Trust | null {
     return hops === 0 ? null : (_address, hop) => hop < hops;
   }
   const list = new BlockList();
-  for (const entry of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [address = "", prefix, extra] = entry.split("/");
     const family = isIP(address);
     if (family === 0 || extra !== undefined) throw new Error(`"${entry}" is not an IP address or CIDR range`);

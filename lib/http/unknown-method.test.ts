@@ -25,7 +25,10 @@ afterAll(async () => {
 });
 
 /** One raw HTTP/1.1 exchange: what the socket received until the server closed it or answered. */
-function raw(requestLine: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+function raw(
+  requestLine: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     let text = "";
@@ -41,7 +44,11 @@ function raw(requestLine: string, headers: Record<string, string> = {}): Promise
       resolve({ status: Number(statusLine!.split(" ")[1]), headers: head, body: text.slice(end + 4, end + 4 + length) });
     });
     socket.on("error", reject);
-    socket.write(`${requestLine}\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`);
+    socket.write(
+      `${requestLine}\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("")}\r\n`,
+    );
   });
 }
 
@@ -75,7 +82,10 @@ describe("validation", () => {
 
 describe("success", () => {
   test.each(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"])("%s still reaches the app", async (method) => {
-    const res = await raw(`${method} / HTTP/1.1`, method === "GET" || method === "HEAD" || method === "OPTIONS" ? {} : { "Content-Length": "0" });
+    const res = await raw(
+      `${method} / HTTP/1.1`,
+      method === "GET" || method === "HEAD" || method === "OPTIONS" ? {} : { "Content-Length": "0" },
+    );
     expect(res.status).toBe(200);
     expect(reached).toContain(method);
   });

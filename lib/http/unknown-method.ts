@@ -28,12 +28,17 @@ const slot = Symbol.for("generation-gateway:unknown-method-guard");
 const state = ((globalThis as Record<symbol, Guard | undefined>)[slot] ??= { installed: false });
 
 const SAFE_ID = /^[\w.:-]{8,128}$/;
-const requestIdOf = (given: string | string[] | undefined) => (typeof given === "string" && SAFE_ID.test(given) ? given : crypto.randomUUID());
+const requestIdOf = (given: string | string[] | undefined) =>
+  typeof given === "string" && SAFE_ID.test(given) ? given : crypto.randomUUID();
 
 /** The 405 for `method`, as the route wrapper renders every error. */
 async function refusal(method: string, requestId: string): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
   const name = /^[A-Z][A-Z0-9_-]{0,31}$/i.test(method) ? method.toUpperCase() : "This method";
-  const res = renderError("gateway", new ApiError("method_not_allowed", `${name} is not accepted here; use ${ALLOW}`, {}, { Allow: ALLOW }), requestId);
+  const res = renderError(
+    "gateway",
+    new ApiError("method_not_allowed", `${name} is not accepted here; use ${ALLOW}`, {}, { Allow: ALLOW }),
+    requestId,
+  );
   return { status: res.status, headers: [...res.headers], body: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -48,7 +53,12 @@ function refuseRequest(req: IncomingMessage, res: ServerResponse): void {
 function refuseOnSocket(socket: Duplex, method: string, requestId: string): void {
   void refusal(method, requestId).then(({ status, headers, body }) => {
     if (!socket.writable) return socket.destroy();
-    const head = [`HTTP/1.1 ${status} Method Not Allowed`, ...headers.map(([k, v]) => `${k}: ${v}`), `Content-Length: ${body.byteLength}`, "Connection: close"];
+    const head = [
+      `HTTP/1.1 ${status} Method Not Allowed`,
+      ...headers.map(([k, v]) => `${k}: ${v}`),
+      `Content-Length: ${body.byteLength}`,
+      "Connection: close",
+    ];
     socket.end(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body]));
   });
 }

@@ -55,7 +55,15 @@ describe("methods a route does not define", () => {
         ...[...text.matchAll(/export const \{([^}]*)\}/g)].flatMap((m) => m[1]!.split(",").map((s) => s.trim())),
       ]);
       // The catch-alls answer 404 to everything; Next's own OPTIONS there is harmless.
-      const wanted = ["GET", "POST", "PUT", "PATCH", "DELETE", ...(exported.has("GET") ? [] : ["HEAD"]), ...(/UnknownRoute/.test(text) ? [] : ["OPTIONS"])];
+      const wanted = [
+        "GET",
+        "POST",
+        "PUT",
+        "PATCH",
+        "DELETE",
+        ...(exported.has("GET") ? [] : ["HEAD"]),
+        ...(/UnknownRoute/.test(text) ? [] : ["OPTIONS"]),
+      ];
       return wanted.filter((m) => !exported.has(m)).map((m) => `${m} ${file}`);
     });
     expect(lacking).toEqual([]);

@@ -41,7 +41,10 @@ describe("auto mode", () => {
   test("retries happen on their own", async () => {
     const { ids } = await inngest.send({ name: "test/quick", data: { n: 1, flaky: true } });
     const [run] = await jobs.runsForEvent(ids[0]!);
-    await expect(waitForRun(run!.id, { timeoutMs: 5000, pollMs: 60_000 })).resolves.toMatchObject({ status: "completed", output: { doubled: 2 } });
+    await expect(waitForRun(run!.id, { timeoutMs: 5000, pollMs: 60_000 })).resolves.toMatchObject({
+      status: "completed",
+      output: { doubled: 2 },
+    });
     expect(attempts.get(ids[0]!)).toBe(2);
   });
 

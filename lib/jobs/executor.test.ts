@@ -46,7 +46,13 @@ const flow = inngest.createFunction(
 );
 
 const strict = inngest.createFunction(
-  { id: "t-strict", retries: 4, triggers: [{ event: "test/strict" }], onFailure: async ({ event, error }) => void failures.push({ key: event.data.event.data.key, message: error.message, functionId: event.data.function_id }) },
+  {
+    id: "t-strict",
+    retries: 4,
+    triggers: [{ event: "test/strict" }],
+    onFailure: async ({ event, error }) =>
+      void failures.push({ key: event.data.event.data.key, message: error.message, functionId: event.data.function_id }),
+  },
   async ({ event, step }) => {
     await step.run("refuse", () => {
       bump(`${event.data.key}:refuse`);
@@ -79,10 +85,7 @@ const cancellable = inngest.createFunction(
 
 const parallel = inngest.createFunction({ id: "t-parallel", triggers: [{ event: "test/parallel" }] }, async ({ event, step }) => {
   const k: string = event.data.key;
-  const [x, y] = await Promise.all([
-    step.run("x", () => (bump(`${k}:x`), "x")),
-    step.run("y", () => (bump(`${k}:y`), "y")),
-  ]);
+  const [x, y] = await Promise.all([step.run("x", () => (bump(`${k}:x`), "x")), step.run("y", () => (bump(`${k}:y`), "y"))]);
   const z = await step.run("z", () => (bump(`${k}:z`), x + y));
   return z;
 });
@@ -103,7 +106,11 @@ const watcher = inngest.createFunction({ id: "t-watcher", triggers: [{ event: "t
 const provider = inngest.createFunction({ id: "t-provider", triggers: [{ event: "test/provider.submit" }] }, async ({ event, step }) => {
   const requestId = await step.run("submit", () => `req_${event.data.key}`);
   // The id is only known from a step: interpolated into `if`, as a provider webhook wait would be.
-  const done = await step.waitForEvent("done", { event: "test/provider.done", timeout: "1h", if: `async.data.requestId == '${requestId}'` });
+  const done = await step.waitForEvent("done", {
+    event: "test/provider.done",
+    timeout: "1h",
+    if: `async.data.requestId == '${requestId}'`,
+  });
   return done?.data.status ?? "timed out";
 });
 
@@ -190,7 +197,10 @@ describe("steps", () => {
     open();
     await draining;
     await jobs.drain();
-    expect(await runOf(ids[0]!, "t-watcher")).toMatchObject({ status: "completed", output: { signal: { key: k, go: true }, work: "worked" } });
+    expect(await runOf(ids[0]!, "t-watcher")).toMatchObject({
+      status: "completed",
+      output: { signal: { key: k, go: true }, work: "worked" },
+    });
   });
 
   test("parallel steps each run once, then the function continues with both results", async () => {
@@ -231,7 +241,10 @@ describe("time", () => {
 
   test("a wait whose `if` names a value from a step is resolved by the event carrying it, and only by that one", async () => {
     const [a, b] = [key(), key()];
-    const sent = [await inngest.send({ name: "test/provider.submit", data: { key: a } }), await inngest.send({ name: "test/provider.submit", data: { key: b } })];
+    const sent = [
+      await inngest.send({ name: "test/provider.submit", data: { key: a } }),
+      await inngest.send({ name: "test/provider.submit", data: { key: b } }),
+    ];
     await jobs.drain();
     await inngest.send({ name: "test/provider.done", data: { requestId: `req_${b}`, status: "ok" } });
     await jobs.drain();
@@ -279,7 +292,10 @@ describe("failures", () => {
     const { ids } = await inngest.send({ name: "test/strict", data: { key: k } });
     await jobs.runUntilIdle();
     expect(count(`${k}:refuse`)).toBe(1);
-    expect(await runOf(ids[0]!, "t-strict")).toMatchObject({ status: "failed", error: { name: "NonRetriableError", message: "bad input" } });
+    expect(await runOf(ids[0]!, "t-strict")).toMatchObject({
+      status: "failed",
+      error: { name: "NonRetriableError", message: "bad input" },
+    });
     expect(failures).toContainEqual({ key: k, message: "bad input", functionId: "generation-gateway-t-strict" });
   });
 

@@ -56,7 +56,11 @@ const transport = handlerTransport(handler, inngest.signingKey!);
 const event: JobEvent = { id: "evt-1", name: "contract/go", data: { n: 1, k: "u1" }, ts: 1_700_000_000_000 };
 const now = Date.now();
 
-function call(functionId: string, steps: Record<string, MemoizedStep>, opts: { stepId?: string; attempt?: number; parallel?: boolean; evt?: JobEvent } = {}) {
+function call(
+  functionId: string,
+  steps: Record<string, MemoizedStep>,
+  opts: { stepId?: string; attempt?: number; parallel?: boolean; evt?: JobEvent } = {},
+) {
   return callFunction(
     transport,
     {
@@ -64,7 +68,13 @@ function call(functionId: string, steps: Record<string, MemoizedStep>, opts: { s
       stepId: opts.stepId ?? "step",
       event: opts.evt ?? event,
       steps,
-      ctx: { runId: "run-1", attempt: opts.attempt ?? 0, maxAttempts: 3, disableImmediateExecution: opts.parallel ?? false, stack: Object.keys(steps) },
+      ctx: {
+        runId: "run-1",
+        attempt: opts.attempt ?? 0,
+        maxAttempts: 3,
+        disableImmediateExecution: opts.parallel ?? false,
+        stack: Object.keys(steps),
+      },
     },
     now,
   );
@@ -116,7 +126,12 @@ describe("the SDK protocol the executor relies on", () => {
   test("waitForEvent reports the event in `name` and timeout/if in `opts`; a memoised event or null resumes it", async () => {
     const before = { [hash("a")]: data({ v: 1 }), [hash("nap")]: data(null), [hash("until")]: data(null) };
     expect(ops(await call("c-shapes", before))).toEqual([
-      expect.objectContaining({ id: hash("reply"), op: "WaitForEvent", name: "contract/reply", opts: { timeout: "1d", if: "event.data.k == async.data.k" } }),
+      expect.objectContaining({
+        id: hash("reply"),
+        op: "WaitForEvent",
+        name: "contract/reply",
+        opts: { timeout: "1d", if: "event.data.k == async.data.k" },
+      }),
     ]);
     const planned = ops(await call("c-shapes", { ...before, [hash("reply")]: data(null) }));
     expect(planned).toEqual([
@@ -138,15 +153,22 @@ describe("the SDK protocol the executor relies on", () => {
     const both = { ...base, [hash("b")]: data(2), [hash("c")]: data(3) };
     expect(ops(await call("c-shapes", both, { parallel: true }))).toEqual([expect.objectContaining({ id: hash("d"), op: "StepPlanned" })]);
     const failedD = ops(await call("c-shapes", both, { stepId: hash("d"), parallel: true, attempt: 2 }));
-    expect(failedD).toEqual([expect.objectContaining({ id: hash("d"), op: "StepFailed", error: expect.objectContaining({ message: "d failed" }) })]);
+    expect(failedD).toEqual([
+      expect.objectContaining({ id: hash("d"), op: "StepFailed", error: expect.objectContaining({ message: "d failed" }) }),
+    ]);
     const done = await call("c-shapes", { ...both, [hash("d")]: { type: "error", error: failedD[0]!.error } }, { parallel: true });
-    expect(done).toEqual({ kind: "complete", output: { a: { v: 1 }, reply: { k: "u1", ok: true }, b: 2, c: 3, caught: "d failed", k: "u1" } });
+    expect(done).toEqual({
+      kind: "complete",
+      output: { a: { v: 1 }, reply: { k: "u1", ok: true }, b: 2, c: 3, caught: "d failed", k: "u1" },
+    });
   });
 
   test("a throwing step is StepError (X-Inngest-No-Retry: false) before its last attempt and StepFailed on it", async () => {
     const evt = { ...event, name: "contract/fail", data: { mode: "step" } };
     const first = await call("c-failing", {}, { evt, attempt: 0 });
-    expect(ops(first)).toEqual([expect.objectContaining({ id: hash("s"), op: "StepError", error: expect.objectContaining({ name: "Error", message: "step broke" }) })]);
+    expect(ops(first)).toEqual([
+      expect.objectContaining({ id: hash("s"), op: "StepError", error: expect.objectContaining({ name: "Error", message: "step broke" }) }),
+    ]);
     const last = await call("c-failing", {}, { evt, attempt: 2 });
     expect(ops(last)).toEqual([expect.objectContaining({ id: hash("s"), op: "StepFailed" })]);
   });
@@ -192,7 +214,9 @@ describe("the SDK protocol the executor relies on", () => {
     expect((await send({ "x-inngest-signature": signBody(body, "signkey-prod-00ff") })).status).toBe(401);
     const stale = Math.round(Date.now() / 1000) - 600;
     expect((await send({ "x-inngest-signature": signBody(body, inngest.signingKey!, stale) })).status).toBe(401);
-    const put = await transport.send(new Request(transport.url, { method: "PUT", body: "{}", headers: { "x-inngest-sync-kind": "in_band" } }));
+    const put = await transport.send(
+      new Request(transport.url, { method: "PUT", body: "{}", headers: { "x-inngest-sync-kind": "in_band" } }),
+    );
     expect(put.status).toBe(401);
   });
 });

@@ -141,7 +141,12 @@ export async function readOutcome(res: Response, now: number): Promise<CallOutco
   if (res.status === 206) {
     const ops = z.array(opSchema).safeParse(json);
     if (ops.success) return { kind: "ops", ops: ops.data, retryAfterMs: retryAfter };
-    return { kind: "error", retriable: true, status: 206, error: { name: "ProtocolError", message: `unreadable ops: ${text.slice(0, 300)}` } };
+    return {
+      kind: "error",
+      retriable: true,
+      status: 206,
+      error: { name: "ProtocolError", message: `unreadable ops: ${text.slice(0, 300)}` },
+    };
   }
   const noRetry = res.headers.get("x-inngest-no-retry") === "true";
   const error: SerializedError =
@@ -168,7 +173,10 @@ export async function syncFunctions(transport: Transport): Promise<unknown[]> {
   );
   const text = await res.text();
   if (res.status !== 200) throw new Error(`in-band sync of ${transport.url} failed: HTTP ${res.status} ${text.slice(0, 300)}`);
-  const parsed = z.object({ functions: z.array(z.unknown()) }).loose().safeParse(JSON.parse(text));
+  const parsed = z
+    .object({ functions: z.array(z.unknown()) })
+    .loose()
+    .safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`in-band sync of ${transport.url} answered without functions`);
   return parsed.data.functions;
 }

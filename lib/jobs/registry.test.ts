@@ -33,7 +33,13 @@ describe("registration", () => {
       async () => null,
     );
     const debounced = inngest.createFunction(
-      { id: "t-debounced", triggers: [{ event: "test/x" }], debounce: { period: "5s" }, priority: { run: "1" }, singleton: { mode: "skip" } },
+      {
+        id: "t-debounced",
+        triggers: [{ event: "test/x" }],
+        debounce: { period: "5s" },
+        priority: { run: "1" },
+        singleton: { mode: "skip" },
+      },
       async () => null,
     );
     const batched = inngest.createFunction(
@@ -99,7 +105,10 @@ describe("at run time", () => {
     const [run] = await db.select().from(jobRuns).where(eq(jobRuns.eventId, ids[0]!));
     expect(run).toMatchObject({
       status: "failed",
-      error: { name: "UnsupportedByEmbeddedExecutor", message: "step.invoke needs an Inngest server; the embedded executor does not run it" },
+      error: {
+        name: "UnsupportedByEmbeddedExecutor",
+        message: "step.invoke needs an Inngest server; the embedded executor does not run it",
+      },
     });
     jobs.uninstall();
   });

@@ -37,9 +37,7 @@ const configSchema = z
       z.string(),
       z.object({ retries: z.object({ attempts: z.number().int().nonnegative().optional() }).optional() }).loose(),
     ),
-    cancel: z
-      .array(z.object({ event: z.string().min(1), if: z.string().optional(), timeout: z.string().optional() }))
-      .optional(),
+    cancel: z.array(z.object({ event: z.string().min(1), if: z.string().optional(), timeout: z.string().optional() })).optional(),
     concurrency: z.union([z.number().int().nonnegative(), concurrencyOption, z.array(concurrencyOption)]).optional(),
     idempotency: z.string().optional(),
   })

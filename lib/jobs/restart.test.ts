@@ -14,19 +14,22 @@ const holds = new Map<string, Promise<void>>();
 let seq = 0;
 const key = () => `r${Date.now().toString(36)}${seq++}`;
 
-const restartable = inngest.createFunction({ id: "t-restartable", retries: 1, triggers: [{ event: "test/restartable" }] }, async ({ event, step }) => {
-  const k: string = event.data.key;
-  await step.run("one", () => bump(`${k}:one`));
-  await step.run("two", async () => {
-    bump(`${k}:two:entered`);
-    await holds.get(k);
-    bump(`${k}:two`);
-    return "two";
-  });
-  await step.sleep("rest", "10m");
-  await step.run("three", () => bump(`${k}:three`));
-  return "finished";
-});
+const restartable = inngest.createFunction(
+  { id: "t-restartable", retries: 1, triggers: [{ event: "test/restartable" }] },
+  async ({ event, step }) => {
+    const k: string = event.data.key;
+    await step.run("one", () => bump(`${k}:one`));
+    await step.run("two", async () => {
+      bump(`${k}:two:entered`);
+      await holds.get(k);
+      bump(`${k}:two`);
+      return "two";
+    });
+    await step.sleep("rest", "10m");
+    await step.run("three", () => bump(`${k}:three`));
+    return "finished";
+  },
+);
 
 const overlaps = { active: 0, peak: 0 };
 const shared = inngest.createFunction(

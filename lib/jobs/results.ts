@@ -114,7 +114,8 @@ export async function waitForEventRun(eventId: string, opts: WaitOptions & { fun
   return awaitRun(
     async () => {
       const runs = (await listRunsForEvent(await getDb(), eventId)).filter((r) => !fnId || r.functionId === fnId);
-      if (runs.length !== 1) throw new Error(`event ${eventId} started ${runs.length} runs${fnId ? ` of ${fnId}` : ""}; expected exactly one`);
+      if (runs.length !== 1)
+        throw new Error(`event ${eventId} started ${runs.length} runs${fnId ? ` of ${fnId}` : ""}; expected exactly one`);
       return runs[0]!;
     },
     eventId,
@@ -137,7 +138,8 @@ async function waitForEventRunOnServer(eventId: string, opts: WaitOptions & { fu
     if (res.ok) {
       const body = (await res.json()) as { data?: ApiRun[] };
       const runs = (body.data ?? []).filter(
-        (r) => !opts.functionId || !r.function_id || r.function_id === compositeFunctionId(opts.functionId) || r.function_id === opts.functionId,
+        (r) =>
+          !opts.functionId || !r.function_id || r.function_id === compositeFunctionId(opts.functionId) || r.function_id === opts.functionId,
       );
       if (runs.length > 1) throw new Error(`event ${eventId} started ${runs.length} runs; pass functionId`);
       const run = runs[0];

@@ -7,7 +7,19 @@ import type { Clock } from "./clock";
 import { waitMatchValue } from "./match";
 import { callFunction, type CallOutcome, type Op, type Transport } from "./protocol";
 import type { Registry } from "./registry";
-import { commitRun, commitRunWithOps, emptyResult, finishRun, loadOps, parkRun, resolveExpiredOps, systemEventsListened, type ClaimedRun, type IngestResult, type OpRow } from "./store";
+import {
+  commitRun,
+  commitRunWithOps,
+  emptyResult,
+  finishRun,
+  loadOps,
+  parkRun,
+  resolveExpiredOps,
+  systemEventsListened,
+  type ClaimedRun,
+  type IngestResult,
+  type OpRow,
+} from "./store";
 import { dueAt } from "./time";
 
 /**
@@ -88,10 +100,13 @@ export class RunDriver {
     }
     try {
       if (!host.registry.get(claimed.functionId)) {
-        await this.finish({ status: "failed", error: { name: "FunctionNotFound", message: `function ${claimed.functionId} is not served by this app` } });
+        await this.finish({
+          status: "failed",
+          error: { name: "FunctionNotFound", message: `function ${claimed.functionId} is not served by this app` },
+        });
         return;
       }
-      for (let calls = 0; ; ) {
+      for (let calls = 0; ;) {
         this.assertAlive();
         if (host.stopping() || calls >= MAX_CALLS_PER_CLAIM) {
           await this.park("queued", host.clock.now());
@@ -128,7 +143,13 @@ export class RunDriver {
             stepId: "step",
             event: claimed.event,
             steps: state.steps,
-            ctx: { runId: claimed.id, attempt: state.attempt, maxAttempts: claimed.maxAttempts, disableImmediateExecution: state.parallel, stack: state.stack },
+            ctx: {
+              runId: claimed.id,
+              attempt: state.attempt,
+              maxAttempts: claimed.maxAttempts,
+              disableImmediateExecution: state.parallel,
+              stack: state.stack,
+            },
           },
           host.clock.now(),
         );
@@ -221,7 +242,16 @@ export class RunDriver {
     for (const op of ops) {
       if (pending.has(op.id) || op.id in state.steps) continue;
       pending.add(op.id);
-      const base = { runId: run.id, stepId: op.id, displayName: op.displayName ?? op.name ?? null, attempt: 0, createdAt: new Date(now), eventName: null, expression: null, matchValue: null };
+      const base = {
+        runId: run.id,
+        stepId: op.id,
+        displayName: op.displayName ?? op.name ?? null,
+        attempt: 0,
+        createdAt: new Date(now),
+        eventName: null,
+        expression: null,
+        matchValue: null,
+      };
       if (op.op === "StepPlanned" || op.op === "StepRun" || op.op === "StepError" || op.op === "StepFailed") {
         rows.push({ ...base, kind: "step", dueAt: new Date(now) });
       } else if (op.op === "Sleep") {
@@ -290,7 +320,10 @@ export class RunDriver {
       } else {
         return outcome.kind === "error"
           ? outcome.error
-          : { name: "ProtocolError", message: `unexpected answer to planned step ${op.displayName ?? op.stepId}: ${JSON.stringify(outcome).slice(0, 300)}` };
+          : {
+              name: "ProtocolError",
+              message: `unexpected answer to planned step ${op.displayName ?? op.stepId}: ${JSON.stringify(outcome).slice(0, 300)}`,
+            };
       }
     }
     const db = await host.getDb();
@@ -322,7 +355,14 @@ export class RunDriver {
   private async resolveExpired(expired: OpRow[], now: number) {
     const { host, run, lease, state } = this;
     // One statement (each of a queued job's status checks starts here, when its wait times out).
-    const current = await resolveExpiredOps(await host.getDb(), run.id, lease, expired.map((o) => o.stepId), now, host.leaseMs);
+    const current = await resolveExpiredOps(
+      await host.getDb(),
+      run.id,
+      lease,
+      expired.map((o) => o.stepId),
+      now,
+      host.leaseMs,
+    );
     if (!current) throw new LostRun();
     state.steps = current.steps;
     state.stack = current.stack;

@@ -18,9 +18,7 @@ export type KeyPatch = {
  * missing as a missing one) and returns its row as every view reads it.
  */
 export async function patchKey(db: Executor, userId: string, keyId: string, patch: KeyPatch): Promise<KeyRow> {
-  const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<
-    typeof apiKeys.$inferInsert
-  >;
+  const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<typeof apiKeys.$inferInsert>;
   const where = and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId));
   const updated =
     Object.keys(set).length > 0

@@ -3,7 +3,11 @@ import { formatDecimal, parseDecimal } from "@/lib/money/decimal";
 import { quote, type PricedModel } from "@/lib/money/pricing";
 
 /** Text placed inside a Markdown link label or a table cell. */
-export const inline = (s: string) => s.replace(/\s+/g, " ").replace(/([\\[\]|`])/g, "\\$1").trim();
+export const inline = (s: string) =>
+  s
+    .replace(/\s+/g, " ")
+    .replace(/([\\[\]|`])/g, "\\$1")
+    .trim();
 
 /** The first sentence (or the first 200 characters) of a description. */
 export function firstSentence(s: string): string {

@@ -14,7 +14,13 @@ const code = (v: unknown) => `\`${inline(typeof v === "string" ? v : JSON.string
 function parameterRow(name: string, p: Parameter, required: boolean): string {
   const range = p.minimum !== undefined || p.maximum !== undefined ? `${p.minimum ?? "…"} to ${p.maximum ?? "…"}` : "";
   const allowed = p.enum ? p.enum.map(code).join(", ") : range;
-  const cells = [`\`${name}\`${required ? " (required)" : ""}`, inline(p.type ?? "any"), p.default === undefined ? "" : code(p.default), allowed, inline(p.description ?? "")];
+  const cells = [
+    `\`${name}\`${required ? " (required)" : ""}`,
+    inline(p.type ?? "any"),
+    p.default === undefined ? "" : code(p.default),
+    allowed,
+    inline(p.description ?? ""),
+  ];
   return `| ${cells.join(" | ")} |`;
 }
 
@@ -26,7 +32,10 @@ function parameterRow(name: string, p: Parameter, required: boolean): string {
  */
 export async function modelLlmsTxt(db: Executor, modelId: string, appUrl: string): Promise<string> {
   const model = await getModelForUse(db, modelId);
-  const schema = (await getSkillModelSchema(db, modelId, { format: "compact", lang: "en" })) as { required: string[]; properties: Record<string, Parameter> };
+  const schema = (await getSkillModelSchema(db, modelId, { format: "compact", lang: "en" })) as {
+    required: string[];
+    properties: Record<string, Parameter>;
+  };
   const input = exampleInput(model.schema?.input);
   const curl = curlExamples(appUrl.replace(/\/$/, ""), model.modelId, input);
   const names = Object.keys(schema.properties);
@@ -47,7 +56,9 @@ export async function modelLlmsTxt(db: Executor, modelId: string, appUrl: string
 ## Input
 
 ${schema.required.length ? `Required: ${schema.required.map((n) => `\`${n}\``).join(", ")}.` : "No parameter is required."} Parameters left out take their defaults, and the price counts those defaults (image size, number of images, duration).${
-    names.some((n) => /_urls?$/.test(n)) ? " Input files are URLs: `upload_file` (MCP) or `POST /api/v1/upload` turns a local file into one." : ""
+    names.some((n) => /_urls?$/.test(n))
+      ? " Input files are URLs: `upload_file` (MCP) or `POST /api/v1/upload` turns a local file into one."
+      : ""
   }
 
 | parameter | type | default | allowed | description |

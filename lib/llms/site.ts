@@ -35,7 +35,9 @@ export async function siteLlmsTxt(db: Executor, appUrl: string): Promise<string>
       category = m.category;
       sections.push(`\n### ${categoryLabel(m.category)}\n`);
     }
-    sections.push(`- [${inline(m.displayName)}](${at(`/catalog/${m.modelId}/llms.txt`)}): \`${m.modelId}\`, ${priceText(m)}. ${inline(firstSentence(m.description))}`);
+    sections.push(
+      `- [${inline(m.displayName)}](${at(`/catalog/${m.modelId}/llms.txt`)}): \`${m.modelId}\`, ${priceText(m)}. ${inline(firstSentence(m.description))}`,
+    );
   }
 
   return `# Generation Gateway

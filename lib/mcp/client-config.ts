@@ -6,7 +6,9 @@
 export const mcpServerUrl = (appUrl: string) => new URL("/mcp", appUrl).toString();
 
 export function mcpClientConfig(appUrl: string, key = "YOUR_API_KEY"): string {
-  const config = { mcpServers: { "generation-gateway": { type: "http", url: mcpServerUrl(appUrl), headers: { Authorization: `Bearer ${key}` } } } };
+  const config = {
+    mcpServers: { "generation-gateway": { type: "http", url: mcpServerUrl(appUrl), headers: { Authorization: `Bearer ${key}` } } },
+  };
   return JSON.stringify(config, null, 2);
 }
 

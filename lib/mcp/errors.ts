@@ -13,15 +13,18 @@ function adviceFor(err: ApiError): string | null {
   const advice: Partial<Record<ErrorCode, () => string>> = {
     insufficient_balance: () =>
       `The call needs ${rub(x.required)} and the balance is ${rub(x.available)}. Ask the user to top up at least ${rub(x.recovery?.minAmountRub)} at ${site("/dashboard/billing")}, then call again; get_balance shows the balance.`,
-    key_limit_exceeded: () => `The user can raise or remove this key's monthly cap at ${site("/dashboard/keys")}; otherwise it resets on the 1st of the month.`,
-    rate_limited: () => `Wait ${err.headers["Retry-After"] ?? "a few"} seconds before calling again; get_balance shows the tier's requests-per-minute limit.`,
+    key_limit_exceeded: () =>
+      `The user can raise or remove this key's monthly cap at ${site("/dashboard/keys")}; otherwise it resets on the 1st of the month.`,
+    rate_limited: () =>
+      `Wait ${err.headers["Retry-After"] ?? "a few"} seconds before calling again; get_balance shows the tier's requests-per-minute limit.`,
     not_found: () => "Use an id returned by generate (or upload_file) for this API key's account.",
     unknown_model: () => "Call list_models to find a model id.",
     invalid_body: () =>
       x.issues?.some((i) => i.path[0] === "model")
         ? "Call list_models to find a model id."
         : "Fix the arguments named above; get_model_schema lists a model's parameters with their types and defaults.",
-    unsupported_media_type: () => "Upload an image (jpeg, png, webp, gif, avif, heic), video/mp4 or audio (mp3, wav, webm, mp4, ogg, flac) file.",
+    unsupported_media_type: () =>
+      "Upload an image (jpeg, png, webp, gif, avif, heic), video/mp4 or audio (mp3, wav, webm, mp4, ogg, flac) file.",
     asset_too_large: () => "Send a smaller file.",
     provider_error: () => "Nothing was charged for the failed attempt; call again, after Retry-After seconds if given.",
     generation_failed: () => "Nothing was charged for it; try other input or another model.",

@@ -31,7 +31,11 @@ export async function resultMedia(ctx: RequestContext<"key">, row: GenerationRow
     .from(assets)
     .where(and(eq(assets.generationId, row.id), eq(assets.userId, ctx.principal.userId), eq(assets.status, "stored")));
   const byUrl = new Map(stored.map((a) => [a.publicUrl, a]));
-  const files = urls.map((url) => ({ url, contentType: byUrl.get(url)?.contentType ?? null, sizeBytes: byUrl.get(url)?.sizeBytes ?? null }));
+  const files = urls.map((url) => ({
+    url,
+    contentType: byUrl.get(url)?.contentType ?? null,
+    sizeBytes: byUrl.get(url)?.sizeBytes ?? null,
+  }));
   const blocks: ContentBlock[] = [];
   let total = 0;
   for (const url of urls) {

@@ -30,7 +30,10 @@ export async function jobResult(call: ToolCall, row: GenerationRow): Promise<Cal
   }
   if (row.status === "failed" || row.status === "cancelled") {
     const how = row.status === "cancelled" ? "Cancelled" : `Failed: ${result.error}`;
-    return { content: [{ type: "text", text: `${how} (${id}); the charge was refunded.\n${JSON.stringify(result)}` }], structuredContent: result };
+    return {
+      content: [{ type: "text", text: `${how} (${id}); the charge was refunded.\n${JSON.stringify(result)}` }],
+      structuredContent: result,
+    };
   }
   const lead =
     `Still ${row.status === "queued" ? "queued" : "running"} (${id}; ${result.cost_rub} ₽ reserved, refunded if it fails). ` +

@@ -43,7 +43,8 @@ export function kopecksToCredits(kopecks: number): number {
 }
 
 /** "1,234.50 ₽" (en) / "1 234,50 ₽" (ru) / "0.0011 ₽": the one formatter for a credits amount shown to people. */
-export const formatCredits = (credits: number | bigint, locale: Locale = defaultLocale): string => formatPriceRub(creditsToDecimal(credits), locale);
+export const formatCredits = (credits: number | bigint, locale: Locale = defaultLocale): string =>
+  formatPriceRub(creditsToDecimal(credits), locale);
 
 /** The locale's thousands and decimal separators ("1,234.5" in English, "1 234,5" in Russian). */
 export const SEPARATORS: Record<Locale, { group: string; decimal: string }> = {

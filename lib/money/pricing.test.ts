@@ -78,7 +78,12 @@ describe("quote", () => {
 describe("settle from the output", () => {
   test("megapixels and seconds come from what was produced", () => {
     const mp = model("1", "megapixel");
-    const output = { images: [{ width: 1024, height: 1024 }, { width: 512, height: 512 }] };
+    const output = {
+      images: [
+        { width: 1024, height: 1024 },
+        { width: 512, height: 512 },
+      ],
+    };
     expect(quoteForOutput(mp, output, { num_images: 2 }).credits).toBe(13_108); // 1.31072 ₽
     const video = model("7.5", "second");
     expect(quoteForOutput(video, { video: { url: "x", duration: 5.04 } }, { duration: "5" }).credits).toBe(378_000);

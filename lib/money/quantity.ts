@@ -129,4 +129,3 @@ export function quantityFromOutput(unit: PriceUnit, output: Input, input: Input)
       return quantityFromInput(unit, input);
   }
 }
-

@@ -53,7 +53,13 @@ export function ipv6Bytes(address: string): Uint8Array | null {
     if (head.endsWith(":") && !head.endsWith("::")) head = head.slice(0, -1);
   }
   const [left, right] = head.includes("::") ? head.split("::") : [head, undefined];
-  const parse = (s: string | undefined) => (s ? s.split(":").filter(Boolean).map((h) => parseInt(h, 16)) : []);
+  const parse = (s: string | undefined) =>
+    s
+      ? s
+          .split(":")
+          .filter(Boolean)
+          .map((h) => parseInt(h, 16))
+      : [];
   const l = parse(left);
   const r = [...parse(right), ...tail];
   const groups = right === undefined ? [...l, ...tail] : [...l, ...new Array(8 - l.length - r.length).fill(0), ...r];

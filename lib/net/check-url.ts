@@ -9,10 +9,7 @@ import { defaultPolicy, parseOutboundUrl } from "./safe-fetch";
  * answer 400 at once instead of failing later. It is advice, not protection: DNS may change
  * before the fetch, which is why safeFetch checks again at connect time.
  */
-export async function checkOutboundUrl(
-  input: string | URL,
-  options: { policy?: NetPolicy; resolver?: Resolver } = {},
-): Promise<URL> {
+export async function checkOutboundUrl(input: string | URL, options: { policy?: NetPolicy; resolver?: Resolver } = {}): Promise<URL> {
   const url = parseOutboundUrl(input);
   const policy = options.policy ?? defaultPolicy();
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -21,8 +18,6 @@ export async function checkOutboundUrl(
     return url;
   }
   const lookup = guardedLookup(policy, options.resolver);
-  await new Promise<void>((resolve, reject) =>
-    lookup(host, { all: true }, (err) => (err ? reject(err) : resolve())),
-  );
+  await new Promise<void>((resolve, reject) => lookup(host, { all: true }, (err) => (err ? reject(err) : resolve())));
   return url;
 }

@@ -1,14 +1,7 @@
 import { brand } from "@/lib/brand";
 
 export type OutboundErrorCode =
-  | "invalid_url"
-  | "blocked_address"
-  | "dns_failure"
-  | "too_many_redirects"
-  | "too_large"
-  | "timeout"
-  | "network"
-  | "bad_status";
+  "invalid_url" | "blocked_address" | "dns_failure" | "too_many_redirects" | "too_large" | "timeout" | "network" | "bad_status";
 
 /**
  * Why an outbound fetch was refused or failed. Callers record `code` (re-hosting writes it into

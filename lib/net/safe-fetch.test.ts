@@ -134,7 +134,11 @@ describe("address safety", () => {
   });
 
   test("a name with only private addresses is refused", async () => {
-    const resolver: Resolver = (_h, cb) => cb(null, [{ address: "10.0.0.7", family: 4 }, { address: "fd00::7", family: 6 }]);
+    const resolver: Resolver = (_h, cb) =>
+      cb(null, [
+        { address: "10.0.0.7", family: 4 },
+        { address: "fd00::7", family: 6 },
+      ]);
     expect((await failure(safeFetch("http://intranet.example.test/", { policy, resolver }))).code).toBe("blocked_address");
   });
 

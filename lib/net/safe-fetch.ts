@@ -75,10 +75,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const policy = options.policy ?? defaultPolicy();
   const deadline = new AbortController();
-  const timer = setTimeout(
-    () => deadline.abort(new OutboundError("timeout", `No complete answer within ${timeoutMs} ms`)),
-    timeoutMs,
-  );
+  const timer = setTimeout(() => deadline.abort(new OutboundError("timeout", `No complete answer within ${timeoutMs} ms`)), timeoutMs);
   const onOuterAbort = () => deadline.abort(options.signal?.reason ?? new OutboundError("timeout", "Aborted"));
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
   const finish = () => {

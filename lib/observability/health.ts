@@ -71,7 +71,9 @@ let storageProbe: { at: number; target: string; part: Promise<Part> } | undefine
 async function storagePart(): Promise<Part> {
   const state = storageState();
   if (state.driver === "disabled") {
-    return env().STORAGE_DRIVER === "disabled" ? { status: "disabled", driver: "disabled" } : { status: "down", driver: "s3", reason: "not_configured" };
+    return env().STORAGE_DRIVER === "disabled"
+      ? { status: "disabled", driver: "disabled" }
+      : { status: "down", driver: "s3", reason: "not_configured" };
   }
   const failed = storageFailure();
   // A HEAD cannot tell a missing bucket from a missing object (both 404): only a real operation ends that failure.

@@ -51,7 +51,9 @@ describe("success", () => {
   test("a dynamic route is logged by its template, and a refused request by its status", async () => {
     const { user, key } = await createActor();
     const foreign = "key_not_mine_0123456789";
-    const res = await withEnv({ LOG_LEVEL: "info" }, () => call(deleteKey, `/me/keys/${foreign}`, { method: "DELETE", key, params: { id: foreign } }));
+    const res = await withEnv({ LOG_LEVEL: "info" }, () =>
+      call(deleteKey, `/me/keys/${foreign}`, { method: "DELETE", key, params: { id: foreign } }),
+    );
     expect(res.status).toBe(404);
     expect(requestLines()).toMatchObject([{ method: "DELETE", route: "/me/keys/{id}", status: 404, userId: user.id }]);
     expect(written.join("\n")).not.toContain(foreign);

@@ -41,7 +41,11 @@ async function scalarValidationErrors(doc: Json): Promise<{ path: string; messag
   } finally {
     Object.assign(console, { warn, info });
   }
-  return warned.flatMap((args) => args.filter(Array.isArray).flatMap((list) => (list as { path: string; message: string }[]).map(({ path, message }) => ({ path, message }))));
+  return warned.flatMap((args) =>
+    args
+      .filter(Array.isArray)
+      .flatMap((list) => (list as { path: string; message: string }[]).map(({ path, message }) => ({ path, message }))),
+  );
 }
 
 /** Every schema object below `node` that has neither a `type` nor a `$ref`, by JSON pointer. */
@@ -51,8 +55,10 @@ function untypedSchemas(doc: Json): string[] {
     if (typeof s !== "object" || s === null || Array.isArray(s)) return;
     const o = s as Json;
     if (o.type === undefined && o.$ref === undefined) found.push(at);
-    for (const key of ["properties", "patternProperties", "$defs"]) for (const [k, v] of Object.entries((o[key] ?? {}) as Json)) schema(v, `${at}/${key}/${k}`);
-    for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"]) ((o[key] ?? []) as unknown[]).forEach((v, i) => schema(v, `${at}/${key}/${i}`));
+    for (const key of ["properties", "patternProperties", "$defs"])
+      for (const [k, v] of Object.entries((o[key] ?? {}) as Json)) schema(v, `${at}/${key}/${k}`);
+    for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"])
+      ((o[key] ?? []) as unknown[]).forEach((v, i) => schema(v, `${at}/${key}/${i}`));
     for (const key of ["items", "not", "additionalProperties", "propertyNames", "contentSchema"]) schema(o[key], `${at}/${key}`);
   };
   for (const [name, s] of Object.entries((doc.components?.schemas ?? {}) as Json)) schema(s, `#/components/schemas/${name}`);
@@ -87,7 +93,10 @@ describe("the public document (/openapi.json, /docs)", () => {
 
   test("the public catalog reads need no key: anonymous access is one of the options", async () => {
     const doc = await served();
-    for (const [path, method] of [["/models", "get"], ["/models/{modelId}", "get"]] as const) {
+    for (const [path, method] of [
+      ["/models", "get"],
+      ["/models/{modelId}", "get"],
+    ] as const) {
       expect(doc.paths[path][method].security).toEqual([{}, { bearerAuth: [] }, { sessionCookie: [] }]);
     }
     expect(doc.paths["/models/{modelId}/estimate"].post.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
@@ -106,13 +115,19 @@ describe("the public document (/openapi.json, /docs)", () => {
     const doc = await served();
     const json = operationsOf(doc).filter(({ op }) => op.requestBody?.content?.["application/json"]);
     expect(json.length).toBeGreaterThan(20);
-    expect(json.filter(({ op }) => !op.responses["415"]?.description?.includes("unsupported_media_type")).map(({ path, method }) => `${method} ${path}`)).toEqual([]);
+    expect(
+      json
+        .filter(({ op }) => !op.responses["415"]?.description?.includes("unsupported_media_type"))
+        .map(({ path, method }) => `${method} ${path}`),
+    ).toEqual([]);
   });
 
   test("the Error envelope documents the fields real errors carry, and admits others", async () => {
     const { components } = await served();
     const error = components.schemas.Error;
-    expect(Object.keys(error.properties)).toEqual(expect.arrayContaining(["success", "error", "message", "issues", "requestId", "request_id", "status", "limitBytes"]));
+    expect(Object.keys(error.properties)).toEqual(
+      expect.arrayContaining(["success", "error", "message", "issues", "requestId", "request_id", "status", "limitBytes"]),
+    );
     expect(error.properties.limitBytes.type).toBe("integer");
     expect(error.additionalProperties).toBe(true);
     expect(error.required).toEqual(["success", "error", "message"]);

@@ -1,9 +1,4 @@
-import {
-  createDocument,
-  type ZodOpenApiOperationObject,
-  type ZodOpenApiPathsObject,
-  type ZodOpenApiResponseObject,
-} from "zod-openapi";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
 import { operations } from "@/lib/api/contracts";
 import { gatewayErrorSchema, skillErrorSchema } from "@/lib/api/contracts/errors";
 import type { Operation } from "@/lib/api/contracts/operation";
@@ -23,7 +18,8 @@ const impliedErrors: Record<Operation["auth"], ErrorCode[]> = {
 type Responses = Record<string, ZodOpenApiResponseObject>;
 
 const takesJson = (op: Operation) =>
-  Boolean(op.body) && [op.bodyContentType ?? "application/json", ...(op.extraBodies ?? []).map((b) => b.contentType)].includes("application/json");
+  Boolean(op.body) &&
+  [op.bodyContentType ?? "application/json", ...(op.extraBodies ?? []).map((b) => b.contentType)].includes("application/json");
 
 /**
  * Who may call: `none` → nobody needs to say (`[]`); `optional` → anonymous (`{}`) or a key or a
@@ -49,10 +45,7 @@ function errorResponses(op: Operation): Responses {
   }
   const schema = op.surface === "skill" ? skillErrorSchema : gatewayErrorSchema;
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [
-      String(status),
-      { description: list.join(", "), content: { "application/json": { schema } } },
-    ]),
+    [...byStatus].map(([status, list]) => [String(status), { description: list.join(", "), content: { "application/json": { schema } } }]),
   );
 }
 
@@ -61,9 +54,7 @@ function toOperation(op: Operation): ZodOpenApiOperationObject {
   for (const [status, r] of Object.entries(op.responses)) {
     responses[status] = {
       description: r.description,
-      ...(r.schema || r.contentType
-        ? { content: { [r.contentType ?? "application/json"]: r.schema ? { schema: r.schema } : {} } }
-        : {}),
+      ...(r.schema || r.contentType ? { content: { [r.contentType ?? "application/json"]: r.schema ? { schema: r.schema } : {} } } : {}),
     };
   }
   return {
@@ -141,5 +132,10 @@ export function buildOpenApiDocument(serverUrl?: string, list: Operation[] = ope
  * schema carrying an explicit `type` (see `withExplicitTypes`).
  */
 export function publicOpenApiDocument(serverUrl?: string) {
-  return withExplicitTypes(buildOpenApiDocument(serverUrl, operations.filter((op) => !op.internal)));
+  return withExplicitTypes(
+    buildOpenApiDocument(
+      serverUrl,
+      operations.filter((op) => !op.internal),
+    ),
+  );
 }

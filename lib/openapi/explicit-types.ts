@@ -18,7 +18,18 @@ type JsonType = (typeof ALL_TYPES)[number];
 const isSchema = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
 const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "dependentSchemas"] as const;
 const SUBSCHEMA_LISTS = ["anyOf", "oneOf", "allOf", "prefixItems"] as const;
-const SUBSCHEMAS = ["items", "not", "contains", "contentSchema", "propertyNames", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"] as const;
+const SUBSCHEMAS = [
+  "items",
+  "not",
+  "contains",
+  "contentSchema",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+] as const;
 
 function typeOfValue(v: unknown): JsonType {
   if (v === null) return "null";
@@ -84,7 +95,9 @@ export function withExplicitTypes<T extends Doc>(doc: T): T {
       for (const param of Array.isArray(op.parameters) ? op.parameters : []) if (isSchema(param)) visit(param.schema);
       const media = [
         ...Object.values(isSchema(op.requestBody) && isSchema(op.requestBody.content) ? op.requestBody.content : {}),
-        ...Object.values(isSchema(op.responses) ? op.responses : {}).flatMap((r) => (isSchema(r) && isSchema(r.content) ? Object.values(r.content) : [])),
+        ...Object.values(isSchema(op.responses) ? op.responses : {}).flatMap((r) =>
+          isSchema(r) && isSchema(r.content) ? Object.values(r.content) : [],
+        ),
       ];
       for (const m of media) if (isSchema(m)) visit(m.schema);
       for (const r of Object.values(isSchema(op.responses) ? op.responses : {})) {

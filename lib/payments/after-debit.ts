@@ -32,7 +32,12 @@ async function onLowBalance(userId: string, balanceAfterCredits: number): Promis
   const events = [];
   if (crossing.autoTopup) events.push(autoTopupRequested.create({ userId, crossingAt: at }, { id: `autotopup:${userId}:${at}` }));
   if (!crossing.optOut && crossing.email) {
-    events.push(lowBalanceCrossed.create({ userId, crossingAt: at, balanceCredits: crossing.balanceCredits, thresholdRub: crossing.thresholdRub }, { id: `lowbalance:${userId}:${at}` }));
+    events.push(
+      lowBalanceCrossed.create(
+        { userId, crossingAt: at, balanceCredits: crossing.balanceCredits, thresholdRub: crossing.thresholdRub },
+        { id: `lowbalance:${userId}:${at}` },
+      ),
+    );
   }
   if (events.length === 0) return;
   // Imported here: the ledger imports this module, and the Inngest client pulls in the executor.

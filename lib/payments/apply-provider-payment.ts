@@ -27,7 +27,11 @@ const FINAL = ["succeeded", "canceled"] as const;
  */
 export async function applyProviderPayment(db: Db, row: PaymentRow, remote: ProviderPayment): Promise<ApplyResult> {
   if (remote.amountKopecks !== row.amountKopecks || remote.currency !== row.currency) {
-    log.error("payment amount at the provider differs from ours; nothing applied", { paymentId: row.id, ours: row.amountKopecks, theirs: remote.amountKopecks });
+    log.error("payment amount at the provider differs from ours; nothing applied", {
+      paymentId: row.id,
+      ours: row.amountKopecks,
+      theirs: remote.amountKopecks,
+    });
     return { applied: false, reason: "amount_mismatch", payment: row };
   }
   if (remote.metadata.paymentId && remote.metadata.paymentId !== row.id) {

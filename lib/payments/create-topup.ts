@@ -20,7 +20,9 @@ export type TopupInput = { amountRub: number; returnUrl: string; savePaymentMeth
 export async function createTopup(ctx: { db: Db; principal: Principal }, input: TopupInput) {
   const min = env().MIN_TOPUP_RUB;
   if (input.amountRub < min) {
-    throw new ApiError("minimum_topup", `The smallest top-up is ${min} ₽`, { recovery: { action: "topup", url: "/billing/topup", minAmountRub: min } });
+    throw new ApiError("minimum_topup", `The smallest top-up is ${min} ₽`, {
+      recovery: { action: "topup", url: "/billing/topup", minAmountRub: min },
+    });
   }
   const provider = currentPaymentProvider();
   const id = `pay_${randomUUID()}`;

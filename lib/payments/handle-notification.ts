@@ -38,7 +38,12 @@ function authenticate(req: Request): ProviderName {
   throw new ApiError("invalid_signature", "The notification does not come from the payment provider");
 }
 
-const result = (processed: boolean, reason: string | null, deduped: boolean): NotificationResult => ({ ok: true, processed, reason, deduped });
+const result = (processed: boolean, reason: string | null, deduped: boolean): NotificationResult => ({
+  ok: true,
+  processed,
+  reason,
+  deduped,
+});
 
 /**
  * POST /webhooks/yookassa/notify. Recorded first in inbound_events (unique per provider, event and
@@ -72,7 +77,11 @@ export async function handlePaymentNotification(db: Db, req: Request, body: Noti
   return final;
 }
 
-async function applyNotification(db: Db, provider: ProviderName, body: Notification): Promise<{ processed: boolean; reason: string | null }> {
+async function applyNotification(
+  db: Db,
+  provider: ProviderName,
+  body: Notification,
+): Promise<{ processed: boolean; reason: string | null }> {
   const [row] = await db
     .select()
     .from(payments)

@@ -9,7 +9,10 @@ import { formatCredits } from "@/lib/money/credits";
  * The low-balance notice, once per crossing (the event id carries the crossing). The opt-out is
  * read again at sending time, so switching it off in between is respected.
  */
-export async function sendLowBalanceMail(db: Executor, input: { userId: string; balanceCredits: number; thresholdRub: number }): Promise<"sent" | "opted_out" | "no_email"> {
+export async function sendLowBalanceMail(
+  db: Executor,
+  input: { userId: string; balanceCredits: number; thresholdRub: number },
+): Promise<"sent" | "opted_out" | "no_email"> {
   const [user] = await db.select({ email: users.email, optOut: users.lowBalanceEmailOptOut }).from(users).where(eq(users.id, input.userId));
   if (!user?.email) return "no_email";
   if (user.optOut) return "opted_out";

@@ -17,7 +17,12 @@ export async function reconcileStalePayments(db: Db, options: { now: number; old
   const rows = await db
     .select()
     .from(payments)
-    .where(and(inArray(payments.status, ["pending", "waiting_for_capture"]), lt(payments.createdAt, new Date(options.now - options.olderThanMs))))
+    .where(
+      and(
+        inArray(payments.status, ["pending", "waiting_for_capture"]),
+        lt(payments.createdAt, new Date(options.now - options.olderThanMs)),
+      ),
+    )
     .orderBy(asc(payments.createdAt))
     .limit(BATCH);
   const outcome = { checked: rows.length, applied: 0, failed: 0 };

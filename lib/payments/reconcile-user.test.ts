@@ -20,7 +20,12 @@ describe("reconcile on return", () => {
     const alice = await createActor();
     const recent = await paidWithoutNotification(alice.key, 200);
     const old = await paidWithoutNotification(alice.key, 300);
-    await (await getDb()).update(payments).set({ createdAt: new Date(Date.now() - 2 * 86_400_000) }).where(eq(payments.id, old));
+    await (
+      await getDb()
+    )
+      .update(payments)
+      .set({ createdAt: new Date(Date.now() - 2 * 86_400_000) })
+      .where(eq(payments.id, old));
 
     await reconcileUserPending(await getDb(), alice.user.id);
     expect(await paymentRow(recent)).toMatchObject({ status: "succeeded" });

@@ -16,11 +16,19 @@ export async function reconcileUserPending(db: Db, userId: string, options: { ma
   const rows = await db
     .select()
     .from(payments)
-    .where(and(eq(payments.userId, userId), inArray(payments.status, ["pending", "waiting_for_capture"]), gt(payments.createdAt, new Date(Date.now() - DAY_MS))))
+    .where(
+      and(
+        eq(payments.userId, userId),
+        inArray(payments.status, ["pending", "waiting_for_capture"]),
+        gt(payments.createdAt, new Date(Date.now() - DAY_MS)),
+      ),
+    )
     .orderBy(desc(payments.createdAt))
     .limit(options.max ?? 5);
   if (rows.length === 0) return;
-  const work = Promise.all(rows.map((row) => reconcileQuietly(db, row))).catch((err: unknown) => log.error("reconcile on return failed", { userId, error: err }));
+  const work = Promise.all(rows.map((row) => reconcileQuietly(db, row))).catch((err: unknown) =>
+    log.error("reconcile on return failed", { userId, error: err }),
+  );
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, options.budgetMs ?? 3000)));
   await Promise.race([work, budget]);

@@ -8,7 +8,12 @@ import type { ProviderPayment } from "./provider";
  * A card the provider saved during a payment becomes a payment method of the payer; the user's
  * first method is the default. Saving the same provider method again is a no-op (unique index).
  */
-export async function savePaymentMethod(db: Executor, userId: string, provider: string, method: NonNullable<ProviderPayment["paymentMethod"]>) {
+export async function savePaymentMethod(
+  db: Executor,
+  userId: string,
+  provider: string,
+  method: NonNullable<ProviderPayment["paymentMethod"]>,
+) {
   if (!method.saved) return;
   const values = {
     userId,
@@ -31,5 +36,9 @@ export async function savePaymentMethod(db: Executor, userId: string, provider: 
     .select({ id: paymentMethods.id })
     .from(paymentMethods)
     .where(and(eq(paymentMethods.provider, provider), eq(paymentMethods.providerMethodId, method.id)));
-  if (!existing) await db.insert(paymentMethods).values({ id: `pm_${randomUUID()}`, ...values, isDefault: false }).onConflictDoNothing();
+  if (!existing)
+    await db
+      .insert(paymentMethods)
+      .values({ id: `pm_${randomUUID()}`, ...values, isDefault: false })
+      .onConflictDoNothing();
 }

@@ -8,7 +8,10 @@ function trusted(): BlockList {
   const source = env().YOOKASSA_TRUSTED_IPS;
   if (cache?.source === source) return cache.list;
   const list = new BlockList();
-  for (const entry of source.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of source
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [address, prefix] = entry.split("/");
     const family = isIP(address!) === 6 ? "ipv6" : "ipv4";
     if (prefix === undefined) list.addAddress(address!, family);

@@ -57,7 +57,9 @@ describe("circuit breaker", () => {
     for (let i = 0; i < 5; i++) {
       await settle(breaker.run("result", async () => Promise.reject(new ModelFailedError("fal", "result", "422", { status: 422 }))));
       await settle(breaker.run("submit", async () => Promise.reject(new ProviderRejectedError("fal", "submit", "401", { status: 401 }))));
-      await settle(breaker.run("result", async () => Promise.reject(new ProviderUnavailableError("fal", "result", "wait", { reason: "not_ready" }))));
+      await settle(
+        breaker.run("result", async () => Promise.reject(new ProviderUnavailableError("fal", "result", "wait", { reason: "not_ready" }))),
+      );
     }
     expect(breaker.state).toBe("closed");
   });

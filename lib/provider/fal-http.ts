@@ -40,14 +40,7 @@ export type FalRequest = {
 const RETRYABLE = new Set([429, 502, 503, 504]);
 
 // Errors raised before any byte of the request left: safe to repeat even for a submit.
-const CONNECT_ERRORS = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
+const CONNECT_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
 export function defaultRetryableStatus(res: FalResponse, retry: FalRequest["retry"]): boolean {
   if (res.status === 504 && res.headers.get("x-fal-request-timeout-type") === "user") return false;
@@ -88,7 +81,12 @@ export async function falFetch(config: FalHttpConfig, req: FalRequest): Promise<
       const beforeSending = !timedOut && code !== undefined && CONNECT_ERRORS.has(code);
       const maybeAccepted = req.retry === "submit" && !beforeSending;
       if (canRetry && !maybeAccepted) {
-        log.warn("fal call failed, retrying", { operation: req.operation, host, attempt, reason: timedOut ? "timeout" : (code ?? "network") });
+        log.warn("fal call failed, retrying", {
+          operation: req.operation,
+          host,
+          attempt,
+          reason: timedOut ? "timeout" : (code ?? "network"),
+        });
         await config.sleep(backoffMs(attempt, config), req.signal);
         continue;
       }

@@ -92,7 +92,10 @@ describe("success", () => {
 
   test("cancel reports each outcome fal can give", async () => {
     const p = client();
-    const sub = async () => ({ endpointId: "fal-ai/cancel/me", providerRequestId: (await p.submit({ endpointId: "fal-ai/cancel/me", input: {}, requestId: "r" })).providerRequestId });
+    const sub = async () => ({
+      endpointId: "fal-ai/cancel/me",
+      providerRequestId: (await p.submit({ endpointId: "fal-ai/cancel/me", input: {}, requestId: "r" })).providerRequestId,
+    });
     const queued = await sub();
     expect(await p.cancel(queued)).toEqual({ status: "cancelled" });
     const running = await sub();
@@ -102,7 +105,9 @@ describe("success", () => {
     const done = await sub();
     await fal.complete(done.providerRequestId);
     expect(await p.cancel(done)).toEqual({ status: "already_completed" });
-    expect(await p.cancel({ endpointId: "fal-ai/cancel/me", providerRequestId: "00000000-0000-0000-0000-000000000000" })).toEqual({ status: "not_found" });
+    expect(await p.cancel({ endpointId: "fal-ai/cancel/me", providerRequestId: "00000000-0000-0000-0000-000000000000" })).toEqual({
+      status: "not_found",
+    });
   });
 
   test("schema turns the model's OpenAPI document into standalone input and output JSON Schemas", async () => {
@@ -113,9 +118,19 @@ describe("success", () => {
         openapi: falOpenApi(
           "fal-ai/flux/dev",
           "FluxDev",
-          { type: "object", required: ["prompt"], properties: { prompt: { type: "string" }, image_size: { $ref: "#/components/schemas/ImageSize" } } },
-          { type: "object", properties: { images: { type: "array", items: { $ref: "#/components/schemas/Image" } }, seed: { type: "integer" } } },
-          { ImageSize: { type: "object", properties: { width: { type: "integer" } } }, Image: { type: "object", properties: { url: { type: "string" } } } },
+          {
+            type: "object",
+            required: ["prompt"],
+            properties: { prompt: { type: "string" }, image_size: { $ref: "#/components/schemas/ImageSize" } },
+          },
+          {
+            type: "object",
+            properties: { images: { type: "array", items: { $ref: "#/components/schemas/Image" } }, seed: { type: "integer" } },
+          },
+          {
+            ImageSize: { type: "object", properties: { width: { type: "integer" } } },
+            Image: { type: "object", properties: { url: { type: "string" } } },
+          },
         ),
       },
     ];
@@ -127,7 +142,11 @@ describe("success", () => {
       properties: { prompt: { type: "string" }, image_size: { $ref: "#/$defs/ImageSize" } },
       $defs: { ImageSize: { type: "object", properties: { width: { type: "integer" } } } },
     });
-    expect(schema.output).toMatchObject({ title: "FluxDevOutput", properties: { images: { items: { $ref: "#/$defs/Image" } } }, $defs: { Image: {} } });
+    expect(schema.output).toMatchObject({
+      title: "FluxDevOutput",
+      properties: { images: { items: { $ref: "#/$defs/Image" } } },
+      $defs: { Image: {} },
+    });
     expect(fal.callsTo("models")[0]!.query.getAll("expand")).toEqual(["openapi-3.0"]);
     const missing = await caught(client().schema("fal-ai/nope"));
     expect(missing).toBeInstanceOf(ProviderRejectedError);
@@ -137,13 +156,30 @@ describe("success", () => {
   test("listModels pages through the catalog with exact decimal prices", async () => {
     fal.models = Array.from({ length: 3 }, (_, i) => ({
       endpointId: `fal-ai/m${i}`,
-      metadata: { display_name: `M${i}`, category: "text-to-image", description: `model ${i}`, status: "active", tags: ["t"], thumbnail_url: "https://t/x.jpg" },
+      metadata: {
+        display_name: `M${i}`,
+        category: "text-to-image",
+        description: `model ${i}`,
+        status: "active",
+        tags: ["t"],
+        thumbnail_url: "https://t/x.jpg",
+      },
       price: i === 2 ? undefined : { unit_price: i === 0 ? 0.025 : 0.0000003, unit: "image" },
     }));
     const p = client();
     const first = await p.listModels({ limit: 2 });
     expect(first.models).toEqual([
-      { endpointId: "fal-ai/m0", displayName: "M0", category: "text-to-image", description: "model 0", status: "active", tags: ["t"], thumbnailUrl: "https://t/x.jpg", licenseType: null, price: { unitPrice: "0.025", unit: "image", currency: "USD" } },
+      {
+        endpointId: "fal-ai/m0",
+        displayName: "M0",
+        category: "text-to-image",
+        description: "model 0",
+        status: "active",
+        tags: ["t"],
+        thumbnailUrl: "https://t/x.jpg",
+        licenseType: null,
+        price: { unitPrice: "0.025", unit: "image", currency: "USD" },
+      },
       expect.objectContaining({ endpointId: "fal-ai/m1", price: { unitPrice: "0.0000003", unit: "image", currency: "USD" } }),
     ]);
     expect(first.nextCursor).not.toBeNull();
@@ -171,12 +207,21 @@ describe("model failures", () => {
     expect(result.ok).toBe(false);
     const error = (result as { error: ModelFailedError }).error;
     expect(error).toBeInstanceOf(ModelFailedError);
-    expect(error).toMatchObject({ status: 422, detail, errorType: "string_too_long", message: "prompt: String should have at most 2500 characters" });
+    expect(error).toMatchObject({
+      status: 422,
+      detail,
+      errorType: "string_too_long",
+      message: "prompt: String should have at most 2500 characters",
+    });
   });
 
   test("a 5xx carrying the request's own error is final, not retried", async () => {
     fal.behaviour("fal-ai/crashy", {
-      error: { status: 504, body: { detail: "Request timed out", error_type: "request_timeout" }, headers: { "x-fal-error-type": "request_timeout" } },
+      error: {
+        status: 504,
+        body: { detail: "Request timed out", error_type: "request_timeout" },
+        headers: { "x-fal-error-type": "request_timeout" },
+      },
     });
     const p = client();
     const { providerRequestId } = await p.submit({ endpointId: "fal-ai/crashy", input: {}, requestId: "r" });
@@ -296,7 +341,9 @@ describe("auth and protocol errors", () => {
     const err = await caught(client().submit({ endpointId: "fal-ai/flux/dev", input: {}, requestId: "r" }));
     expect(err).toMatchObject({ reason: "bad_response" });
     fal.failNext("status", { status: 200, body: "not json" });
-    expect(await caught(client().status({ endpointId: "fal-ai/flux/dev", providerRequestId: "x" }))).toMatchObject({ reason: "bad_response" });
+    expect(await caught(client().status({ endpointId: "fal-ai/flux/dev", providerRequestId: "x" }))).toMatchObject({
+      reason: "bad_response",
+    });
   });
 
   test("an unknown request id is a not_found rejection", async () => {

@@ -1,7 +1,14 @@
 import type { z } from "zod";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { describeDetail, isProviderRejected, ModelFailedError, type ProviderOperation, ProviderRejectedError, ProviderUnavailableError } from "./errors";
+import {
+  describeDetail,
+  isProviderRejected,
+  ModelFailedError,
+  type ProviderOperation,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+} from "./errors";
 import { badResponse, falFetch, messageOf, rejection, sleep, type FalHttpConfig, type FalResponse } from "./fal-http";
 import {
   decimalString,
@@ -46,7 +53,8 @@ export function falAppId(endpointId: string): string {
   const normalized = /^\d+-/.test(endpointId) ? endpointId.replace("-", "/") : endpointId;
   const parts = normalized.split("/").filter(Boolean);
   const keep = NAMESPACES.has(parts[0] ?? "") ? 3 : 2;
-  if (parts.length < keep) throw new ProviderRejectedError("fal", "submit", `Invalid fal endpoint id: ${endpointId}`, { reason: "not_found" });
+  if (parts.length < keep)
+    throw new ProviderRejectedError("fal", "submit", `Invalid fal endpoint id: ${endpointId}`, { reason: "not_found" });
   return parts.slice(0, keep).join("/");
 }
 
@@ -97,7 +105,11 @@ export class FalProvider implements GenerationProvider {
     });
     if (res.status >= 300) throw this.submitFailure(res);
     const body = parse(falSubmitSchema, res, "submit");
-    log.debug("fal accepted a request", { endpointId: request.endpointId, providerRequestId: body.request_id, requestId: request.requestId });
+    log.debug("fal accepted a request", {
+      endpointId: request.endpointId,
+      providerRequestId: body.request_id,
+      requestId: request.requestId,
+    });
     return { providerRequestId: body.request_id, queuePosition: body.queue_position ?? null };
   }
 
@@ -286,7 +298,8 @@ function modelFailure(operation: ProviderOperation, res: FalResponse): ModelFail
   const body = res.body as { detail?: unknown; error_type?: unknown } | null;
   const detail = body && typeof body === "object" ? body.detail : undefined;
   const errorType =
-    res.headers.get("x-fal-error-type") ?? (body && typeof body === "object" && typeof body.error_type === "string" ? body.error_type : null);
+    res.headers.get("x-fal-error-type") ??
+    (body && typeof body === "object" && typeof body.error_type === "string" ? body.error_type : null);
   const message = describeDetail(detail) ?? (messageOf(body).slice(2, -1) || `model answered ${res.status}`);
   return new ModelFailedError("fal", operation, message, { status: res.status, detail: detail ?? null, errorType });
 }

@@ -67,7 +67,11 @@ describe("selection", () => {
 
   test("media of the simulator is read in-process; other URLs are left to the network", async () => {
     const p = providerByName("local");
-    const { providerRequestId } = await p.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "m", image_size: "square" }, requestId: "r" });
+    const { providerRequestId } = await p.submit({
+      endpointId: "fal-ai/flux/dev",
+      input: { prompt: "m", image_size: "square" },
+      requestId: "r",
+    });
     const result: any = await p.result({ endpointId: "fal-ai/flux/dev", providerRequestId });
     const media = await fetchProviderMedia(result.output.images[0].url);
     expect(media?.contentType).toBe("image/jpeg");
@@ -95,7 +99,14 @@ describe("circuit breaker in front of each provider", () => {
   });
 
   test("fal's answers after retries feed its breaker", async () => {
-    setEnv({ PROVIDER: "fal", FAL_KEY: fal.key, FAL_QUEUE_URL: fal.queueUrl, FAL_API_URL: fal.apiUrl, FAL_MAX_RETRIES: "0", PROVIDER_BREAKER_FAILURES: "2" });
+    setEnv({
+      PROVIDER: "fal",
+      FAL_KEY: fal.key,
+      FAL_QUEUE_URL: fal.queueUrl,
+      FAL_API_URL: fal.apiUrl,
+      FAL_MAX_RETRIES: "0",
+      PROVIDER_BREAKER_FAILURES: "2",
+    });
     fal.failNext("status", { status: 503, body: {} }, { status: 502, body: {} });
     const p = providerFor({ sandbox: false });
     const ref = { endpointId: "fal-ai/flux/dev", providerRequestId: "x" };
@@ -111,9 +122,23 @@ describe("circuit breaker in front of each provider", () => {
 
 describe("errors the engine answers with", () => {
   test.each([
-    [new ModelFailedError("fal", "result", "prompt: too long", { status: 422, detail: [{ msg: "too long" }], errorType: "string_too_long" }), 500, "generation_failed", {}],
+    [
+      new ModelFailedError("fal", "result", "prompt: too long", {
+        status: 422,
+        detail: [{ msg: "too long" }],
+        errorType: "string_too_long",
+      }),
+      500,
+      "generation_failed",
+      {},
+    ],
     [new ProviderUnavailableError("fal", "submit", "down", { status: 503 }), 502, "provider_error", {}],
-    [new ProviderUnavailableError("fal", "submit", "rate", { status: 429, retryAfterMs: 2500 }), 502, "provider_error", { "Retry-After": "3" }],
+    [
+      new ProviderUnavailableError("fal", "submit", "rate", { status: 429, retryAfterMs: 2500 }),
+      502,
+      "provider_error",
+      { "Retry-After": "3" },
+    ],
     [new ProviderRejectedError("fal", "submit", "401", { status: 401 }), 502, "provider_error", {}],
     [new CircuitOpenError("fal", "submit", 1200), 503, "provider_error", { "Retry-After": "2" }],
   ])("%s → %i %s", (err, status, code, headers) => {
@@ -121,7 +146,9 @@ describe("errors the engine answers with", () => {
   });
 
   test("a model failure keeps its detail for the caller", () => {
-    const api = providerErrorToApiError(new ModelFailedError("fal", "result", "prompt: too long", { status: 422, detail: [{ msg: "too long" }] })) as ApiError;
+    const api = providerErrorToApiError(
+      new ModelFailedError("fal", "result", "prompt: too long", { status: 422, detail: [{ msg: "too long" }] }),
+    ) as ApiError;
     expect(api.message).toBe("Generation failed: prompt: too long");
     expect(api.extra).toMatchObject({ detail: [{ msg: "too long" }] });
   });

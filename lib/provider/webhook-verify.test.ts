@@ -31,7 +31,13 @@ function falWebhook(body: unknown, options: { key?: ReturnType<typeof ed25519Key
   const requestId = options.requestId ?? (body as { request_id: string }).request_id;
   const headers = new Headers({
     "content-type": "application/json",
-    ...signFalWebhook({ privateKey: (options.key ?? fal.signingKey).privateKey, requestId, userId: "user-1", timestamp: options.timestamp ?? now(), body: raw }),
+    ...signFalWebhook({
+      privateKey: (options.key ?? fal.signingKey).privateKey,
+      requestId,
+      userId: "user-1",
+      timestamp: options.timestamp ?? now(),
+      body: raw,
+    }),
   });
   return { headers, body: raw };
 }
@@ -83,9 +89,12 @@ describe("fal scheme", () => {
   });
 
   test("an OK webhook without its payload asks for the result to be fetched", async () => {
-    const event = await verifyProviderWebhook(falWebhook({ request_id: "req-3", status: "OK", payload: null, payload_error: "too large" }), {
-      jwks: new JwksCache(fal.jwksUrl),
-    });
+    const event = await verifyProviderWebhook(
+      falWebhook({ request_id: "req-3", status: "OK", payload: null, payload_error: "too large" }),
+      {
+        jwks: new JwksCache(fal.jwksUrl),
+      },
+    );
     expect(event.outcome).toEqual({ kind: "fetch_result", reason: "too large" });
   });
 
@@ -124,7 +133,9 @@ describe("fal scheme", () => {
   });
 
   test("a verified body of the wrong shape is 400 invalid_body, not trusted", async () => {
-    const err = await rejection(verifyProviderWebhook(falWebhook({ request_id: "req-1", status: "MAYBE" }), { jwks: new JwksCache(fal.jwksUrl) }));
+    const err = await rejection(
+      verifyProviderWebhook(falWebhook({ request_id: "req-1", status: "MAYBE" }), { jwks: new JwksCache(fal.jwksUrl) }),
+    );
     expect(err).toMatchObject({ code: "invalid_body", status: 400 });
   });
 
@@ -192,7 +203,12 @@ describe("fal scheme", () => {
     try {
       const provider = new FalProvider({ key: fal.key, queueUrl: fal.queueUrl, apiUrl: fal.apiUrl });
       const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/provider`;
-      const { providerRequestId } = await provider.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, webhookUrl, requestId: "r" });
+      const { providerRequestId } = await provider.submit({
+        endpointId: "fal-ai/flux/dev",
+        input: { prompt: "p" },
+        webhookUrl,
+        requestId: "r",
+      });
       const delivery = await fal.complete(providerRequestId);
       expect(delivery?.status).toBe(200);
       const event = await verifyProviderWebhook(received[0]!, { jwks: new JwksCache(fal.jwksUrl) });
@@ -207,7 +223,14 @@ describe("local scheme", () => {
   const body = JSON.stringify({ request_id: "loc-1", gateway_request_id: "loc-1", status: "OK", payload: { text: "hi" } });
   const signed = (secret: string, at = new Date()) => {
     const signature = localWebhookSigner(secret).sign("loc-1", at, body);
-    return { headers: new Headers({ "webhook-id": "loc-1", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signature }), body };
+    return {
+      headers: new Headers({
+        "webhook-id": "loc-1",
+        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+        "webhook-signature": signature,
+      }),
+      body,
+    };
   };
 
   test("a webhook signed with the local secret verifies as the local provider", async () => {
@@ -223,7 +246,9 @@ describe("local scheme", () => {
   test("another secret, a stale timestamp or a changed body are refused", async () => {
     const other = "whsec_" + Buffer.alloc(32, 7).toString("base64");
     expect(await rejection(verifyProviderWebhook(signed(other)))).toMatchObject({ code: "invalid_signature", status: 401 });
-    expect(await rejection(verifyProviderWebhook(signed(localProviderSecret(), new Date(Date.now() - 600_000))))).toMatchObject({ code: "invalid_signature" });
+    expect(await rejection(verifyProviderWebhook(signed(localProviderSecret(), new Date(Date.now() - 600_000))))).toMatchObject({
+      code: "invalid_signature",
+    });
     const tampered = { ...signed(localProviderSecret()), body: body.replace("hi", "ho") };
     expect(await rejection(verifyProviderWebhook(tampered))).toMatchObject({ code: "invalid_signature" });
   });

@@ -149,7 +149,14 @@ export class JwksCache {
 
   constructor(
     readonly url: string,
-    private readonly options: { ttlMs?: number; minRefreshMs?: number; failureBackoffMs?: number; timeoutMs?: number; fetch?: typeof fetch; now?: () => number } = {},
+    private readonly options: {
+      ttlMs?: number;
+      minRefreshMs?: number;
+      failureBackoffMs?: number;
+      timeoutMs?: number;
+      fetch?: typeof fetch;
+      now?: () => number;
+    } = {},
   ) {}
 
   private now() {

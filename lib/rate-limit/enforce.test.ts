@@ -22,7 +22,9 @@ async function tuneKey(id: string, set: Partial<typeof apiKeys.$inferInsert>) {
 
 /** Moves every recorded hit of a window back in time, as if `ms` had passed. */
 async function age(windowKey: string, ms: number) {
-  await (await getDb())
+  await (
+    await getDb()
+  )
     .update(rateLimitWindows)
     .set({ hits: sql`array(select h - ${ms}::bigint from unnest(${rateLimitWindows.hits}) as h)` })
     .where(eq(rateLimitWindows.key, windowKey));
@@ -120,11 +122,18 @@ describe("route rules", () => {
   });
 
   test("the IP rule counts by the client address (the socket's peer; X-Forwarded-For is not believed)", async () => {
-    const from = (ip: string) => ({ method: "POST", socket: ip, headers: { "x-forwarded-for": `6.6.6.${Math.floor(Math.random() * 250)}` } });
+    const from = (ip: string) => ({
+      method: "POST",
+      socket: ip,
+      headers: { "x-forwarded-for": `6.6.6.${Math.floor(Math.random() * 250)}` },
+    });
     const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
     const results = await Promise.all(Array.from({ length: 105 }, () => call(notify, "/webhooks/yookassa/notify", from(ip))));
     expect(results.filter((r) => r.status === 200)).toHaveLength(100);
-    expectLimited(results.find((r) => r.status === 429)!, 100);
+    expectLimited(
+      results.find((r) => r.status === 429)!,
+      100,
+    );
     expect((await call(notify, "/webhooks/yookassa/notify", from("10.200.0.1"))).status).toBe(200);
   });
 

@@ -14,7 +14,10 @@ describe("sliding window", () => {
     const now = Date.now();
     const results = await Promise.all(Array.from({ length: 40 }, () => hitWindow(db, { key, max: 7, windowMs: 60_000, now })));
     expect(results.filter((r) => r.allowed)).toHaveLength(7);
-    const remaining = results.filter((r) => r.allowed).map((r) => r.remaining).sort((a, b) => a - b);
+    const remaining = results
+      .filter((r) => r.allowed)
+      .map((r) => r.remaining)
+      .sort((a, b) => a - b);
     expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6]);
     for (const denied of results.filter((r) => !r.allowed)) {
       expect(denied).toEqual({ allowed: false, limit: 7, remaining: 0, resetAtMs: now + 60_000, windowMs: 60_000 });

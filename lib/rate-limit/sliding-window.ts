@@ -94,7 +94,10 @@ function complete(input: WindowInput): Required<WindowInput> {
  * moves that key's usage counters in the same statement, whatever the window decides (for a key
  * whose own limit is off: one round trip for both).
  */
-export async function hitWindow(db: Executor, input: WindowInput & { countKey?: string | null }): Promise<LimitResult & { standing?: KeyStanding | null }> {
+export async function hitWindow(
+  db: Executor,
+  input: WindowInput & { countKey?: string | null },
+): Promise<LimitResult & { standing?: KeyStanding | null }> {
   const full = complete(input);
   if (full.max <= 0) {
     const standing = input.countKey ? await countKeyRequest(db, input.countKey, full.now) : undefined;
@@ -105,7 +108,10 @@ export async function hitWindow(db: Executor, input: WindowInput & { countKey?: 
     return row ? allowedResult(row, full) : deniedResult(db, full);
   }
   // One row whatever the window decides: the key's standing comes back either way.
-  const [row] = await hitAndCount<HitRow & { standing: Record<string, unknown> | null }>(relaxedOf(db), "", { ...hitValues(full), apiKeyId: input.countKey });
+  const [row] = await hitAndCount<HitRow & { standing: Record<string, unknown> | null }>(relaxedOf(db), "", {
+    ...hitValues(full),
+    apiKeyId: input.countKey,
+  });
   const standing = row!.standing ? keyStandingOf(row!.standing) : null;
   return { ...(row!.used != null ? allowedResult(row!, full) : await deniedResult(db, full)), standing };
 }
@@ -141,7 +147,11 @@ export async function hitKeyWindow(
   );
   // A refused request counts nothing and reads no standing (`standing` absent).
   if (!row) return deniedResult(db, full);
-  return { ...allowedResult(row, full), standing: row.standing ? keyStandingOf(row.standing) : null, ...(input.carry ? { carried: row.carried ?? null } : {}) };
+  return {
+    ...allowedResult(row, full),
+    standing: row.standing ? keyStandingOf(row.standing) : null,
+    ...(input.carry ? { carried: row.carried ?? null } : {}),
+  };
 }
 
 /** Usage counters for a key whose rate limit an admin switched off; its standing (null: the key is gone). */

@@ -87,7 +87,9 @@ describe("who may open /dev/mailbox", () => {
   });
 
   test("never when mail really goes out (SMTP_URL), nor in production without DEV_MAILBOX / E2E", async () => {
-    await withEnv({ SMTP_URL: "smtp://127.0.0.1:1", NODE_ENV: "development" }, async () => expect(devMailboxOpenTo(stamped("127.0.0.1"))).toBe(false));
+    await withEnv({ SMTP_URL: "smtp://127.0.0.1:1", NODE_ENV: "development" }, async () =>
+      expect(devMailboxOpenTo(stamped("127.0.0.1"))).toBe(false),
+    );
     await withEnv({ NODE_ENV: "production" }, async () => expect(devMailboxOpenTo(stamped("127.0.0.1"))).toBe(false));
   });
 });
@@ -99,8 +101,12 @@ describe("what /dev/mailbox shows", () => {
     await sendMail(db, { to, subject: "Your balance is low", text: "private balance details", html: "<p>private</p>" });
     await sendMail(db, { to, subject: "Sign in", text: "private text", url: "http://localhost:3000/api/auth/callback/nodemailer?token=t" });
     const mine = (await listOutboxLinks(db, 1000)).filter((m) => m.to === to);
-    expect(mine).toEqual([{ id: expect.any(String), to, url: "http://localhost:3000/api/auth/callback/nodemailer?token=t", createdAt: expect.any(Date) }]);
-    expect(await db.select().from(devMail)).toEqual(expect.arrayContaining([expect.objectContaining({ to, subject: "Your balance is low" })]));
+    expect(mine).toEqual([
+      { id: expect.any(String), to, url: "http://localhost:3000/api/auth/callback/nodemailer?token=t", createdAt: expect.any(Date) },
+    ]);
+    expect(await db.select().from(devMail)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ to, subject: "Your balance is low" })]),
+    );
   });
 });
 

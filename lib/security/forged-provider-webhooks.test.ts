@@ -40,7 +40,13 @@ beforeEach(() => {
 /** A webhook in fal's format, signed by a key that is not fal's. */
 function forged() {
   const body = JSON.stringify({ request_id: "req-forged", gateway_request_id: "req-forged", status: "OK", payload: { images: [] } });
-  const headers = signFalWebhook({ privateKey: ed25519KeyPair().privateKey, requestId: "req-forged", userId: "u", timestamp: Math.floor(Date.now() / 1000), body });
+  const headers = signFalWebhook({
+    privateKey: ed25519KeyPair().privateKey,
+    requestId: "req-forged",
+    userId: "u",
+    timestamp: Math.floor(Date.now() / 1000),
+    body,
+  });
   return { body, headers: { "content-type": "application/json", ...headers } };
 }
 
@@ -63,7 +69,11 @@ describe("auth", () => {
   });
 
   test("with PROVIDER=fal a forged signature is 401 after one fetch of the keys, which stay cached", async () => {
-    const answers = await withEnv({ PROVIDER: "fal", FAL_KEY: "k:s", FAL_JWKS_URL: jwksUrl }, async () => [await deliver(), await deliver(), await deliver()]);
+    const answers = await withEnv({ PROVIDER: "fal", FAL_KEY: "k:s", FAL_JWKS_URL: jwksUrl }, async () => [
+      await deliver(),
+      await deliver(),
+      await deliver(),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401]);
     expect(answers[0]!.body).toMatchObject({ error: "invalid_signature", message: "Webhook signature does not match" });
     // A signature matching no cached key may re-read them, but not within a minute of the last read.

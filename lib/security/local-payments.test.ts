@@ -30,18 +30,31 @@ afterAll(async () => {
 });
 
 async function topup(session: string) {
-  const res = await call(TOPUP, "/billing/topup", { session, body: { amountRub: 100, returnUrl: siteUrl("/dashboard/billing"), savePaymentMethod: true } });
+  const res = await call(TOPUP, "/billing/topup", {
+    session,
+    body: { amountRub: 100, returnUrl: siteUrl("/dashboard/billing"), savePaymentMethod: true },
+  });
   expect(res.status).toBe(201);
   return res.body.payment as { id: string; paymentProviderId: string };
 }
 
 const decide = (id: string, outcome: "pay" | "decline", auth: { session?: string; key?: string } = {}) =>
-  call(DECIDE, `/pay/local/${id}/${outcome}`, { method: "POST", params: { id, outcome }, headers: { "sec-fetch-site": "same-origin" }, ...auth });
+  call(DECIDE, `/pay/local/${id}/${outcome}`, {
+    method: "POST",
+    params: { id, outcome },
+    headers: { "sec-fetch-site": "same-origin" },
+    ...auth,
+  });
 
 const NOT_FOUND = { success: false, error: "not_found", message: "Payment not found" };
 
 async function expectUntouched(payment: { id: string; paymentProviderId: string }, ownerId: string) {
-  const [remote] = await (await getDb()).select().from(localProviderPayments).where(eq(localProviderPayments.id, payment.paymentProviderId));
+  const [remote] = await (
+    await getDb()
+  )
+    .select()
+    .from(localProviderPayments)
+    .where(eq(localProviderPayments.id, payment.paymentProviderId));
   expect(remote).toMatchObject({ status: "pending", paymentMethodId: null });
   expect(await paymentRow(payment.id)).toMatchObject({ status: "pending", grantedAt: null });
   expect(await balanceOf(ownerId)).toBe(0);
@@ -75,7 +88,9 @@ describe("the confirmation page acts only for the payment's owner", () => {
     // A second click (or a decline after it) changes nothing.
     expect((await decide(payment.paymentProviderId, "decline", { session: alice.session })).status).toBe(303);
     expect(await ledgerOf(alice.user.id)).toHaveLength(1);
-    expect(await (await getDb()).select().from(paymentMethods).where(eq(paymentMethods.userId, alice.user.id))).toMatchObject([{ cardLast4: "4242" }]);
+    expect(await (await getDb()).select().from(paymentMethods).where(eq(paymentMethods.userId, alice.user.id))).toMatchObject([
+      { cardLast4: "4242" },
+    ]);
   });
 
   test("the owner's cookie from another site is refused (CSRF)", async () => {
@@ -127,7 +142,9 @@ describe("production refuses to start with the local provider unless told it is 
     expect(refusal({ DATABASE_URL: "postgres://gw@db.internal:5432/gw" })).toEqual(named);
     expect(refusal({ NODE_ENV: "production", APP_URL: "https://gateway.example.com" })).toEqual(named);
     expect(refusal({ NODE_ENV: "production", HOSTNAME: "192.0.2.10", PORT: "8080" })).toEqual(named);
-    expect(refusal({ NODE_ENV: "production", APP_URL: "https://gateway.example.com", PAYMENT_PROVIDER: "local", ALLOW_LOCAL_PAYMENTS: "false" })).toEqual(named);
+    expect(
+      refusal({ NODE_ENV: "production", APP_URL: "https://gateway.example.com", PAYMENT_PROVIDER: "local", ALLOW_LOCAL_PAYMENTS: "false" }),
+    ).toEqual(named);
   });
 
   test("a demo says so; the Quick start, the browser tests and YooKassa deployments start as before", () => {
@@ -138,7 +155,14 @@ describe("production refuses to start with the local provider unless told it is 
     expect(refusal({ NODE_ENV: "production", APP_URL: "http://127.0.0.1:3210" })).toBeNull(); // playwright.config.ts
     expect(refusal({ NODE_ENV: "development", APP_URL: "http://192.0.2.10:3000" })).toBeNull();
     expect(
-      refusal({ DATABASE_URL: "postgres://gw@db.internal:5432/gw", NODE_ENV: "production", APP_URL: "https://gateway.example.com", PAYMENT_PROVIDER: "yookassa", YOOKASSA_SHOP_ID: "1", YOOKASSA_SECRET_KEY: "s" }),
+      refusal({
+        DATABASE_URL: "postgres://gw@db.internal:5432/gw",
+        NODE_ENV: "production",
+        APP_URL: "https://gateway.example.com",
+        PAYMENT_PROVIDER: "yookassa",
+        YOOKASSA_SHOP_ID: "1",
+        YOOKASSA_SECRET_KEY: "s",
+      }),
     ).toBeNull();
   });
 });

@@ -24,7 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => jobs.uninstall());
 
-const queue = (key: string, input: Record<string, unknown>) => call(QUEUE, `/queue/${IMG2IMG}`, { params: pathOf(IMG2IMG), body: input, key });
+const queue = (key: string, input: Record<string, unknown>) =>
+  call(QUEUE, `/queue/${IMG2IMG}`, { params: pathOf(IMG2IMG), body: input, key });
 
 describe("validation", () => {
   test.each([
@@ -38,7 +39,12 @@ describe("validation", () => {
     const { user, key } = await fundedActor(100);
     const res = await queue(key, { prompt: "restyle", image_url: url });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "invalid_body", message: `image_url: ${message}`, issues: [{ path: ["image_url"], message }] });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_body",
+      message: `image_url: ${message}`,
+      issues: [{ path: ["image_url"], message }],
+    });
     expect(await ledgerOf(user.id)).toEqual([]);
     expect(await balanceOf(user.id)).toBe(1_000_000);
   });
@@ -60,7 +66,10 @@ describe("validation", () => {
 
   test("the skill surface refuses them the same way, as INVALID_PARAMS", async () => {
     const { user, key } = await fundedActor(100);
-    const res = await call(GENERATE, "/api/v1/generate", { key, body: { model: "fal-ai/wizper", input: { audio_url: "file:///etc/shadow" } } });
+    const res = await call(GENERATE, "/api/v1/generate", {
+      key,
+      body: { model: "fal-ai/wizper", input: { audio_url: "file:///etc/shadow" } },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "INVALID_PARAMS", details: { reason: "invalid_body", issues: [{ path: ["audio_url"] }] } });
     expect(await ledgerOf(user.id)).toEqual([]);
@@ -88,7 +97,9 @@ describe("success", () => {
 
   test("ALLOW_PRIVATE_URLS (development) lets loopback through, as for callbacks", async () => {
     const { key } = await fundedActor(100);
-    const res = await withEnv({ ALLOW_PRIVATE_URLS: "true" }, () => queue(key, { prompt: "restyle", image_url: "http://127.0.0.1:8080/x.png" }));
+    const res = await withEnv({ ALLOW_PRIVATE_URLS: "true" }, () =>
+      queue(key, { prompt: "restyle", image_url: "http://127.0.0.1:8080/x.png" }),
+    );
     expect(res.status).toBe(200);
   });
 });

@@ -36,7 +36,10 @@ async function pendingJob(key: string): Promise<string> {
 }
 
 const statusStream = (id: string, auth: { key?: string; session?: string }) =>
-  openStream(QUEUE_GET, `/queue/${FLUX}/requests/${id}/status/stream`, { ...auth, params: pathOf(FLUX, "requests", id, "status", "stream") });
+  openStream(QUEUE_GET, `/queue/${FLUX}/requests/${id}/status/stream`, {
+    ...auth,
+    params: pathOf(FLUX, "requests", id, "status", "stream"),
+  });
 
 /** Reads the stream to its end, running `revoke` once its first event has arrived. */
 async function readRevoked(res: Response, revoke: () => Promise<unknown>) {
@@ -56,7 +59,11 @@ describe("auth", () => {
     const admin = await createActor({ role: "admin" });
     const id = await pendingJob(actor.key);
     const events = await readRevoked(await statusStream(id, { key: actor.key }), () =>
-      call(BAN, `/admin/users/${actor.user.id}/ban`, { params: { id: actor.user.id }, body: { reason: "abuse" }, session: admin.session }).then((r) => expect(r.status).toBe(200)),
+      call(BAN, `/admin/users/${actor.user.id}/ban`, {
+        params: { id: actor.user.id },
+        body: { reason: "abuse" },
+        session: admin.session,
+      }).then((r) => expect(r.status).toBe(200)),
     );
     expect(events[0]).toMatchObject({ event: "status", data: { status: "queued" } });
     expect(events.at(-1)).toEqual({ id: undefined, event: "error", data: { error: "forbidden", message: "This account is banned" } });
@@ -69,7 +76,9 @@ describe("auth", () => {
     const id = await pendingJob(actor.key);
     const open = await openStream(SKILL_STREAM, `/api/v1/requests/${id}/stream`, { key: actor.key, params: { requestId: id } });
     const events = await readRevoked(open, () =>
-      call(DELETE_KEY, `/me/keys/${actor.apiKey.id}`, { method: "DELETE", params: { id: actor.apiKey.id }, session: actor.session }).then((r) => expect(r.status).toBeLessThan(300)),
+      call(DELETE_KEY, `/me/keys/${actor.apiKey.id}`, { method: "DELETE", params: { id: actor.apiKey.id }, session: actor.session }).then(
+        (r) => expect(r.status).toBeLessThan(300),
+      ),
     );
     expect(events.at(-1)).toEqual({ id: undefined, event: "error", data: { error: "The API key was deleted", code: "UNAUTHORIZED" } });
   });
@@ -79,10 +88,16 @@ describe("auth", () => {
     const other = await createSession(actor.user);
     const id = await pendingJob(actor.key);
     const events = await readRevoked(await statusStream(id, { session: actor.session }), () =>
-      call(DELETE_SESSION, `/me/sessions/${actor.sessionRow.id}`, { method: "DELETE", params: { id: actor.sessionRow.id }, session: other.token }).then((r) =>
-        expect(r.status).toBeLessThan(300),
-      ),
+      call(DELETE_SESSION, `/me/sessions/${actor.sessionRow.id}`, {
+        method: "DELETE",
+        params: { id: actor.sessionRow.id },
+        session: other.token,
+      }).then((r) => expect(r.status).toBeLessThan(300)),
     );
-    expect(events.at(-1)).toEqual({ id: undefined, event: "error", data: { error: "unauthorized", message: "The session has ended; sign in again" } });
+    expect(events.at(-1)).toEqual({
+      id: undefined,
+      event: "error",
+      data: { error: "unauthorized", message: "The session has ended; sign in again" },
+    });
   });
 });

@@ -19,7 +19,10 @@ describe("the raw Auth.js endpoint", () => {
     const recipients = Array.from({ length: 25 }, (_, i) => address(`many${i}`));
     const answers: (string | null)[] = [];
     for (const [i, to] of recipients.entries()) {
-      const res = await browser.requestLink(to, "/dashboard", { "x-forwarded-for": `203.0.113.${i + 1}`, "x-real-ip": `203.0.113.${i + 1}` });
+      const res = await browser.requestLink(to, "/dashboard", {
+        "x-forwarded-for": `203.0.113.${i + 1}`,
+        "x-real-ip": `203.0.113.${i + 1}`,
+      });
       answers.push(res.headers.get("location"));
     }
     expect(answers.slice(0, LINKS_PER_CLIENT.max).every((l) => l?.startsWith("/signin/check-email"))).toBe(true);

@@ -18,14 +18,19 @@ import { call } from "@/test/http";
 const notification = (id: string) => ({ type: "notification", event: "payment.succeeded", object: { id, status: "succeeded" } });
 const notify = (id: string, socket: string, headers: Record<string, string> = {}) =>
   call(NOTIFY, "/webhooks/yookassa/notify", { body: notification(id), socket, headers });
-const eventsFor = async (id: string) => (await getDb()).select().from(inboundEvents).where(eq(inboundEvents.externalId, `payment.succeeded:${id}`));
+const eventsFor = async (id: string) =>
+  (await getDb())
+    .select()
+    .from(inboundEvents)
+    .where(eq(inboundEvents.externalId, `payment.succeeded:${id}`));
 const randomOctet = () => Math.floor(Math.random() * 250) + 1;
 
 describe("without TRUST_PROXY, X-Forwarded-For is not believed", () => {
   test("a new X-Forwarded-For per request does not escape the per-IP limit of payment notifications", async () => {
     const socket = `198.51.100.${randomOctet()}`;
     const answers = [];
-    for (let i = 0; i < 150; i++) answers.push(await notify(`spoof-${i}`, socket, { "x-forwarded-for": `185.71.76.${i % 30}, 10.${i}.0.1` }));
+    for (let i = 0; i < 150; i++)
+      answers.push(await notify(`spoof-${i}`, socket, { "x-forwarded-for": `185.71.76.${i % 30}, 10.${i}.0.1` }));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(100);
     expect(statuses.filter((s) => s === 429)).toHaveLength(50);
@@ -34,11 +39,19 @@ describe("without TRUST_PROXY, X-Forwarded-For is not believed", () => {
 
   test("X-Forwarded-For naming the payment provider's range does not pass its address allowlist; nothing is recorded", async () => {
     const id = `lp_forged_${crypto.randomUUID()}`;
-    const spoofs: Record<string, string>[] = [{ "x-forwarded-for": "185.71.76.1" }, { "x-real-ip": "185.71.76.1" }, { forwarded: "for=185.71.76.1" }];
+    const spoofs: Record<string, string>[] = [
+      { "x-forwarded-for": "185.71.76.1" },
+      { "x-real-ip": "185.71.76.1" },
+      { forwarded: "for=185.71.76.1" },
+    ];
     for (const headers of spoofs) {
       const res = await notify(id, "203.0.113.50", headers);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ success: false, error: "invalid_signature", message: "The notification does not come from the payment provider" });
+      expect(res.body).toEqual({
+        success: false,
+        error: "invalid_signature",
+        message: "The notification does not come from the payment provider",
+      });
     }
     expect(await eventsFor(id)).toEqual([]);
   });
@@ -72,7 +85,9 @@ describe("without TRUST_PROXY, X-Forwarded-For is not believed", () => {
 
 describe("TRUST_PROXY names the proxies whose X-Forwarded-For entries count", () => {
   const from = (socket: string, forwardedFor?: string) =>
-    clientAddress({ headers: new Headers({ [SOCKET_HEADER]: stampValue(socket), ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) }) });
+    clientAddress({
+      headers: new Headers({ [SOCKET_HEADER]: stampValue(socket), ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) }),
+    });
 
   test("a hop count: one load balancer appends the client; entries further left are the client's own", async () => {
     await withEnv({ TRUST_PROXY: "1" }, async () => {

@@ -44,7 +44,11 @@ const localSigned = (at = now()) => ({
   "webhook-signature": "v1,c2lnbmF0dXJl",
 });
 const inngestSigned = (at = now()) => ({ "content-type": "application/json", "x-inngest-signature": `t=${at}&s=${"0".repeat(64)}` });
-const tooLarge = (capBytes: number) => ({ success: false, error: "payload_too_large", message: `Request body is larger than ${capBytes} bytes` });
+const tooLarge = (capBytes: number) => ({
+  success: false,
+  error: "payload_too_large",
+  message: `Request body is larger than ${capBytes} bytes`,
+});
 
 describe("POST /webhooks/provider", () => {
   test("an unsigned body is refused 401 before a byte of it is read", async () => {

@@ -44,7 +44,10 @@ describe("shutdown drain", () => {
     await drained;
     expect(slowToldAt - startedAt).toBeGreaterThanOrEqual(290);
     expect(stopJobs).toHaveBeenCalledWith(300);
-    expect(info).toHaveBeenCalledWith("shutdown drained", expect.objectContaining({ streamsEnded: 1, syncRunsFinished: 1, syncRunsHandedOver: 1, jobsInFlight: 2, jobsLeftRunning: 0 }));
+    expect(info).toHaveBeenCalledWith(
+      "shutdown drained",
+      expect.objectContaining({ streamsEnded: 1, syncRunsFinished: 1, syncRunsHandedOver: 1, jobsInFlight: 2, jobsLeftRunning: 0 }),
+    );
 
     // A stream opened during the shutdown gets only the reconnect event; a run started now hands over at once.
     const late = await readEvents(sseResponse(async (send) => send("status", { status: "IN_QUEUE" }, 8)));

@@ -155,8 +155,11 @@ function holdExit(drained: Promise<void>, graceMs: number, hooks: ShutdownHooks,
   };
   process.exit = ((code?: number | string | null) => void finish(Number(code ?? process.exitCode ?? 0))) as typeof process.exit;
   if (process.env.NEXT_MANUAL_SIG_HANDLE) void drained.then(() => finish(0));
-  setTimeout(() => {
-    log.error("shutdown cap reached: exiting with work still open", { capMs: graceMs + HANDOVER_MS + SHUTDOWN_HARD_CAP_MS });
-    exit(1);
-  }, graceMs + HANDOVER_MS + SHUTDOWN_HARD_CAP_MS).unref();
+  setTimeout(
+    () => {
+      log.error("shutdown cap reached: exiting with work still open", { capMs: graceMs + HANDOVER_MS + SHUTDOWN_HARD_CAP_MS });
+      exit(1);
+    },
+    graceMs + HANDOVER_MS + SHUTDOWN_HARD_CAP_MS,
+  ).unref();
 }

@@ -35,7 +35,11 @@ describe("failureKind", () => {
     ["a refused connection", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }), "unreachable"],
     ["an unknown host", Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }), "unreachable"],
     ["the SDK's timeout", Object.assign(new Error("timed out"), { name: "TimeoutError" }), "unreachable"],
-    ["403 SignatureDoesNotMatch", Object.assign(new Error("sig"), { name: "SignatureDoesNotMatch", $metadata: { httpStatusCode: 403 } }), "access_denied"],
+    [
+      "403 SignatureDoesNotMatch",
+      Object.assign(new Error("sig"), { name: "SignatureDoesNotMatch", $metadata: { httpStatusCode: 403 } }),
+      "access_denied",
+    ],
     ["403 with no code", Object.assign(new Error("forbidden"), { $metadata: { httpStatusCode: 403 } }), "access_denied"],
     ["NoSuchBucket", Object.assign(new Error("no bucket"), { name: "NoSuchBucket", $metadata: { httpStatusCode: 404 } }), "bucket_missing"],
     ["503 SlowDown", Object.assign(new Error("slow down"), { name: "SlowDown", $metadata: { httpStatusCode: 503 } }), "server_error"],

@@ -33,7 +33,18 @@ export const clearStorageFailure = (): void => {
   state.failure = null;
 };
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_SOCKET",
+]);
 
 type Failing = {
   code?: string;
@@ -51,7 +62,8 @@ export function failureKind(err: unknown): StorageFailureKind {
   const name = e.name ?? e.Code;
   if ((code && NETWORK_CODES.has(code)) || name === "TimeoutError" || name === "RequestTimeout") return "unreachable";
   if (name === "NoSuchBucket") return "bucket_missing";
-  if (status === 401 || status === 403 || name === "InvalidAccessKeyId" || name === "SignatureDoesNotMatch" || name === "AccessDenied") return "access_denied";
+  if (status === 401 || status === 403 || name === "InvalidAccessKeyId" || name === "SignatureDoesNotMatch" || name === "AccessDenied")
+    return "access_denied";
   if (code === "EACCES" || code === "EPERM" || code === "EROFS") return "access_denied";
   if (code === "ENOSPC" || code === "EDQUOT") return "disk_full";
   if (status !== undefined && status >= 500) return "server_error";

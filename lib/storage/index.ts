@@ -11,9 +11,7 @@ export type { ObjectStorage, ObjectRead, ObjectInfo, ObjectSource, RangeRequest,
 export { RangeNotSatisfiable } from "./types";
 export { storageFailure, type StorageFailure, type StorageFailureKind } from "./failures";
 
-export type StorageState =
-  | { driver: "local" | "s3"; reason?: undefined }
-  | { driver: "disabled"; reason: string };
+export type StorageState = { driver: "local" | "s3"; reason?: undefined } | { driver: "disabled"; reason: string };
 
 /**
  * Which storage the configuration selects:
@@ -43,15 +41,17 @@ function build(e: Env): ObjectStorage | null {
   if (state.driver === "local") {
     return watched(localStorage({ root: path.resolve(e.DATA_DIR, "assets"), baseUrl: e.APP_URL }));
   }
-  return watched(s3Storage({
-    bucket: e.S3_BUCKET!,
-    region: e.S3_REGION,
-    endpoint: e.S3_ENDPOINT,
-    forcePathStyle: e.S3_FORCE_PATH_STYLE,
-    accessKeyId: e.S3_ACCESS_KEY_ID,
-    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-    publicUrl: e.S3_PUBLIC_URL,
-  }));
+  return watched(
+    s3Storage({
+      bucket: e.S3_BUCKET!,
+      region: e.S3_REGION,
+      endpoint: e.S3_ENDPOINT,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      publicUrl: e.S3_PUBLIC_URL,
+    }),
+  );
 }
 
 const globalForStorage = globalThis as unknown as { __gwStorage?: { storage: ObjectStorage | null } };

@@ -95,9 +95,7 @@ export function localStorage(options: { root: string; baseUrl: string }): Object
       }
       const resolved = range ? resolveRange(range, st.size) : null;
       const body =
-        st.size === 0
-          ? Readable.from([])
-          : handle.createReadStream(resolved ? { start: resolved.start, end: resolved.end } : {});
+        st.size === 0 ? Readable.from([]) : handle.createReadStream(resolved ? { start: resolved.start, end: resolved.end } : {});
       if (st.size === 0) await handle.close();
       return {
         body,

@@ -7,7 +7,15 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { OCTET_STREAM } from "./media-types";
 import { rangeHeaderValue, resolveRange } from "./range";
-import { keyUnder, RangeNotSatisfiable, type ObjectInfo, type ObjectRead, type ObjectSource, type ObjectStorage, type RangeRequest } from "./types";
+import {
+  keyUnder,
+  RangeNotSatisfiable,
+  type ObjectInfo,
+  type ObjectRead,
+  type ObjectSource,
+  type ObjectStorage,
+  type RangeRequest,
+} from "./types";
 
 export type S3StorageOptions = {
   bucket: string;

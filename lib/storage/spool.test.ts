@@ -15,7 +15,12 @@ describe("spoolToFile", () => {
   test("spools the body, counts it and hands back its head", async () => {
     const dir = await spoolDir();
     const body = Buffer.alloc(100_000, 7);
-    const spooled = await spoolToFile(Readable.from([body.subarray(0, 30_000), body.subarray(30_000)]), { dir, maxBytes: 100_000, headBytes: 1000, tooLarge: refused });
+    const spooled = await spoolToFile(Readable.from([body.subarray(0, 30_000), body.subarray(30_000)]), {
+      dir,
+      maxBytes: 100_000,
+      headBytes: 1000,
+      tooLarge: refused,
+    });
     expect(spooled.sizeBytes).toBe(100_000);
     expect(spooled.head).toEqual(body.subarray(0, 1000));
     expect(await readFile(spooled.path)).toEqual(body);
@@ -46,10 +51,9 @@ describe("spoolToFile", () => {
     // open and the removal then run side by side on a crowded CPU, which is what lets an open
     // land after the removal.
     let crowded = true;
-    const busy = Promise.all([
-      pbkdf2Async("p", "s", 8_000_000, 32, "sha256"),
-      pbkdf2Async("p", "s", 8_000_000, 32, "sha256"),
-    ]).finally(() => (crowded = false));
+    const busy = Promise.all([pbkdf2Async("p", "s", 8_000_000, 32, "sha256"), pbkdf2Async("p", "s", 8_000_000, 32, "sha256")]).finally(
+      () => (crowded = false),
+    );
     for (let round = 0; crowded || round < 1500; round++) {
       const results = await Promise.allSettled(Array.from({ length: 4 }, refusedAtOnce));
       expect(results.map((r) => r.status === "rejected" && (r.reason as Error).message)).toEqual(["gone", "gone", "gone", "gone"]);

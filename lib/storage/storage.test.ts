@@ -53,7 +53,9 @@ describe.each(drivers)("%s driver", (driver, make) => {
 
   test("put from a stream and from a spooled file", async () => {
     const k1 = key("wav");
-    expect(await storage.put(k1, Readable.from([Buffer.from("RIFF"), Buffer.from("data")]), { contentType: "audio/wav" })).toEqual({ sizeBytes: 8 });
+    expect(await storage.put(k1, Readable.from([Buffer.from("RIFF"), Buffer.from("data")]), { contentType: "audio/wav" })).toEqual({
+      sizeBytes: 8,
+    });
     expect((await read((await storage.get(k1))!.body)).toString()).toBe("RIFFdata");
     const file = path.join(await mkdtemp(path.join(tmpdir(), "gw-spool-")), "x.part");
     await writeFile(file, "spooled bytes");
@@ -136,7 +138,11 @@ describe.each(drivers)("%s driver", (driver, make) => {
     }
     expect(storage.publicUrl(k)).toBe(`${s3.publicBase}/${k}`);
     const shown = await fetch(storage.publicUrl(k));
-    expect({ status: shown.status, type: shown.headers.get("content-type"), body: await shown.text() }).toEqual({ status: 200, type: "image/png", body: "pixels" });
+    expect({ status: shown.status, type: shown.headers.get("content-type"), body: await shown.text() }).toEqual({
+      status: 200,
+      type: "image/png",
+      body: "pixels",
+    });
     expect(provider.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 3500_000);
     expect(provider.url).toContain("X-Amz-Signature=");
     const res = await fetch(provider.url);
@@ -168,7 +174,11 @@ describe(`S3 server behaviour (${s3Name()})`, () => {
     const storage = s3.storage();
     const k = await stored();
     const res = await fetch(storage.publicUrl(k), { headers: { range: "bytes=2-5" } });
-    expect({ status: res.status, range: res.headers.get("content-range"), body: await res.text() }).toEqual({ status: 206, range: "bytes 2-5/10", body: "2345" });
+    expect({ status: res.status, range: res.headers.get("content-range"), body: await res.text() }).toEqual({
+      status: 206,
+      range: "bytes 2-5/10",
+      body: "2345",
+    });
     await storage.delete(k);
     expect((await fetch(storage.publicUrl(k))).status).toBe(404);
   });
@@ -182,7 +192,10 @@ describe(`S3 server behaviour (${s3Name()})`, () => {
   test("a signed URL stops working once it has expired; a forged signature is refused where signatures are checked", async () => {
     const storage = s3.storage();
     const k = await stored();
-    const expired = await getSignedUrl(client(), new GetObjectCommand({ Bucket: s3.bucket, Key: k }), { expiresIn: 60, signingDate: new Date(Date.now() - 3600_000) });
+    const expired = await getSignedUrl(client(), new GetObjectCommand({ Bucket: s3.bucket, Key: k }), {
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 3600_000),
+    });
     const late = await fetch(expired);
     expect({ status: late.status, body: await late.text() }).toEqual({ status: 403, body: expect.stringContaining("Request has expired") });
     const { url } = await storage.providerUrl(k, 3600);
@@ -193,7 +206,8 @@ describe(`S3 server behaviour (${s3Name()})`, () => {
 
   test("a wrong secret is refused (403 SignatureDoesNotMatch) where signatures are checked", async () => {
     const put = s3.storage({ secretAccessKey: "not-the-secret" }).put(key("png"), Buffer.from("x"), { contentType: "image/png" });
-    if (s3.traits.verifiesSignatures) await expect(put).rejects.toMatchObject({ name: "SignatureDoesNotMatch", $metadata: { httpStatusCode: 403 } });
+    if (s3.traits.verifiesSignatures)
+      await expect(put).rejects.toMatchObject({ name: "SignatureDoesNotMatch", $metadata: { httpStatusCode: 403 } });
     else await expect(put).resolves.toEqual({ sizeBytes: 1 });
   });
 
@@ -210,7 +224,10 @@ describe(`S3 server behaviour (${s3Name()})`, () => {
 
   test("a missing bucket is NoSuchBucket (404) on writes and reads", async () => {
     const gone = s3.storage({ bucket: "gw-no-such-bucket" });
-    await expect(gone.put(key("png"), Buffer.from("x"), { contentType: "image/png" })).rejects.toMatchObject({ name: "NoSuchBucket", $metadata: { httpStatusCode: 404 } });
+    await expect(gone.put(key("png"), Buffer.from("x"), { contentType: "image/png" })).rejects.toMatchObject({
+      name: "NoSuchBucket",
+      $metadata: { httpStatusCode: 404 },
+    });
     await expect(gone.get("any/key")).rejects.toMatchObject({ name: "NoSuchBucket", $metadata: { httpStatusCode: 404 } });
   });
 });
@@ -248,7 +265,9 @@ describe("S3 public URLs", () => {
     const base = { bucket: "media", region: "eu-west-1", forcePathStyle: false, publicUrl: undefined };
     expect(s3.storage({ publicUrl: "https://cdn.example.com/" }).publicUrl("r/ab/c.png")).toBe("https://cdn.example.com/r/ab/c.png");
     expect(s3.storage({ ...base, endpoint: "https://s3.example.com" }).publicUrl("k.png")).toBe("https://media.s3.example.com/k.png");
-    expect(s3.storage({ ...base, endpoint: "https://s3.example.com", forcePathStyle: true }).publicUrl("k.png")).toBe("https://s3.example.com/media/k.png");
+    expect(s3.storage({ ...base, endpoint: "https://s3.example.com", forcePathStyle: true }).publicUrl("k.png")).toBe(
+      "https://s3.example.com/media/k.png",
+    );
     expect(s3.storage({ ...base, endpoint: undefined }).publicUrl("k.png")).toBe("https://media.s3.eu-west-1.amazonaws.com/k.png");
   });
 });

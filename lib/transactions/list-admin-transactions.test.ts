@@ -15,7 +15,9 @@ describe("success", () => {
 
     const byEmail = await listAdminTransactions(db, { user: `ANN-${tag}`, limit: 10, offset: 0 });
     expect(byEmail.total).toBe(1);
-    expect(byEmail.items).toEqual([expect.objectContaining({ userId: ann.id, email: ann.email, amount: 10_000, type: "grant", description: "for ann" })]);
+    expect(byEmail.items).toEqual([
+      expect.objectContaining({ userId: ann.id, email: ann.email, amount: 10_000, type: "grant", description: "for ann" }),
+    ]);
 
     const both = await listAdminTransactions(db, { user: `-${tag}@`, limit: 10, offset: 0 });
     expect(both.items.map((r) => r.email)).toEqual([bob.email, ann.email]);

@@ -34,7 +34,9 @@ describe("classifyUpload", () => {
   });
 
   test("a PNG declared image/jpeg names both types in the message", async () => {
-    await expect(classifyUpload(await media.image("png"), "image/jpeg")).rejects.toThrow("The file's bytes are image/png, but it was sent as image/jpeg");
+    await expect(classifyUpload(await media.image("png"), "image/jpeg")).rejects.toThrow(
+      "The file's bytes are image/png, but it was sent as image/jpeg",
+    );
   });
 });
 

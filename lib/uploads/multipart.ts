@@ -29,11 +29,7 @@ export const isMultipart = (contentType: string | null) => /^multipart\/form-dat
  * Content-Length is refused unread, and a larger streamed body is cut off where it passes the
  * cap (the request stream is cancelled, so nothing more is read).
  */
-export async function readMultipartFile<T>(
-  req: Request,
-  maxBytes: number,
-  onFile: (file: IncomingFile) => Promise<T>,
-): Promise<T> {
+export async function readMultipartFile<T>(req: Request, maxBytes: number, onFile: (file: IncomingFile) => Promise<T>): Promise<T> {
   const contentType = req.headers.get("content-type");
   if (!isMultipart(contentType)) {
     throw new ApiError("unsupported_media_type", "Send the upload as multipart/form-data with a `file` field");

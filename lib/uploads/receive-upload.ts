@@ -14,11 +14,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * surface also JSON `{data, mime_type, filename}`. Storage is checked first, so a server without
  * storage answers 503 before reading the body.
  */
-export async function receiveUpload(
-  ctx: RequestContext<"key">,
-  req: Request,
-  options: { allowJson: boolean },
-): Promise<StoredUpload> {
+export async function receiveUpload(ctx: RequestContext<"key">, req: Request, options: { allowJson: boolean }): Promise<StoredUpload> {
   const storage = getStorage();
   const maxBytes = env().MAX_UPLOAD_BYTES;
   const userId = ctx.principal.userId;

@@ -29,7 +29,11 @@ export type StoredUpload = {
 /** Keeps the last path segment (browsers may send `C:\fakepath\x.png`) without control characters. */
 export function cleanFilename(name: string | null): string | null {
   if (!name) return null;
-  const last = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const last = name
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim();
   return last ? last.slice(0, 255) : null;
 }
 
@@ -58,7 +62,10 @@ export async function storeUpload(
     onHead: async (head) => {
       contentType = await classifyUpload(head, input.declaredType);
       if (promised && contentType !== promised.contentType) {
-        throw new ApiError("unsupported_media_type", `The file's bytes are ${contentType}, but its upload was initiated as ${promised.contentType}`);
+        throw new ApiError(
+          "unsupported_media_type",
+          `The file's bytes are ${contentType}, but its upload was initiated as ${promised.contentType}`,
+        );
       }
     },
   });

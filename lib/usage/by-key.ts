@@ -5,7 +5,14 @@ import { windowStart, type UsageWindow } from "./windows";
 /** What a key looks like in lists: its first characters and an ellipsis, never the secret. */
 export const partialKey = (start: string | null) => (start ? `${start}…` : null);
 
-type Row = { api_key_id: string | null; name: string | null; start: string | null; credits: string | number; count: string | number; last_used_at: string | Date };
+type Row = {
+  api_key_id: string | null;
+  name: string | null;
+  start: string | null;
+  credits: string | number;
+  count: string | number;
+  last_used_at: string | Date;
+};
 
 /**
  * A user's spend per API key over a window, most expensive first. Operations made from the

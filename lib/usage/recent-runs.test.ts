@@ -60,9 +60,36 @@ describe("recentRuns", () => {
       await asset(other.id, theirs.requestId);
 
       expect(await recentRuns(db, me.id)).toEqual([
-        { id: latest.id, modelId: "fal-ai/flux/schnell", operation: "run", status: "completed", errorCode: null, credits: 1234, createdAt: latest.createdAt.toISOString(), thumbnailUrl: mine },
-        { id: failed.id, modelId: "fal-ai/flux/schnell", operation: "run", status: "failed", errorCode: "provider_error", credits: 0, createdAt: failed.createdAt.toISOString(), thumbnailUrl: null },
-        { id: old.id, modelId: "fal-ai/flux/schnell", operation: "run", status: "completed", errorCode: null, credits: 1234, createdAt: old.createdAt.toISOString(), thumbnailUrl: null },
+        {
+          id: latest.id,
+          modelId: "fal-ai/flux/schnell",
+          operation: "run",
+          status: "completed",
+          errorCode: null,
+          credits: 1234,
+          createdAt: latest.createdAt.toISOString(),
+          thumbnailUrl: mine,
+        },
+        {
+          id: failed.id,
+          modelId: "fal-ai/flux/schnell",
+          operation: "run",
+          status: "failed",
+          errorCode: "provider_error",
+          credits: 0,
+          createdAt: failed.createdAt.toISOString(),
+          thumbnailUrl: null,
+        },
+        {
+          id: old.id,
+          modelId: "fal-ai/flux/schnell",
+          operation: "run",
+          status: "completed",
+          errorCode: null,
+          credits: 1234,
+          createdAt: old.createdAt.toISOString(),
+          thumbnailUrl: null,
+        },
       ]);
       expect((await recentRuns(db, me.id, 1)).map((r) => r.id)).toEqual([latest.id]);
     });

@@ -15,7 +15,12 @@ export type WindowUsage = {
  * (activity_user_created_idx), grouped by model in SQL; the totals add up the few model groups.
  * Sandbox (`_test_` key) runs are left out: they cost nothing real.
  */
-export async function windowUsage(db: Executor, userId: string, windows: UsageWindow[] = defaultUsageWindows, now = Date.now()): Promise<WindowUsage[]> {
+export async function windowUsage(
+  db: Executor,
+  userId: string,
+  windows: UsageWindow[] = defaultUsageWindows,
+  now = Date.now(),
+): Promise<WindowUsage[]> {
   return Promise.all(
     windows.map(async (window) => {
       const rows = await db

@@ -78,7 +78,10 @@ export class FakeFal extends FalQueueServer<QueuedRequest> {
     if (r.cancelled) return { kind: "cancelled" };
     if (r.behaviour.error) return { kind: "error", ...r.behaviour.error };
     const out = r.behaviour.output;
-    const output = typeof out === "function" ? out(r.input) : (out ?? { images: [{ url: `${this.base}/media/${r.id}.png`, content_type: "image/png", width: 1024, height: 1024 }], seed: 42 });
+    const output =
+      typeof out === "function"
+        ? out(r.input)
+        : (out ?? { images: [{ url: `${this.base}/media/${r.id}.png`, content_type: "image/png", width: 1024, height: 1024 }], seed: 42 });
     return { kind: "output", output };
   }
 

@@ -19,7 +19,10 @@ export async function serveRoutes(routes: Record<string, RouteModule>) {
         return;
       }
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : await readBody(req);
-      const response = await handler(new Request(url, { method: req.method, headers: headersOf(req), body: body ? new Uint8Array(body) : undefined }), { params: Promise.resolve({}) });
+      const response = await handler(
+        new Request(url, { method: req.method, headers: headersOf(req), body: body ? new Uint8Array(body) : undefined }),
+        { params: Promise.resolve({}) },
+      );
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (err) {

@@ -20,7 +20,13 @@ type Payment = {
   description?: string;
   metadata: Record<string, string>;
   confirmation?: { type: "redirect"; confirmation_url: string; return_url: string };
-  payment_method?: { type: "bank_card"; id: string; saved: boolean; title: string; card: { first6: string; last4: string; card_type: string; expiry_month: string; expiry_year: string } };
+  payment_method?: {
+    type: "bank_card";
+    id: string;
+    saved: boolean;
+    title: string;
+    card: { first6: string; last4: string; card_type: string; expiry_month: string; expiry_year: string };
+  };
   save_payment_method: boolean;
   cancellation_details?: { party: string; reason: string };
   created_at: string;
@@ -41,7 +47,10 @@ export class FakeYookassa {
   private server!: Server;
   url = "";
 
-  constructor(readonly shopId = "123456", readonly secretKey = "test_secret") {}
+  constructor(
+    readonly shopId = "123456",
+    readonly secretKey = "test_secret",
+  ) {}
 
   static async start(shopId?: string, secretKey?: string): Promise<FakeYookassa> {
     const fake = new FakeYookassa(shopId, secretKey);
@@ -105,7 +114,11 @@ export class FakeYookassa {
     }
     const url = new URL(req.url ?? "/", "http://x");
     const route: Route | "unknown" =
-      req.method === "POST" && url.pathname === "/v3/payments" ? "create" : req.method === "GET" && /^\/v3\/payments\/[^/]+$/.test(url.pathname) ? "get" : "unknown";
+      req.method === "POST" && url.pathname === "/v3/payments"
+        ? "create"
+        : req.method === "GET" && /^\/v3\/payments\/[^/]+$/.test(url.pathname)
+          ? "get"
+          : "unknown";
     this.calls.push({ route, method: req.method ?? "", path: url.pathname, headers: req.headers, body });
     const send = (status: number, payload: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
@@ -130,7 +143,8 @@ export class FakeYookassa {
   }
 
   private create(body: Record<string, any>): { status: number; body: unknown } {
-    if (!body?.amount?.value || body.amount.currency !== "RUB") return { status: 400, body: error("invalid_request", "amount is required") };
+    if (!body?.amount?.value || body.amount.currency !== "RUB")
+      return { status: 400, body: error("invalid_request", "amount is required") };
     const id = `${randomUUID()}`;
     const base: Payment = {
       id,
@@ -162,7 +176,11 @@ export class FakeYookassa {
       }
     } else {
       if (body.confirmation?.type !== "redirect") return { status: 400, body: error("invalid_request", "confirmation is required") };
-      base.confirmation = { type: "redirect", return_url: body.confirmation.return_url, confirmation_url: `https://yoomoney.test/checkout/payments/v2/contract?orderId=${id}` };
+      base.confirmation = {
+        type: "redirect",
+        return_url: body.confirmation.return_url,
+        confirmation_url: `https://yoomoney.test/checkout/payments/v2/contract?orderId=${id}`,
+      };
     }
     this.payments.set(id, base);
     return { status: 200, body: base };

@@ -44,7 +44,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <Link href="/docs" className="hidden text-slate-600 hover:text-slate-900 md:inline">
               {t("docs")}
             </Link>
-            <Link href="/dashboard/profile" className="hidden max-w-56 truncate text-slate-600 hover:text-slate-900 sm:inline" data-testid="viewer-email">
+            <Link
+              href="/dashboard/profile"
+              className="hidden max-w-56 truncate text-slate-600 hover:text-slate-900 sm:inline"
+              data-testid="viewer-email"
+            >
               {principal.email ?? principal.name ?? t("accountFallback")}
             </Link>
             <form action={signOutAction}>

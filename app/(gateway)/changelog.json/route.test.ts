@@ -8,6 +8,10 @@ describe("GET /changelog.json", () => {
     const res = await call(GET, "/changelog.json");
     expect(res.status).toBe(200);
     expect(res.body.entries).toHaveLength(changelog.length);
-    expect(res.body.entries[0]).toEqual({ version: expect.any(String), date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), notes: expect.any(Array) });
+    expect(res.body.entries[0]).toEqual({
+      version: expect.any(String),
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      notes: expect.any(Array),
+    });
   });
 });

@@ -78,7 +78,10 @@ describe("GET /health", () => {
     await withEnv({ DATA_DIR: path.join(file, "data") }, async () => {
       const res = await call(GET, "/health");
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ status: "degraded", parts: { storage: { status: "down", driver: "local", reason: "unreachable" } } });
+      expect(res.body).toMatchObject({
+        status: "degraded",
+        parts: { storage: { status: "down", driver: "local", reason: "unreachable" } },
+      });
       expect(res.text).not.toContain(file);
     });
   });
@@ -113,7 +116,9 @@ describe("GET /health", () => {
     test("a failed operation keeps storage down with its kind until an operation succeeds", async () => {
       await withEnv({ ...s3.env, S3_BUCKET: "gone" }, async () => {
         setStorage(undefined);
-        await expect(currentStorage()!.put("health/x", new Uint8Array([1]), { contentType: "application/octet-stream" })).rejects.toMatchObject({
+        await expect(
+          currentStorage()!.put("health/x", new Uint8Array([1]), { contentType: "application/octet-stream" }),
+        ).rejects.toMatchObject({
           code: "storage_unavailable",
         });
         const res = await call(GET, "/health");
@@ -128,7 +133,14 @@ describe("GET /health", () => {
     await withEnv({ PAYMENT_PROVIDER: "yookassa", YOOKASSA_SHOP_ID: "123456", YOOKASSA_SECRET_KEY: "test_secret_key_123" }, async () => {
       expect((await call(GET, "/health")).body.parts.payments).toEqual({ status: "ok", provider: "yookassa" });
       // Nothing listens on port 1 of loopback: a real call that cannot connect.
-      const config = { apiUrl: "http://127.0.0.1:1/v3", shopId: "123456", secretKey: "test_secret_key_123", timeoutMs: 2000, maxRetries: 0, baseDelayMs: 1 };
+      const config = {
+        apiUrl: "http://127.0.0.1:1/v3",
+        shopId: "123456",
+        secretKey: "test_secret_key_123",
+        timeoutMs: 2000,
+        maxRetries: 0,
+        baseDelayMs: 1,
+      };
       await expect(yookassaRequest(config, { method: "GET", path: "/payments/x" })).rejects.toThrow(/unreachable/);
       const res = await call(GET, "/health");
       expect(res.status).toBe(200);

@@ -44,7 +44,12 @@ describe("success", () => {
     });
     expect(res.status).toBe(200);
     expect(updateMeResponse.parse(res.body)).toEqual(res.body);
-    expect(res.body.user).toMatchObject({ name: "Alice B", image: "https://cdn.example.com/a.png", lowBalanceEmailOptOut: true, role: "user" });
+    expect(res.body.user).toMatchObject({
+      name: "Alice B",
+      image: "https://cdn.example.com/a.png",
+      lowBalanceEmailOptOut: true,
+      role: "user",
+    });
     const partial = await call(PATCH, "/me", { method: "PATCH", key: alice.key, body: { image: null } });
     expect(partial.body.user).toMatchObject({ name: "Alice B", image: null, lowBalanceEmailOptOut: true });
     const [row] = await (await getDb()).select().from(users).where(eq(users.id, alice.user.id));
@@ -62,12 +67,21 @@ describe("validation", () => {
     const alice = await createActor();
     const res = await call(PATCH, "/me", { method: "PATCH", key: alice.key, body });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "invalid_body", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_body",
+      message: expect.any(String),
+      issues: [{ path, message: expect.any(String) }],
+    });
   });
 
   test("role and email cannot be changed through PATCH /me", async () => {
     const alice = await createActor();
-    const res = await call(PATCH, "/me", { method: "PATCH", key: alice.key, body: { name: "x", role: "admin", email: "root@example.com" } });
+    const res = await call(PATCH, "/me", {
+      method: "PATCH",
+      key: alice.key,
+      body: { name: "x", role: "admin", email: "root@example.com" },
+    });
     expect(res.body.user).toMatchObject({ role: "user", email: alice.user.email });
   });
 });
@@ -84,7 +98,12 @@ describe("auth", () => {
     expect((await write({ "sec-fetch-site": "same-origin", origin: "http://localhost:3000" })).status).toBe(200);
     expect((await write({})).status).toBe(200);
     // Keys carry no ambient authority, so the origin does not matter for them.
-    const viaKey = await call(PATCH, "/me", { method: "PATCH", key: alice.key, body: { name: "y" }, headers: { origin: "https://evil.example" } });
+    const viaKey = await call(PATCH, "/me", {
+      method: "PATCH",
+      key: alice.key,
+      body: { name: "y" },
+      headers: { origin: "https://evil.example" },
+    });
     expect(viaKey.status).toBe(200);
   });
 

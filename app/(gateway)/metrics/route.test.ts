@@ -107,7 +107,9 @@ describe("success", () => {
     expect((await call(listModels, "/models?limit=1")).status).toBe(200);
     const after = await scrape();
     expect(sample(after, "gateway_http_requests_total", labels)).toBe(sample(before, "gateway_http_requests_total", labels) + 1);
-    expect(sample(after, "gateway_http_request_duration_seconds", labels)).toBe(sample(before, "gateway_http_request_duration_seconds", labels) + 1);
+    expect(sample(after, "gateway_http_request_duration_seconds", labels)).toBe(
+      sample(before, "gateway_http_request_duration_seconds", labels) + 1,
+    );
     // The scrape itself is counted under its own route.
     expect(sample(after, "gateway_http_requests_total", { route: "/metrics", status: "200" })).toBeGreaterThan(0);
   });

@@ -16,7 +16,12 @@ export const GET = observed(
     try {
       if (!metricsEnabled()) throw notFound("Endpoint");
       if (!authorizeScrape(req.headers.get("authorization"))) {
-        throw new ApiError("unauthorized", "A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)", {}, { "WWW-Authenticate": 'Bearer realm="metrics"' });
+        throw new ApiError(
+          "unauthorized",
+          "A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)",
+          {},
+          { "WWW-Authenticate": 'Bearer realm="metrics"' },
+        );
       }
       registerScrapeGauges();
       const { registry } = metrics();

@@ -87,7 +87,9 @@ describe("success", () => {
     ["two characters (no trigram)", "3D", ["fal-ai/hunyuan3d/v2", "fal-ai/tripo3d/tripo/v2.5/text-to-3d", "fal-ai/trellis"]],
   ])("search matches %s", async (_, search, expected) => {
     const body = await list(`?search=${encodeURIComponent(search)}&limit=200`);
-    const want = listed.filter((m) => [m.modelId, m.displayName, m.description].some((f) => f.toLowerCase().includes(search.toLowerCase())));
+    const want = listed.filter((m) =>
+      [m.modelId, m.displayName, m.description].some((f) => f.toLowerCase().includes(search.toLowerCase())),
+    );
     expect(body.items.map((m) => m.modelId).sort()).toEqual(want.map((m) => m.modelId).sort());
     expect(body.items.map((m) => m.modelId)).toEqual(expect.arrayContaining(expected));
   });
@@ -101,7 +103,10 @@ describe("success", () => {
   test("filters combine: search, tag and category together", async () => {
     const body = await list("?search=flux&tag=realism&category=text-to-image&limit=200");
     const want = listed.filter(
-      (m) => m.category === "text-to-image" && m.tags.includes("realism") && [m.modelId, m.displayName, m.description].some((f) => f.toLowerCase().includes("flux")),
+      (m) =>
+        m.category === "text-to-image" &&
+        m.tags.includes("realism") &&
+        [m.modelId, m.displayName, m.description].some((f) => f.toLowerCase().includes("flux")),
     );
     expect(body.items.map((m) => m.modelId).sort()).toEqual(want.map((m) => m.modelId).sort());
   });
@@ -166,7 +171,11 @@ describe("prices agree across surfaces", () => {
   test("a discounted model's priceRub is the unit price charged, originalPriceRub the price before the discount", async () => {
     const actor = await createActor({ role: "admin" });
     const path = imagen.split("/");
-    const estimate = await call(postEstimate, `/models/${imagen}/estimate`, { params: { path: [...path, "estimate"] }, body: { prompt: "x", num_images: 2 }, key: actor.key });
+    const estimate = await call(postEstimate, `/models/${imagen}/estimate`, {
+      params: { path: [...path, "estimate"] },
+      body: { prompt: "x", num_images: 2 },
+      key: actor.key,
+    });
     expect(estimate.body).toMatchObject({ estimatedPriceRub: 2.88, estimatedCostRub: 5.76, quantity: 2, priceUnit: "image" });
 
     const listed = (await list(`?search=${imagen}`)).items.find((m) => m.modelId === imagen);
@@ -191,7 +200,11 @@ describe("prices agree across surfaces", () => {
     const priced = items.filter((m) => m.priceRub !== null && m.discountPercent > 0);
     expect(priced.length).toBeGreaterThan(1);
     for (const m of priced) {
-      const res = await call(postEstimate, `/models/${m.modelId}/estimate`, { params: { path: [...m.modelId.split("/"), "estimate"] }, body: { prompt: "x" }, key: actor.key });
+      const res = await call(postEstimate, `/models/${m.modelId}/estimate`, {
+        params: { path: [...m.modelId.split("/"), "estimate"] },
+        body: { prompt: "x" },
+        key: actor.key,
+      });
       expect([m.modelId, res.body.estimatedPriceRub]).toEqual([m.modelId, m.priceRub]);
     }
   });

@@ -13,7 +13,15 @@ export async function generateMetadata() {
 }
 
 /** Auth.js error types (and our own) → what the person should do next (messages signin.err…). */
-const errors = ["InvalidEmail", "Verification", "AccessDenied", "RateLimited", "EmailSignInError", "OAuthAccountNotLinked", "Configuration"] as const;
+const errors = [
+  "InvalidEmail",
+  "Verification",
+  "AccessDenied",
+  "RateLimited",
+  "EmailSignInError",
+  "OAuthAccountNotLinked",
+  "Configuration",
+] as const;
 const isKnownError = (e: string): e is (typeof errors)[number] => (errors as readonly string[]).includes(e);
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

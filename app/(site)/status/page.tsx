@@ -16,13 +16,22 @@ const TONE = { ok: "green", down: "red", disabled: "slate" } as const;
 
 // What GET /health says, for people: each part's state, the uptime and when it was checked.
 export default async function StatusPage() {
-  const [health, t, f] = await Promise.all([getDb().catch(() => null).then(checkHealth), getTranslations("statusPage"), getFormat()]);
+  const [health, t, f] = await Promise.all([
+    getDb()
+      .catch(() => null)
+      .then(checkHealth),
+    getTranslations("statusPage"),
+    getFormat(),
+  ]);
   const hours = Math.floor(health.uptime / 3600);
   const minutes = Math.floor((health.uptime % 3600) / 60);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <PageHeader title={t("title")} description={t("description")} />
-      <p className={`mb-6 rounded-md border px-4 py-3 text-sm font-medium ${health.status === "ok" ? "border-emerald-200 bg-emerald-50 text-emerald-800" : "border-amber-200 bg-amber-50 text-amber-900"}`} data-testid="status-overall">
+      <p
+        className={`mb-6 rounded-md border px-4 py-3 text-sm font-medium ${health.status === "ok" ? "border-emerald-200 bg-emerald-50 text-emerald-800" : "border-amber-200 bg-amber-50 text-amber-900"}`}
+        data-testid="status-overall"
+      >
         {t(`overall_${health.status}`)}
       </p>
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -36,7 +45,9 @@ export default async function StatusPage() {
           );
         })}
       </ul>
-      <p className="mt-4 text-sm text-slate-600">{t("uptime", { time: `${f.number(hours)} h ${minutes} min`, when: f.dateTime(health.timestamp) })}</p>
+      <p className="mt-4 text-sm text-slate-600">
+        {t("uptime", { time: `${f.number(hours)} h ${minutes} min`, when: f.dateTime(health.timestamp) })}
+      </p>
       <p className="mt-2 text-sm text-slate-600">
         {t.rich("json", {
           link: (chunks) => (

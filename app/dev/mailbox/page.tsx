@@ -42,7 +42,10 @@ export default async function DevMailboxPage() {
               </p>
               <p className="text-xs text-slate-600">{f.dateTime(m.createdAt)}</p>
             </div>
-            <a href={m.url} className="mt-3 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+            <a
+              href={m.url}
+              className="mt-3 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+            >
               {t("open")}
             </a>
           </li>

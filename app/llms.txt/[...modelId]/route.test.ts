@@ -21,7 +21,9 @@ describe("GET /catalog/{modelId}/llms.txt", () => {
     expect(text).toContain('curl -X POST "http://localhost:3000/api/v1/generate"');
     expect(text).toContain('curl -X POST "http://localhost:3000/run/fal-ai/flux/dev"');
     expect(text).toContain("connect a client to http://localhost:3000/mcp");
-    expect(text).toContain(JSON.stringify({ model: "fal-ai/flux/dev", input: { prompt: "a lighthouse on a cliff at dawn, oil painting" } }, null, 2));
+    expect(text).toContain(
+      JSON.stringify({ model: "fal-ai/flux/dev", input: { prompt: "a lighthouse on a cliff at dawn, oil painting" } }, null, 2),
+    );
   });
 
   test("a model needing a file gets a sample URL in its example", async () => {

@@ -7,7 +7,15 @@ import type { PriceUnit } from "@/db/schema/models";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
 import { exampleImageUrl } from "@/lib/catalog/example-url";
 import { localCategory } from "../category-label";
-import { type AdminModelsPage, isAdminApiError, useAdminModels, useDeleteModel, useSyncCatalog, useSyncModel, useUpdateModel } from "./use-admin-models";
+import {
+  type AdminModelsPage,
+  isAdminApiError,
+  useAdminModels,
+  useDeleteModel,
+  useSyncCatalog,
+  useSyncModel,
+  useUpdateModel,
+} from "./use-admin-models";
 
 // Not imported from the schema module: that would ship drizzle's table builder to the browser.
 const priceUnits = ["image", "megapixel", "second", "request", "1k_chars"] as const satisfies readonly PriceUnit[];
@@ -40,7 +48,14 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
       }}
     >
       <div className="flex gap-2">
-        <input aria-label={t("price")} className={field} value={price} onChange={(e) => setPrice(e.target.value)} placeholder="0.00035" inputMode="decimal" />
+        <input
+          aria-label={t("price")}
+          className={field}
+          value={price}
+          onChange={(e) => setPrice(e.target.value)}
+          placeholder="0.00035"
+          inputMode="decimal"
+        />
         <select aria-label={t("unit")} className={field} value={unit} onChange={(e) => setUnit(e.target.value)}>
           <option value="">{t("perRequestCost")}</option>
           {priceUnits.map((u) => (
@@ -49,11 +64,25 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
             </option>
           ))}
         </select>
-        <input aria-label={t("discount")} className={`${field} w-20`} value={discount} onChange={(e) => setDiscount(e.target.value)} inputMode="decimal" />
+        <input
+          aria-label={t("discount")}
+          className={`${field} w-20`}
+          value={discount}
+          onChange={(e) => setDiscount(e.target.value)}
+          inputMode="decimal"
+        />
       </div>
-      {update.error && <p className="text-xs text-red-600">{issues.length ? issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : update.error.message}</p>}
+      {update.error && (
+        <p className="text-xs text-red-600">
+          {issues.length ? issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : update.error.message}
+        </p>
+      )}
       <div className="flex gap-2">
-        <button type="submit" disabled={update.isPending} className="rounded bg-brand-600 px-3 py-1 text-xs font-medium text-white disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={update.isPending}
+          className="rounded bg-brand-600 px-3 py-1 text-xs font-medium text-white disabled:opacity-50"
+        >
           {t("save")}
         </button>
         <button type="button" onClick={onDone} className="rounded border border-slate-300 px-3 py-1 text-xs">
@@ -74,13 +103,22 @@ function ExampleEditor({ model }: { model: AdminModelRecord }) {
   const [editing, setEditing] = useState(false);
   const [url, setUrl] = useState(model.thumbnailUrl ?? "");
   const issues = isAdminApiError(update.error) ? update.error.issues : [];
-  const save = (value: string | null) => update.mutate({ modelId: model.modelId, thumbnailUrl: value }, { onSuccess: () => setEditing(false) });
+  const save = (value: string | null) =>
+    update.mutate({ modelId: model.modelId, thumbnailUrl: value }, { onSuccess: () => setEditing(false) });
   return (
     <div className="mt-2">
       {/* The app renders examples of visible models only (a hidden one is as unknown as a missing one). */}
       {model.visible || (model.thumbnailUrl && exampleImageUrl(model) === model.thumbnailUrl) ? (
         // eslint-disable-next-line @next/next/no-img-element -- the same image the catalog shows
-        <img src={exampleImageUrl(model)} alt={t("exampleOf", { model: model.displayName })} width={96} height={60} className="h-[60px] w-24 rounded bg-slate-200 object-cover" loading="lazy" data-testid="admin-example" />
+        <img
+          src={exampleImageUrl(model)}
+          alt={t("exampleOf", { model: model.displayName })}
+          width={96}
+          height={60}
+          className="h-[60px] w-24 rounded bg-slate-200 object-cover"
+          loading="lazy"
+          data-testid="admin-example"
+        />
       ) : (
         <div className="h-[60px] w-24 rounded bg-slate-200" />
       )}
@@ -92,13 +130,33 @@ function ExampleEditor({ model }: { model: AdminModelRecord }) {
             save(url.trim() === "" ? null : url.trim());
           }}
         >
-          <input aria-label={t("exampleUrl")} className={field} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://…" inputMode="url" />
-          {update.error && <p className="text-xs text-red-600">{issues.length ? issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : update.error.message}</p>}
+          <input
+            aria-label={t("exampleUrl")}
+            className={field}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://…"
+            inputMode="url"
+          />
+          {update.error && (
+            <p className="text-xs text-red-600">
+              {issues.length ? issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : update.error.message}
+            </p>
+          )}
           <div className="flex flex-wrap gap-2">
-            <button type="submit" disabled={update.isPending} className="rounded bg-brand-600 px-3 py-1 text-xs font-medium text-white disabled:opacity-50">
+            <button
+              type="submit"
+              disabled={update.isPending}
+              className="rounded bg-brand-600 px-3 py-1 text-xs font-medium text-white disabled:opacity-50"
+            >
               {t("save")}
             </button>
-            <button type="button" disabled={update.isPending} onClick={() => save(null)} className="rounded border border-slate-300 px-3 py-1 text-xs disabled:opacity-50">
+            <button
+              type="button"
+              disabled={update.isPending}
+              onClick={() => save(null)}
+              className="rounded border border-slate-300 px-3 py-1 text-xs disabled:opacity-50"
+            >
               {t("exampleReset")}
             </button>
             <button type="button" onClick={() => setEditing(false)} className="rounded border border-slate-300 px-3 py-1 text-xs">
@@ -139,9 +197,13 @@ function Row({ model }: { model: AdminModelRecord }) {
           <PriceEditor model={model} onDone={() => setEditing(false)} />
         ) : (
           <button type="button" onClick={() => setEditing(true)} className="text-left hover:underline" title={t("editPrice")}>
-            {model.priceRub === null ? t("fixed", { price: f.rub(model.creditCost) }) : t("per", { price: f.rub(model.priceRub), unit: model.priceUnit ? f.unit(model.priceUnit) : f.unit("request") })}
+            {model.priceRub === null
+              ? t("fixed", { price: f.rub(model.creditCost) })
+              : t("per", { price: f.rub(model.priceRub), unit: model.priceUnit ? f.unit(model.priceUnit) : f.unit("request") })}
             {model.originalPriceRub !== null && <s className="ml-2 text-xs text-slate-600">{f.rub(model.originalPriceRub)}</s>}
-            {model.discountPercent > 0 && <span className="ml-2 rounded bg-emerald-50 px-1.5 text-xs text-emerald-700">−{model.discountPercent}%</span>}
+            {model.discountPercent > 0 && (
+              <span className="ml-2 rounded bg-emerald-50 px-1.5 text-xs text-emerald-700">−{model.discountPercent}%</span>
+            )}
           </button>
         )}
       </td>
@@ -159,7 +221,12 @@ function Row({ model }: { model: AdminModelRecord }) {
       </td>
       <td className={`${cell} text-xs text-slate-600`}>{f.dateTime(model.schemaFetchedAt, t("never"))}</td>
       <td className={`${cell} whitespace-nowrap`}>
-        <button type="button" disabled={sync.isPending} onClick={() => sync.mutate(model.modelId)} className="mr-2 rounded border border-slate-300 px-2 py-1 text-xs disabled:opacity-50">
+        <button
+          type="button"
+          disabled={sync.isPending}
+          onClick={() => sync.mutate(model.modelId)}
+          className="mr-2 rounded border border-slate-300 px-2 py-1 text-xs disabled:opacity-50"
+        >
           {sync.isPending ? t("syncing") : t("syncSchema")}
         </button>
         <button
@@ -187,7 +254,12 @@ export function SyncCatalogButton() {
         </span>
       )}
       {sync.error && <span className="text-sm text-red-600">{sync.error.message}</span>}
-      <button type="button" disabled={sync.isPending} onClick={() => sync.mutate()} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-50">
+      <button
+        type="button"
+        disabled={sync.isPending}
+        onClick={() => sync.mutate()}
+        className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-50"
+      >
         {sync.isPending ? t("syncing") : t("syncCatalog")}
       </button>
     </div>
@@ -218,7 +290,9 @@ export function AdminModelsTable({ query, initial }: { query: string; initial: A
         </tbody>
       </table>
       <p className="border-t border-slate-100 px-3 py-2 text-xs text-slate-600">
-        {data.total === 0 ? t("noModels") : t("range", { from: f.number(data.offset + 1), to: f.number(data.offset + data.items.length), total: f.number(data.total) })}
+        {data.total === 0
+          ? t("noModels")
+          : t("range", { from: f.number(data.offset + 1), to: f.number(data.offset + data.items.length), total: f.number(data.total) })}
       </p>
     </div>
   );

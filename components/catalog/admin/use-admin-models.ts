@@ -42,10 +42,27 @@ function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: ["admin-models"] }) });
 }
 
-export type ModelPatch = { modelId: string; visible?: boolean; priceRub?: string | null; originalPriceRub?: string; priceUnit?: string | null; discountPercent?: string; thumbnailUrl?: string | null };
+export type ModelPatch = {
+  modelId: string;
+  visible?: boolean;
+  priceRub?: string | null;
+  originalPriceRub?: string;
+  priceUnit?: string | null;
+  discountPercent?: string;
+  thumbnailUrl?: string | null;
+};
 
-export const useUpdateModel = () => useAdminMutation((patch: ModelPatch) => adminFetch<{ model: AdminModelRecord }>("/admin/models", { method: "POST", body: patch }));
-export const useSyncModel = () => useAdminMutation((modelId: string) => adminFetch<{ model: AdminModelRecord }>("/admin/models/sync", { method: "POST", body: { modelId } }));
+export const useUpdateModel = () =>
+  useAdminMutation((patch: ModelPatch) => adminFetch<{ model: AdminModelRecord }>("/admin/models", { method: "POST", body: patch }));
+export const useSyncModel = () =>
+  useAdminMutation((modelId: string) =>
+    adminFetch<{ model: AdminModelRecord }>("/admin/models/sync", { method: "POST", body: { modelId } }),
+  );
 export const useSyncCatalog = () =>
-  useAdminMutation(() => adminFetch<{ before: number; after: number; added: number; updated: number; elapsedMs: number }>("/admin/models/sync-catalog", { method: "POST" }));
-export const useDeleteModel = () => useAdminMutation((modelId: string) => adminFetch<{ ok: true }>("/admin/models", { method: "DELETE", body: { modelId } }));
+  useAdminMutation(() =>
+    adminFetch<{ before: number; after: number; added: number; updated: number; elapsedMs: number }>("/admin/models/sync-catalog", {
+      method: "POST",
+    }),
+  );
+export const useDeleteModel = () =>
+  useAdminMutation((modelId: string) => adminFetch<{ ok: true }>("/admin/models", { method: "DELETE", body: { modelId } }));

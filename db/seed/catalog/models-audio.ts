@@ -20,7 +20,13 @@ export const audioModels: SeedModel[] = [
     publishedAt: "2025-05-14",
     popularity: 17_600,
     schema: ttsSchema(["Wise_Woman", "Friendly_Person", "Deep_Voice_Man", "Calm_Woman", "Casual_Guy"], {
-      emotion: { type: "string", title: "Emotion", description: "Emotional colour of the speech.", enum: ["neutral", "happy", "sad", "angry", "surprised"], default: "neutral" },
+      emotion: {
+        type: "string",
+        title: "Emotion",
+        description: "Emotional colour of the speech.",
+        enum: ["neutral", "happy", "sad", "angry", "surprised"],
+        default: "neutral",
+      },
     }),
   },
   {
@@ -152,7 +158,9 @@ export const audioModels: SeedModel[] = [
     licenseType: "open-source",
     publishedAt: "2024-06-05",
     popularity: 5_600,
-    schema: soundSchema("seconds_total", 47, 30, { steps: { type: "integer", title: "Inference steps", minimum: 1, maximum: 1000, default: 100 } }),
+    schema: soundSchema("seconds_total", 47, 30, {
+      steps: { type: "integer", title: "Inference steps", minimum: 1, maximum: 1000, default: 100 },
+    }),
   },
   {
     modelId: "fal-ai/mmaudio-v2/text-to-audio",
@@ -233,7 +241,9 @@ export const audioModels: SeedModel[] = [
     licenseType: "open-source",
     publishedAt: "2025-05-07",
     popularity: 2_900,
-    schema: musicSchema({ duration: { type: "number", title: "Duration", description: "Length of the song in seconds.", minimum: 5, maximum: 240, default: 60 } }),
+    schema: musicSchema({
+      duration: { type: "number", title: "Duration", description: "Length of the song in seconds.", minimum: 5, maximum: 240, default: 60 },
+    }),
   },
   // ---- voice cloning ----
   {

@@ -163,7 +163,9 @@ export const imageModels: SeedModel[] = [
       aspectRatios: ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"],
       negative: true,
       maxImages: 1,
-      extra: { expand_prompt: { type: "boolean", title: "Expand prompt", description: "Let the model elaborate the prompt.", default: true } },
+      extra: {
+        expand_prompt: { type: "boolean", title: "Expand prompt", description: "Let the model elaborate the prompt.", default: true },
+      },
     }),
   },
   {
@@ -343,9 +345,21 @@ export const imageModels: SeedModel[] = [
     publishedAt: "2024-06-18",
     popularity: 11_200,
     schema: imageToolSchema({
-      prompt: { type: "string", title: "Prompt", description: "Guides the detail the upscaler adds.", default: "masterpiece, best quality, highres" },
+      prompt: {
+        type: "string",
+        title: "Prompt",
+        description: "Guides the detail the upscaler adds.",
+        default: "masterpiece, best quality, highres",
+      },
       upscale_factor: upscaleFactor(4, 2),
-      creativity: { type: "number", title: "Creativity", description: "How much new detail to add.", minimum: 0, maximum: 1, default: 0.35 },
+      creativity: {
+        type: "number",
+        title: "Creativity",
+        description: "How much new detail to add.",
+        minimum: 0,
+        maximum: 1,
+        default: 0.35,
+      },
     }),
   },
   {
@@ -364,7 +378,13 @@ export const imageModels: SeedModel[] = [
     popularity: 8_600,
     schema: imageToolSchema({
       upscale_factor: upscaleFactor(8, 2),
-      output_format: { type: "string", title: "Output format", description: "File format of the result.", enum: ["png", "jpeg"], default: "png" },
+      output_format: {
+        type: "string",
+        title: "Output format",
+        description: "File format of the result.",
+        enum: ["png", "jpeg"],
+        default: "png",
+      },
     }),
   },
 ];

@@ -71,7 +71,10 @@ export const videoModels: SeedModel[] = [
     licenseType: "commercial",
     publishedAt: "2025-06-18",
     popularity: 19_800,
-    schema: videoSchema({ durations: ["6", "10"], extra: { prompt_optimizer: { type: "boolean", title: "Prompt optimizer", default: true } } }),
+    schema: videoSchema({
+      durations: ["6", "10"],
+      extra: { prompt_optimizer: { type: "boolean", title: "Prompt optimizer", default: true } },
+    }),
   },
   {
     modelId: "fal-ai/ltx-video",
@@ -87,7 +90,10 @@ export const videoModels: SeedModel[] = [
     licenseType: "open-source",
     publishedAt: "2024-11-22",
     popularity: 13_100,
-    schema: videoSchema({ negative: true, extra: { resolution: { type: "string", title: "Resolution", enum: ["480p", "720p"], default: "720p" } } }),
+    schema: videoSchema({
+      negative: true,
+      extra: { resolution: { type: "string", title: "Resolution", enum: ["480p", "720p"], default: "720p" } },
+    }),
   },
   {
     modelId: "fal-ai/luma-dream-machine/ray-2",
@@ -103,7 +109,10 @@ export const videoModels: SeedModel[] = [
     licenseType: "commercial",
     publishedAt: "2025-01-15",
     popularity: 10_400,
-    schema: videoSchema({ aspectRatios: ["16:9", "9:16", "4:3", "3:4", "21:9", "1:1"], extra: { resolution: { type: "string", title: "Resolution", enum: ["540p", "720p"], default: "540p" } } }),
+    schema: videoSchema({
+      aspectRatios: ["16:9", "9:16", "4:3", "3:4", "21:9", "1:1"],
+      extra: { resolution: { type: "string", title: "Resolution", enum: ["540p", "720p"], default: "540p" } },
+    }),
   },
   {
     modelId: "fal-ai/pixverse/v4.5/text-to-video",
@@ -120,7 +129,12 @@ export const videoModels: SeedModel[] = [
     licenseType: "commercial",
     publishedAt: "2025-05-15",
     popularity: 7_700,
-    schema: videoSchema({ durations: ["5", "8"], aspectRatios: ratios, negative: true, extra: { style: { type: "string", title: "Style", enum: ["anime", "3d_animation", "clay", "comic", "cyberpunk"] } } }),
+    schema: videoSchema({
+      durations: ["5", "8"],
+      aspectRatios: ratios,
+      negative: true,
+      extra: { style: { type: "string", title: "Style", enum: ["anime", "3d_animation", "clay", "comic", "cyberpunk"] } },
+    }),
   },
   // ---- image-to-video ----
   {
@@ -198,7 +212,11 @@ export const videoModels: SeedModel[] = [
     licenseType: "open-source",
     publishedAt: "2025-02-26",
     popularity: 11_800,
-    schema: videoSchema({ source: true, negative: true, extra: { resolution: { type: "string", title: "Resolution", enum: ["480p", "720p"], default: "720p" } } }),
+    schema: videoSchema({
+      source: true,
+      negative: true,
+      extra: { resolution: { type: "string", title: "Resolution", enum: ["480p", "720p"], default: "720p" } },
+    }),
   },
   {
     modelId: "fal-ai/stable-video",
@@ -216,7 +234,16 @@ export const videoModels: SeedModel[] = [
     popularity: 3_900,
     schema: videoSchema({
       source: true,
-      extra: { motion_bucket_id: { type: "integer", title: "Motion", description: "Higher means more motion.", minimum: 1, maximum: 255, default: 127 } },
+      extra: {
+        motion_bucket_id: {
+          type: "integer",
+          title: "Motion",
+          description: "Higher means more motion.",
+          minimum: 1,
+          maximum: 255,
+          default: 127,
+        },
+      },
     }),
   },
 ];

@@ -55,7 +55,8 @@ function overlay(name: string, schema: JsonSchema): JsonSchema {
   const props = schema.properties as Record<string, JsonSchema> | undefined;
   if (props) out.properties = overlayProperties(props);
   const anyOf = schema.anyOf as JsonSchema[] | undefined;
-  if (anyOf?.some((s) => s.properties)) out.anyOf = anyOf.map((s) => (s.properties ? { properties: overlayProperties(s.properties as Record<string, JsonSchema>) } : {}));
+  if (anyOf?.some((s) => s.properties))
+    out.anyOf = anyOf.map((s) => (s.properties ? { properties: overlayProperties(s.properties as Record<string, JsonSchema>) } : {}));
   return out;
 }
 

@@ -289,9 +289,21 @@ export function sttSchema(languages: string[]): ModelSchema {
     input: obj(
       {
         audio_url: audioUrl(),
-        task: { type: "string", title: "Task", description: "Transcribe, or translate to English.", enum: ["transcribe", "translate"], default: "transcribe" },
+        task: {
+          type: "string",
+          title: "Task",
+          description: "Transcribe, or translate to English.",
+          enum: ["transcribe", "translate"],
+          default: "transcribe",
+        },
         language: { type: "string", title: "Language", description: "Spoken language; detected when empty.", enum: languages },
-        chunk_level: { type: "string", title: "Chunk level", description: "Timestamps per segment or per word.", enum: ["segment", "word"], default: "segment" },
+        chunk_level: {
+          type: "string",
+          title: "Chunk level",
+          description: "Timestamps per segment or per word.",
+          enum: ["segment", "word"],
+          default: "segment",
+        },
       },
       ["audio_url"],
     ),

@@ -23,7 +23,8 @@ const palettes: Record<string, [string, string]> = {
 
 /** A simple glyph per modality, drawn in white at low opacity. */
 const glyphs: Record<string, string> = {
-  image: '<rect x="150" y="40" width="80" height="64" rx="8"/><circle cx="172" cy="62" r="8" fill="#fff"/><path d="M156 98l22-22 14 14 12-10 22 18z" fill="#fff"/>',
+  image:
+    '<rect x="150" y="40" width="80" height="64" rx="8"/><circle cx="172" cy="62" r="8" fill="#fff"/><path d="M156 98l22-22 14 14 12-10 22 18z" fill="#fff"/>',
   video: '<rect x="146" y="44" width="70" height="56" rx="8"/><path d="M216 62l20-12v44l-20-12z" fill="#fff"/>',
   audio: '<path d="M150 72h8M166 56v32M182 44v56M198 60v24M214 50v44M230 66v12" stroke="#fff" stroke-width="6" stroke-linecap="round"/>',
   vector: '<path d="M150 90l24-40 24 28 16-20 20 32" stroke="#fff" stroke-width="6" fill="none" stroke-linejoin="round"/>',
@@ -31,7 +32,15 @@ const glyphs: Record<string, string> = {
 };
 
 const glyphFor = (category: string) =>
-  category.includes("video") ? glyphs.video : category.includes("image") ? glyphs.image : category === "3d" ? glyphs.cube : category === "embedding" ? glyphs.vector : glyphs.audio;
+  category.includes("video")
+    ? glyphs.video
+    : category.includes("image")
+      ? glyphs.image
+      : category === "3d"
+        ? glyphs.cube
+        : category === "embedding"
+          ? glyphs.vector
+          : glyphs.audio;
 
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 

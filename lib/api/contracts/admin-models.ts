@@ -4,7 +4,10 @@ import { formatDecimal, isDecimalError, parseDecimal } from "@/lib/money/decimal
 import { defineOperations } from "./operation";
 import { booleanQuery, csvOf, limitQuery, offsetQuery } from "./models";
 
-const slug = z.string().max(64).regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
+const slug = z
+  .string()
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
 
 /** fal-style ids: segments of letters, digits and `._~-` separated by single slashes. */
 export const modelIdSchema = z
@@ -35,7 +38,11 @@ export const adminModelsQuery = z.object({
   offset: offsetQuery,
   category: csvOf(z.string().toLowerCase().pipe(slug), "categories"),
   visibleOnly: booleanQuery.default(false),
-  search: z.string().max(64).optional().transform((v) => v?.trim() || undefined),
+  search: z
+    .string()
+    .max(64)
+    .optional()
+    .transform((v) => v?.trim() || undefined),
 });
 
 export const adminModelRecord = z
@@ -90,9 +97,10 @@ export const upsertModelBody = z
           "Exact unit price charged, the discount applied (a string keeps every digit); null: no unit price (creditCost per request). " +
           "Under a discount without originalPriceRub, the price before the discount is derived from it and must come out exact to 8 decimals.",
       }),
-    originalPriceRub: exactDecimal(LIST_PRICE_SCALE, 0, 1_000_000_000)
-      .optional()
-      .meta({ description: "Exact unit price before the discount; with discountPercent it sets what is charged (priceRub, if also sent, must agree)" }),
+    originalPriceRub: exactDecimal(LIST_PRICE_SCALE, 0, 1_000_000_000).optional().meta({
+      description:
+        "Exact unit price before the discount; with discountPercent it sets what is charged (priceRub, if also sent, must agree)",
+    }),
     priceUnit: z.enum(priceUnits).nullable().optional(),
     discountPercent: exactDecimal(2, 0, 100).optional(),
     modelLab: z.string().trim().min(1).max(100).nullable().optional(),
@@ -100,7 +108,10 @@ export const upsertModelBody = z
     groupLabel: z.string().max(100).nullable().optional(),
     tags: z.array(z.string().toLowerCase().pipe(slug)).max(30).optional(),
     licenseType: z.enum(licenseTypes).nullable().optional(),
-    thumbnailUrl: z.union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/[^/]/, "an absolute URL or a path")]).nullable().optional(),
+    thumbnailUrl: z
+      .union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/[^/]/, "an absolute URL or a path")])
+      .nullable()
+      .optional(),
   })
   .meta({ id: "AdminModelUpsert" });
 export type UpsertModelBody = z.output<typeof upsertModelBody>;
@@ -137,7 +148,8 @@ export const adminModelOperations = defineOperations([
     path: "/admin/models",
     operationId: "adminUpsertModel",
     summary: "Create a model, or update the fields given",
-    description: "Creating needs displayName and category. Price changes keep originalPriceRub (the list price a discount is taken from) and creditCost consistent.",
+    description:
+      "Creating needs displayName and category. Price changes keep originalPriceRub (the list price a discount is taken from) and creditCost consistent.",
     body: upsertModelBody,
     errors: ["conflict"],
     responses: { 201: { description: "Created or updated", schema: upsertModelResponse } },
@@ -168,7 +180,8 @@ export const adminModelOperations = defineOperations([
     path: "/admin/models/sync-catalog",
     operationId: "adminSyncCatalog",
     summary: "Re-sync the whole catalog from the provider",
-    description: "Adds models the provider has and the catalog lacks (except ones an admin removed) and refreshes every existing model's schema. Prices, names and visibility stay as the admin set them.",
+    description:
+      "Adds models the provider has and the catalog lacks (except ones an admin removed) and refreshes every existing model's schema. Prices, names and visibility stay as the admin set them.",
     errors: ["provider_error"],
     responses: { 200: { description: "Sync result", schema: syncCatalogResponse } },
   },

@@ -45,7 +45,15 @@ export const topUsersQuery = z.object({
 export const topUsersSchema = z
   .object({
     window: z.string(),
-    items: z.array(z.object({ userId: z.string(), email: z.string().nullable(), name: z.string().nullable(), credits: credits("Charged in the window"), count: z.int() })),
+    items: z.array(
+      z.object({
+        userId: z.string(),
+        email: z.string().nullable(),
+        name: z.string().nullable(),
+        credits: credits("Charged in the window"),
+        count: z.int(),
+      }),
+    ),
   })
   .meta({ id: "TopUsers" });
 

@@ -94,7 +94,11 @@ export const adminUpdateKeyBody = z
     enabled: z.boolean().optional(),
     metadata: z.object({ monthlyLimitRub: z.int().min(0).max(1_000_000_000).nullable() }).optional(),
     rateLimitEnabled: z.boolean().optional(),
-    rateLimitTimeWindow: z.int().min(1_000).max(30 * 86_400_000).optional(),
+    rateLimitTimeWindow: z
+      .int()
+      .min(1_000)
+      .max(30 * 86_400_000)
+      .optional(),
     rateLimitMax: z.int().min(0).max(100_000).nullable().optional().meta({ description: "null restores the default" }),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: "Nothing to change" })

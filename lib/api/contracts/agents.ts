@@ -52,7 +52,8 @@ export const agentOperations = defineOperations([
     path: "/llms.txt",
     operationId: "getLlmsTxt",
     summary: "The service for language models (llms.txt): how to connect, and every visible model with its price",
-    description: "Markdown, generated from the catalog on each request: a model an admin adds appears at once, a hidden one never. Each model links to its own llms.txt.",
+    description:
+      "Markdown, generated from the catalog on each request: a model an admin adds appears at once, a hidden one never. Each model links to its own llms.txt.",
     tags: ["Agents"],
     surface: "gateway",
     auth: "none",
@@ -63,7 +64,8 @@ export const agentOperations = defineOperations([
     path: "/catalog/{modelId}/llms.txt",
     operationId: "getModelLlmsTxt",
     summary: "One model for language models (llms.txt): what it does, price and unit, input with defaults, example calls",
-    description: "Markdown with the model's compact input schema and the same call on the skill surface, the gateway surface and through MCP. Hidden models are 404.",
+    description:
+      "Markdown with the model's compact input schema and the same call on the skill surface, the gateway surface and through MCP. Hidden models are 404.",
     tags: ["Agents"],
     surface: "gateway",
     auth: "none",

@@ -52,9 +52,7 @@ export const deletedAsset = z.object({ id: z.string(), deleted: z.literal(true) 
 export const activityWithAssets = z
   .object({ record: activityRecordSchema, assets: z.array(assetSchema) })
   .meta({ id: "ActivityWithAssets" });
-export const deletedActivityAssets = z
-  .object({ deleted: z.int(), ids: z.array(z.string()) })
-  .meta({ id: "DeletedActivityAssets" });
+export const deletedActivityAssets = z.object({ deleted: z.int(), ids: z.array(z.string()) }).meta({ id: "DeletedActivityAssets" });
 
 export const fileParams = z.object({
   key: z.string().meta({ description: "The object key, slashes included (as in an asset's publicUrl)" }),

@@ -9,7 +9,10 @@ const MAX_TOPUP_RUB = 1_000_000;
 export const paymentSchema = z
   .object({
     id: z.string().meta({ description: "Our payment id (`pay_…`)" }),
-    paymentProviderId: z.string().nullable().meta({ description: "The payment provider's payment id; null until the provider accepted it" }),
+    paymentProviderId: z
+      .string()
+      .nullable()
+      .meta({ description: "The payment provider's payment id; null until the provider accepted it" }),
     status: z.enum(paymentStatuses).meta({ description: "pending → (waiting_for_capture) → succeeded | canceled; the last two are final" }),
     kind: z.enum(["topup", "auto_topup"]),
     creditsToGrant: z.int().meta({ description: "Credits added when the payment succeeds (1 credit = 0.0001 ₽)" }),
@@ -48,7 +51,9 @@ export const paymentListQuery = z.object({ limit: limitQuery, offset: offsetQuer
 export const paymentListSchema = z
   .object({ items: z.array(paymentSchema), total: z.int(), limit: z.int(), offset: z.int() })
   .meta({ id: "PaymentList" });
-export const paymentParams = z.object({ id: z.string().min(1).max(128).meta({ description: "The payment-provider payment id (our `pay_…` id works too)" }) });
+export const paymentParams = z.object({
+  id: z.string().min(1).max(128).meta({ description: "The payment-provider payment id (our `pay_…` id works too)" }),
+});
 export const paymentResponse = z.object({ payment: paymentSchema }).meta({ id: "PaymentResponse" });
 
 export const notificationBody = z
@@ -67,10 +72,10 @@ export const notificationResult = z
   .object({
     ok: z.boolean(),
     processed: z.boolean().meta({ description: "This delivery changed the payment (and granted the credits on success)" }),
-    reason: z
-      .string()
-      .nullable()
-      .meta({ description: "Why nothing was done: unknown_payment, amount_mismatch, already_succeeded, already_canceled, still_pending, unknown_at_provider, ignored_event, …" }),
+    reason: z.string().nullable().meta({
+      description:
+        "Why nothing was done: unknown_payment, amount_mismatch, already_succeeded, already_canceled, still_pending, unknown_at_provider, ignored_event, …",
+    }),
     deduped: z.boolean().meta({ description: "The same event for the same payment was received before" }),
   })
   .meta({ id: "PaymentNotificationResult" });
@@ -81,7 +86,8 @@ export const billingOperations = defineOperations([
     path: "/billing/topup",
     operationId: "createTopup",
     summary: "Start a card top-up; send the user to confirmationUrl",
-    description: "Credits are granted once the payment provider reports the payment succeeded (notification, return, or the periodic sweep).",
+    description:
+      "Credits are granted once the payment provider reports the payment succeeded (notification, return, or the periodic sweep).",
     tags: ["Billing"],
     surface: "gateway",
     auth: "key",
@@ -117,7 +123,8 @@ export const billingOperations = defineOperations([
     path: "/billing/payments/{id}/receipt",
     operationId: "getPaymentReceipt",
     summary: "Redirect to the payment's receipt",
-    description: "The provider's receipt page when it has one, otherwise the service's printable receipt. Only succeeded payments have one.",
+    description:
+      "The provider's receipt page when it has one, otherwise the service's printable receipt. Only succeeded payments have one.",
     tags: ["Billing"],
     surface: "gateway",
     auth: "key",

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { errorCodes, skillCodes } from "@/lib/http/errors";
 
-export const issueSchema = z
-  .object({ path: z.array(z.string()), message: z.string() })
-  .meta({ id: "ValidationIssue" });
+export const issueSchema = z.object({ path: z.array(z.string()), message: z.string() }).meta({ id: "ValidationIssue" });
 
 export const gatewayErrorSchema = z
   .object({
@@ -13,9 +11,7 @@ export const gatewayErrorSchema = z
     issues: z.array(issueSchema).optional(),
     required: z.number().optional().meta({ description: "Rubles needed (insufficient_balance)" }),
     available: z.number().optional().meta({ description: "Rubles available (insufficient_balance)" }),
-    recovery: z
-      .object({ action: z.string(), url: z.string(), minAmountRub: z.number().optional() })
-      .optional(),
+    recovery: z.object({ action: z.string(), url: z.string(), minAmountRub: z.number().optional() }).optional(),
     docs: z.string().optional(),
     failure: z
       .enum(["unreachable", "access_denied", "bucket_missing", "disk_full", "server_error", "error"])
@@ -35,7 +31,8 @@ export const gatewayErrorSchema = z
   .catchall(z.unknown())
   .meta({
     id: "Error",
-    description: "The gateway's error envelope. The fields beyond `success`, `error` and `message` depend on the code; a code may add others.",
+    description:
+      "The gateway's error envelope. The fields beyond `success`, `error` and `message` depend on the code; a code may add others.",
   });
 
 export const skillErrorSchema = z

@@ -12,7 +12,10 @@ const TAGS = ["fal compatibility"];
 
 const falUrls = {
   request_id: z.uuid(),
-  response_url: z.url().meta({ description: "Through the proxy: https://queue.fal.run/{owner}/{app}/requests/{id} (the client sends it back through the proxy); under /fal/queue: the gateway's own URL" }),
+  response_url: z.url().meta({
+    description:
+      "Through the proxy: https://queue.fal.run/{owner}/{app}/requests/{id} (the client sends it back through the proxy); under /fal/queue: the gateway's own URL",
+  }),
   status_url: z.url(),
   cancel_url: z.url(),
 };
@@ -28,14 +31,20 @@ export const falStatusSchema = z
     status: z.enum(["IN_QUEUE", "IN_PROGRESS", "COMPLETED"]),
     ...falUrls,
     queue_position: z.number().int().optional().meta({ description: "IN_QUEUE only" }),
-    logs: z.array(falLog).nullable().optional().meta({ description: "IN_PROGRESS and COMPLETED: the runner's logs with `logs=1` (or `true`), else null" }),
+    logs: z
+      .array(falLog)
+      .nullable()
+      .optional()
+      .meta({ description: "IN_PROGRESS and COMPLETED: the runner's logs with `logs=1` (or `true`), else null" }),
     metrics: z.object({ inference_time: z.number().nullable() }).optional().meta({ description: "COMPLETED only (seconds)" }),
     error: z.string().optional().meta({ description: "COMPLETED without a result (failed or cancelled): what happened" }),
     error_type: z.string().optional(),
   })
   .meta({ id: "FalStatus" });
 
-const falOutput = z.record(z.string(), z.unknown()).meta({ id: "FalOutput", description: "The model's output, as fal answers it (its files re-hosted by the gateway)" });
+const falOutput = z
+  .record(z.string(), z.unknown())
+  .meta({ id: "FalOutput", description: "The model's output, as fal answers it (its files re-hosted by the gateway)" });
 
 const falCancel = z.object({ status: z.enum(["OK", "CANCELLATION_REQUESTED"]) }).meta({ id: "FalCancel" });
 
@@ -69,12 +78,22 @@ const requestParams = z.object({
 const logsQuery = z.object({ logs: z.enum(["0", "1", "true", "false"]).optional().meta({ description: "Include the runner's logs" }) });
 const submitQuery = z.object({
   fal_webhook: z.url().max(2048).optional().meta({
-    description: "Completion callback in fal's body ({request_id, gateway_request_id, status: OK|ERROR, payload}), signed per Standard Webhooks with your webhook secret",
+    description:
+      "Completion callback in fal's body ({request_id, gateway_request_id, status: OK|ERROR, payload}), signed per Standard Webhooks with your webhook secret",
   }),
 });
 
 const sse = (description: string) => ({ description, contentType: "text/event-stream" });
-const genErrors = ["invalid_body", "unknown_model", "insufficient_balance", "key_limit_exceeded", "rate_limited", "generation_failed", "provider_error", "idempotency_key_reused"] as const;
+const genErrors = [
+  "invalid_body",
+  "unknown_model",
+  "insufficient_balance",
+  "key_limit_exceeded",
+  "rate_limited",
+  "generation_failed",
+  "provider_error",
+  "idempotency_key_reused",
+] as const;
 const common = { tags: TAGS, surface: "gateway" as const, auth: "key" as const };
 
 export const falOperations = defineOperations([
@@ -84,13 +103,15 @@ export const falOperations = defineOperations([
     operationId: "falProxyPost",
     summary: "fal proxy protocol (POST): run, stream, queue submit, upload initiate",
     description:
-      "@fal-ai/server-proxy's protocol, for `createFalClient({credentials: <gateway key>, proxyUrl: {url: \"…/api/fal/proxy\", when: \"always\"}})`. " +
+      '@fal-ai/server-proxy\'s protocol, for `createFalClient({credentials: <gateway key>, proxyUrl: {url: "…/api/fal/proxy", when: "always"}})`. ' +
       "The request is answered by the gateway itself as the operation the target names (see /fal/run and /fal/queue), billed to the key. " +
       "`Authorization: Key <key>` (fal's scheme) or Bearer.",
     ...common,
     headers: proxyHeaders.extend(falHeaders.shape),
     body: modelInputBody,
-    responses: { 200: { description: "As the target's operation answers", schema: z.union([falSubmittedSchema, falOutput, falUploadInitiated]) } },
+    responses: {
+      200: { description: "As the target's operation answers", schema: z.union([falSubmittedSchema, falOutput, falUploadInitiated]) },
+    },
     errors: [...genErrors, "invalid_params", "not_found", "method_not_allowed", "timeout"],
   },
   {
@@ -100,7 +121,10 @@ export const falOperations = defineOperations([
     summary: "fal proxy protocol (GET): queue status, status stream, result",
     ...common,
     headers: proxyHeaders,
-    responses: { 200: { description: "As the target's operation answers", schema: z.union([falStatusSchema, falOutput]) }, 202: { description: "Status while unfinished", schema: falStatusSchema } },
+    responses: {
+      200: { description: "As the target's operation answers", schema: z.union([falStatusSchema, falOutput]) },
+      202: { description: "Status while unfinished", schema: falStatusSchema },
+    },
     errors: ["invalid_params", "not_found", "method_not_allowed", "conflict", "generation_failed"],
   },
   {
@@ -110,7 +134,10 @@ export const falOperations = defineOperations([
     summary: "fal proxy protocol (PUT): queue cancel",
     ...common,
     headers: proxyHeaders,
-    responses: { 200: { description: "Cancelled", schema: falCancel }, 202: { description: "Cancellation asked of the provider", schema: falCancel } },
+    responses: {
+      200: { description: "Cancelled", schema: falCancel },
+      202: { description: "Cancellation asked of the provider", schema: falCancel },
+    },
     errors: ["invalid_params", "not_found", "method_not_allowed", "conflict"],
   },
   {
@@ -147,7 +174,8 @@ export const falOperations = defineOperations([
     path: "/fal/queue/{modelId}",
     operationId: "falSubmit",
     summary: "fal queue submit (FAL_QUEUE_RUN_HOST=<gateway>/fal/queue)",
-    description: "IN_QUEUE with the request's URLs (owner/app only, as fal's). `fal_webhook` is checked here (422 naming it) and called back in fal's body.",
+    description:
+      "IN_QUEUE with the request's URLs (owner/app only, as fal's). `fal_webhook` is checked here (422 naming it) and called back in fal's body.",
     ...common,
     params: modelParams,
     query: submitQuery,
@@ -167,7 +195,10 @@ export const falOperations = defineOperations([
     ...common,
     params: requestParams,
     query: logsQuery,
-    responses: { 200: { description: "Completed", schema: falStatusSchema }, 202: { description: "Queued or running", schema: falStatusSchema } },
+    responses: {
+      200: { description: "Completed", schema: falStatusSchema },
+      202: { description: "Queued or running", schema: falStatusSchema },
+    },
     errors: ["not_found"],
   },
   {
@@ -187,7 +218,8 @@ export const falOperations = defineOperations([
     path: "/fal/queue/{appId}/requests/{requestId}",
     operationId: "falResult",
     summary: "fal queue result",
-    description: "The output (x-fal-request-id). Before the end: 400 `detail: Request is still in progress`; a failed job: 422 with `detail`; a cancelled one: 400.",
+    description:
+      "The output (x-fal-request-id). Before the end: 400 `detail: Request is still in progress`; a failed job: 422 with `detail`; a cancelled one: 400.",
     ...common,
     params: requestParams,
     responses: { 200: { description: "The output", schema: falOutput } },
@@ -198,10 +230,14 @@ export const falOperations = defineOperations([
     path: "/fal/queue/{appId}/requests/{requestId}/cancel",
     operationId: "falCancel",
     summary: "fal queue cancel",
-    description: "A queued job: 200 `{status: OK}` and a full refund. Already running: 400 `{status: IN_PROGRESS}`; ended: 400 `{status: ALREADY_COMPLETED}`.",
+    description:
+      "A queued job: 200 `{status: OK}` and a full refund. Already running: 400 `{status: IN_PROGRESS}`; ended: 400 `{status: ALREADY_COMPLETED}`.",
     ...common,
     params: requestParams,
-    responses: { 200: { description: "Cancelled", schema: falCancel }, 202: { description: "Cancellation asked of the provider", schema: falCancel } },
+    responses: {
+      200: { description: "Cancelled", schema: falCancel },
+      202: { description: "Cancellation asked of the provider", schema: falCancel },
+    },
     errors: ["not_found", "conflict"],
   },
   {
@@ -218,7 +254,9 @@ export const falOperations = defineOperations([
     params: z.object({ token: z.string() }),
     body: z.string().meta({ format: "binary" }),
     bodyContentType: "application/octet-stream",
-    responses: { 200: { description: "Stored", schema: z.object({ file_url: z.url(), content_type: z.string(), file_size: z.number().int() }) } },
+    responses: {
+      200: { description: "Stored", schema: z.object({ file_url: z.url(), content_type: z.string(), file_size: z.number().int() }) },
+    },
     errors: ["not_found", "conflict", "asset_too_large", "unsupported_media_type", "invalid_body", "asset_storage_disabled"],
   },
 ]);

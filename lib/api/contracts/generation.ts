@@ -60,7 +60,13 @@ export const activityQuery = z.object({
 
 // ---- responses -------------------------------------------------------------------------------
 const status = z.enum(generationStatuses);
-const fileObject = z.looseObject({ url: z.string(), content_type: z.string().optional(), width: z.int().optional(), height: z.int().optional(), file_size: z.int().optional() });
+const fileObject = z.looseObject({
+  url: z.string(),
+  content_type: z.string().optional(),
+  width: z.int().optional(),
+  height: z.int().optional(),
+  file_size: z.int().optional(),
+});
 
 export const gatewayResult = z
   .looseObject({
@@ -144,11 +150,9 @@ export const activityList = z
 
 const sse = (description: string) => ({ description, contentType: "text/event-stream" });
 export const streamQuery = z.object({
-  lastEventId: z
-    .string()
-    .max(64)
-    .optional()
-    .meta({ description: "For EventSource polyfills: the id of the last event received, as the `Last-Event-ID` header carries it (the header wins)" }),
+  lastEventId: z.string().max(64).optional().meta({
+    description: "For EventSource polyfills: the id of the last event received, as the `Last-Event-ID` header carries it (the header wins)",
+  }),
 });
 const streamHeaders = z.object({
   "Last-Event-ID": z
@@ -160,8 +164,20 @@ const RESUME =
   " The stream opens with `retry: 1000`; every event has an `id:` (its position in the job's event log). A reconnect with `Last-Event-ID` (or `lastEventId`) resumes after that event without replaying the history. " +
   "Once the request is final a new connection is answered 204 No Content (EventSource stops reconnecting); fetch the result or the status instead. " +
   "A reconnect whose Last-Event-ID is before the final event gets the rest, then the stream closes. Comment heartbeats every 15 s.";
-const streamDone = { description: "The request is final: nothing to stream (EventSource stops reconnecting); fetch the result or status instead" };
-const runErrors = ["invalid_body", "invalid_params", "idempotency_key_reused", "unknown_model", "insufficient_balance", "key_limit_exceeded", "rate_limited", "generation_failed", "provider_error"] as const;
+const streamDone = {
+  description: "The request is final: nothing to stream (EventSource stops reconnecting); fetch the result or status instead",
+};
+const runErrors = [
+  "invalid_body",
+  "invalid_params",
+  "idempotency_key_reused",
+  "unknown_model",
+  "insufficient_balance",
+  "key_limit_exceeded",
+  "rate_limited",
+  "generation_failed",
+  "provider_error",
+] as const;
 
 export const generationOperations = defineOperations([
   {
@@ -188,7 +204,8 @@ export const generationOperations = defineOperations([
     path: "/queue/{modelId}",
     operationId: "queueModel",
     summary: "Queue a model run",
-    description: "Reserves the quote and queues the job. `webhook` gets a signed completion callback (Standard Webhooks, your webhook secret).",
+    description:
+      "Reserves the quote and queues the job. `webhook` gets a signed completion callback (Standard Webhooks, your webhook secret).",
     tags: ["Generation"],
     surface: "gateway",
     auth: "key",
@@ -204,13 +221,17 @@ export const generationOperations = defineOperations([
     path: "/queue/{modelId}/requests/{requestId}",
     operationId: "getQueuedResult",
     summary: "The result of a queued job",
-    description: "202 with the status body while unfinished. A failed job answers its error code (generation_failed, provider_error) with `status: failed`.",
+    description:
+      "202 with the status body while unfinished. A failed job answers its error code (generation_failed, provider_error) with `status: failed`.",
     tags: ["Generation"],
     surface: "gateway",
     auth: "key",
     params: requestPathParams,
     query: resultQuery,
-    responses: { 200: { description: "The result", schema: gatewayResult }, 202: { description: "Not finished yet", schema: statusResponse } },
+    responses: {
+      200: { description: "The result", schema: gatewayResult },
+      202: { description: "Not finished yet", schema: statusResponse },
+    },
     errors: ["not_found", "generation_failed", "provider_error"],
   },
   {

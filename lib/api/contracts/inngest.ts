@@ -2,10 +2,7 @@ import { z } from "zod";
 import { defineOperations } from "./operation";
 
 const sdkMessage = z.object({ message: z.string() }).meta({ id: "InngestSdkMessage" });
-const sdkError = z
-  .object({ name: z.string().optional(), message: z.string().optional() })
-  .loose()
-  .meta({ id: "InngestSdkError" });
+const sdkError = z.object({ name: z.string().optional(), message: z.string().optional() }).loose().meta({ id: "InngestSdkError" });
 const signature = z.object({
   fnId: z.string().optional().meta({ description: "Composite function id, e.g. generation-gateway-prune-job-history" }),
   stepId: z.string().optional().meta({ description: "`step`, or the hashed id of a planned step" }),
@@ -30,7 +27,10 @@ export const inngestOperations = defineOperations([
     query: signature,
     responses: {
       200: { description: "The run finished; the body is its output", contentType: "application/json" },
-      206: { description: "Steps to act on (StepRun, Sleep, WaitForEvent, StepPlanned, StepError, StepFailed)", contentType: "application/json" },
+      206: {
+        description: "Steps to act on (StepRun, Sleep, WaitForEvent, StepPlanned, StepError, StepFailed)",
+        contentType: "application/json",
+      },
       400: { description: "A final failure (`X-Inngest-No-Retry: true`)", schema: sdkError },
       401: { description: "Missing or invalid X-Inngest-Signature", schema: sdkMessage },
       500: { description: "A retriable failure (`X-Inngest-No-Retry: false`)", schema: sdkError },

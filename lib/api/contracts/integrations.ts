@@ -15,7 +15,10 @@ const requiredText = (field: keyof typeof COVER_LIMITS, description: string) =>
 
 const artist = requiredText("artist", "Artist name");
 const releaseName = requiredText("release_name", "Release (album, single or track) name");
-const genre = requiredText("genre", "Genre; a known genre (docs/integrations.md) sets the visual conventions, any other gets a neutral style");
+const genre = requiredText(
+  "genre",
+  "Genre; a known genre (docs/integrations.md) sets the visual conventions, any other gets a neutral style",
+);
 
 const renderChoice = (what: string) =>
   z
@@ -108,7 +111,16 @@ export const integrationOperations = defineOperations([
     headers: idempotencyHeaders,
     body: coverGenerateBody,
     responses: { 200: { description: "The cover", schema: coverAnswer } },
-    errors: ["not_found", "invalid_params", "idempotency_key_reused", "insufficient_balance", "key_limit_exceeded", "generation_failed", "provider_error", "timeout"],
+    errors: [
+      "not_found",
+      "invalid_params",
+      "idempotency_key_reused",
+      "insufficient_balance",
+      "key_limit_exceeded",
+      "generation_failed",
+      "provider_error",
+      "timeout",
+    ],
   },
   {
     method: "post",
@@ -128,6 +140,17 @@ export const integrationOperations = defineOperations([
     headers: idempotencyHeaders,
     body: coverEditBody,
     responses: { 200: { description: "The cover with its text", schema: coverAnswer } },
-    errors: ["not_found", "invalid_params", "idempotency_key_reused", "insufficient_balance", "key_limit_exceeded", "generation_failed", "provider_error", "timeout", "asset_storage_disabled", "storage_unavailable"],
+    errors: [
+      "not_found",
+      "invalid_params",
+      "idempotency_key_reused",
+      "insufficient_balance",
+      "key_limit_exceeded",
+      "generation_failed",
+      "provider_error",
+      "timeout",
+      "asset_storage_disabled",
+      "storage_unavailable",
+    ],
   },
 ]);

@@ -24,6 +24,8 @@ describe("OpenAPI covers the catalog", () => {
     const names = doc.paths["/models"].get.parameters.map((p: { name: string }) => p.name);
     expect(names).toEqual(["category", "lab", "tag", "search", "sort", "includeCommunity", "limit", "offset"]);
     expect(doc.paths["/models/{modelId}"].get.responses["404"].description).toContain("unknown_model");
-    expect(doc.paths["/api/v1/models/{modelId}/schema"].get.responses["404"].content["application/json"].schema.$ref).toBe("#/components/schemas/SkillError");
+    expect(doc.paths["/api/v1/models/{modelId}/schema"].get.responses["404"].content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/SkillError",
+    );
   });
 });

@@ -3,7 +3,10 @@ import { priceUnits, licenseTypes } from "@/db/schema/models";
 import { defineOperations } from "./operation";
 
 // ---- query building blocks -------------------------------------------------------------------
-const slug = z.string().max(64).regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
+const slug = z
+  .string()
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, "lowercase letters, digits, '.', '_' and '-'");
 
 /** A comma-separated list; empty items are dropped, so `?tag=` means no filter. */
 export const csvOf = (item: z.ZodType<string, string>, what: string) =>
@@ -11,13 +14,16 @@ export const csvOf = (item: z.ZodType<string, string>, what: string) =>
     .string()
     .max(1024)
     .optional()
-    .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(item).max(20, `at most 20 ${what}`))
     .meta({ description: `Comma-separated ${what}` });
 
-export const booleanQuery = z
-  .enum(["true", "false", "1", "0"])
-  .transform((v) => v === "true" || v === "1");
+export const booleanQuery = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 export const limitQuery = z.coerce.number().int().min(1).max(200).default(50).meta({ description: "1 to 200" });
 export const offsetQuery = z.coerce.number().int().min(0).max(1_000_000).default(0);
@@ -54,10 +60,10 @@ export const modelListItem = z
     category: z.string(),
     description: z.string(),
     creditCost: z.number().int().meta({ description: "Whole rubles of a typical single unit; the fixed price of models without priceRub" }),
-    priceRub: z
-      .number()
-      .nullable()
-      .meta({ description: "Exact unit price charged: the discount applied, not rounded (may be below one kopeck); what /estimate calls estimatedPriceRub" }),
+    priceRub: z.number().nullable().meta({
+      description:
+        "Exact unit price charged: the discount applied, not rounded (may be below one kopeck); what /estimate calls estimatedPriceRub",
+    }),
     priceUnit: z.enum(priceUnits).nullable(),
     originalPriceRub: z.number().nullable().meta({ description: "Unit price before the discount; null without a discount" }),
     discountPercent: z.number().min(0).max(100),
@@ -82,7 +88,10 @@ export const modelCard = modelListItem
       .object({ input: jsonSchemaObject, output: jsonSchemaObject })
       .nullable()
       .meta({ description: "JSON Schema of the /run body (input) and of the result (output)" }),
-    schemaRu: z.object({ input: jsonSchemaObject }).nullable().meta({ description: "Russian titles and descriptions, same structure as schema.input" }),
+    schemaRu: z
+      .object({ input: jsonSchemaObject })
+      .nullable()
+      .meta({ description: "Russian titles and descriptions, same structure as schema.input" }),
     schemaFetchedAt: z.iso.datetime().nullable(),
     updatedAt: z.iso.datetime(),
   })
@@ -128,7 +137,8 @@ export const modelOperations = defineOperations([
     path: "/models/{modelId}",
     operationId: "getModel",
     summary: "A model card with its input/output JSON Schema",
-    description: "Hidden and unknown models answer 404 unknown_model. A schema never fetched (schemaFetchedAt null) is fetched from the provider on this read.",
+    description:
+      "Hidden and unknown models answer 404 unknown_model. A schema never fetched (schemaFetchedAt null) is fetched from the provider on this read.",
     tags: ["Catalog"],
     surface: "gateway",
     auth: "optional",

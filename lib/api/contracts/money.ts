@@ -11,14 +11,22 @@ const credits = (description: string) => z.int().meta({ description: `${descript
 const windowList = usageWindowNames.join(", ");
 
 // ---- query building blocks -------------------------------------------------------------------
-export const usageWindowQuery = z.enum(usageWindowNames).default("30d").meta({ description: `One of ${windowList}; ends now. Default 30d` });
+export const usageWindowQuery = z
+  .enum(usageWindowNames)
+  .default("30d")
+  .meta({ description: `One of ${windowList}; ends now. Default 30d` });
 
 /** A comma-separated list of windows; repeats are dropped, an empty list means the default. */
 export const usageWindowsQuery = z
   .string()
   .max(256)
   .optional()
-  .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.enum(usageWindowNames)).max(usageWindowNames.length * 2))
   .transform((list) => (list.length ? [...new Set(list)] : defaultUsageWindows))
   .meta({ description: `Comma-separated windows, each one of ${windowList}; default 24h,7d,30d` });
@@ -31,9 +39,15 @@ export const usageByQuery = z.object({ window: usageWindowQuery });
 
 export const historyQuery = z
   .object({
-    from: z.iso.datetime({ offset: true }).optional().meta({ description: "Start, inclusive (ISO 8601). Default: `to` minus 24h (hour), 30d (day) or 12 weeks (week)" }),
+    from: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: "Start, inclusive (ISO 8601). Default: `to` minus 24h (hour), 30d (day) or 12 weeks (week)" }),
     to: z.iso.datetime({ offset: true }).optional().meta({ description: "End, exclusive (ISO 8601). Default: now" }),
-    granularity: z.enum(historyGranularities).default("day").meta({ description: "Bucket size: hour, day or week (UTC; weeks start on Monday). Default day" }),
+    granularity: z
+      .enum(historyGranularities)
+      .default("day")
+      .meta({ description: "Bucket size: hour, day or week (UTC; weeks start on Monday). Default day" }),
   })
   .superRefine((q, ctx) => {
     const problem = historyRangeProblem(q);

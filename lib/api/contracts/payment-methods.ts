@@ -23,9 +23,7 @@ export const autoTopupBody = z
   })
   .meta({ id: "AutoTopupRequest" });
 
-export const autoTopupResponse = z
-  .object({ enabled: z.boolean(), thresholdRub: z.int(), amountRub: z.int() })
-  .meta({ id: "AutoTopup" });
+export const autoTopupResponse = z.object({ enabled: z.boolean(), thresholdRub: z.int(), amountRub: z.int() }).meta({ id: "AutoTopup" });
 
 export const paymentMethodOperations = defineOperations([
   {

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { defineOperations } from "./operation";
 
 export const simMediaParams = z.object({
-  mediaPath: z.string().meta({ description: "The rest of the link as the result gave it (contains slashes), e.g. `image/0011…/1024x1024/0.jpg`" }),
+  mediaPath: z
+    .string()
+    .meta({ description: "The rest of the link as the result gave it (contains slashes), e.g. `image/0011…/1024x1024/0.jpg`" }),
 });
 
 export const simMediaQuery = z.object({

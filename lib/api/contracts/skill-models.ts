@@ -24,10 +24,9 @@ export const skillModel = z
     category: z.enum(SKILL_CATEGORIES),
     description: z.string().optional(),
     priceRub: z.number().optional().meta({ description: "Price per unit in rubles, after any discount" }),
-    priceUnit: z
-      .enum(SKILL_PRICE_UNITS)
-      .optional()
-      .meta({ description: "Absent when the unit has no word in this enum (per request of audio/3D models, per 1,000 characters): see billingUnit" }),
+    priceUnit: z.enum(SKILL_PRICE_UNITS).optional().meta({
+      description: "Absent when the unit has no word in this enum (per request of audio/3D models, per 1,000 characters): see billingUnit",
+    }),
     billingUnit: z.enum(priceUnits).optional().meta({ description: "The gateway price unit (full format)" }),
     gatewayCategory: z.string().optional().meta({ description: "The gateway category, e.g. text-to-speech (full format)" }),
   })

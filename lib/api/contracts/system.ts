@@ -4,7 +4,10 @@ import { defineOperations } from "./operation";
 const healthPart = z
   .object({
     status: z.enum(["ok", "down", "disabled"]).meta({ description: "`disabled`: switched off on purpose, not a fault" }),
-    reason: z.string().optional().meta({ description: "Why a part is down, as a fixed code (`unreachable`, `not_configured`, `not_running`, …)" }),
+    reason: z
+      .string()
+      .optional()
+      .meta({ description: "Why a part is down, as a fixed code (`unreachable`, `not_configured`, `not_running`, …)" }),
   })
   .catchall(z.unknown());
 
@@ -18,9 +21,16 @@ export const healthResponse = z
       .object({
         database: healthPart,
         storage: healthPart.meta({ description: "`driver`: local, s3 or disabled" }),
-        jobs: healthPart.meta({ description: "`mode`: embedded (the in-process executor is running) or inngest / inngest-dev (a server is configured)" }),
-        providers: healthPart.meta({ description: "`breakers`: each generation provider's circuit breaker `{provider, state, retryAfterMs}`; down while one is not closed" }),
-        payments: healthPart.meta({ description: "`provider`: local or yookassa; down when not configured or its last call (within 5 minutes) failed" }),
+        jobs: healthPart.meta({
+          description: "`mode`: embedded (the in-process executor is running) or inngest / inngest-dev (a server is configured)",
+        }),
+        providers: healthPart.meta({
+          description:
+            "`breakers`: each generation provider's circuit breaker `{provider, state, retryAfterMs}`; down while one is not closed",
+        }),
+        payments: healthPart.meta({
+          description: "`provider`: local or yookassa; down when not configured or its last call (within 5 minutes) failed",
+        }),
       })
       .meta({ description: "Each part's state" }),
   })

@@ -9,21 +9,24 @@ import { squareCover } from "./square-cover";
 import { meanDiff } from "@/test/media";
 
 const plain = (width: number, height: number, colour: string) =>
-  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
 
 /** Random noise in rows [from, to) of an otherwise flat grey picture: a "busy" band. */
 async function noisyBand(side: number, from: number, to: number): Promise<Buffer> {
   const raw = Buffer.alloc(side * side * 3, 128);
   let s = 7;
   for (let i = from * side * 3; i < to * side * 3; i++) raw[i] = (s = (s * 1103515245 + 12345) & 0x7fffffff) & 0xff;
-  return sharp(raw, { raw: { width: side, height: side, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width: side, height: side, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 async function rgbOf(bytes: Uint8Array): Promise<{ data: Buffer; side: number }> {
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, side: info.width };
 }
-
 
 describe("the bundled font", () => {
   test("fontconfig is pointed at the bundled Inter only", async () => {
@@ -47,7 +50,11 @@ describe("the bundled font", () => {
 
   test("Cyrillic without Latin look-alikes has width like its Latin transliteration (glyphs, not boxes)", async () => {
     const style = { fontSize: 100, fontWeight: 800 } as const;
-    const [cyr, lat, box] = await Promise.all([inkWidth("Жизнь", style), inkWidth("Zhizn", style), inkWidth("\u{10FFFD}\u{10FFFD}\u{10FFFD}\u{10FFFD}\u{10FFFD}", style)]);
+    const [cyr, lat, box] = await Promise.all([
+      inkWidth("Жизнь", style),
+      inkWidth("Zhizn", style),
+      inkWidth("\u{10FFFD}\u{10FFFD}\u{10FFFD}\u{10FFFD}\u{10FFFD}", style),
+    ]);
     expect(cyr).toBeGreaterThan(lat * 0.7);
     expect(cyr).toBeLessThan(lat * 1.5);
     expect(Math.abs(cyr - box)).toBeGreaterThan(10);

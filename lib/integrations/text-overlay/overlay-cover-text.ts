@@ -92,8 +92,16 @@ function coverSvg(p: SvgPlan): string {
   const solid = Math.min(1, (scrimHeight - fade) / scrimHeight);
   const stops =
     p.position === "top"
-      ? [[0, p.ink.scrimOpacity], [solid, p.ink.scrimOpacity], [1, 0]]
-      : [[0, 0], [1 - solid, p.ink.scrimOpacity], [1, p.ink.scrimOpacity]];
+      ? [
+          [0, p.ink.scrimOpacity],
+          [solid, p.ink.scrimOpacity],
+          [1, 0],
+        ]
+      : [
+          [0, 0],
+          [1 - solid, p.ink.scrimOpacity],
+          [1, p.ink.scrimOpacity],
+        ];
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${p.side}" height="${p.side}">`,
     `<defs><linearGradient id="scrim" x1="0" y1="0" x2="0" y2="1">`,

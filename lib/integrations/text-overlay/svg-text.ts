@@ -10,12 +10,7 @@ export function escapeXml(text: string): string {
 }
 
 /** One `<text>` element; x/y is the anchor point on the baseline. */
-export function svgText(
-  text: string,
-  style: TextStyle,
-  at: { x: number; y: number; anchor: "start" | "middle" },
-  paint: string,
-): string {
+export function svgText(text: string, style: TextStyle, at: { x: number; y: number; anchor: "start" | "middle" }, paint: string): string {
   return (
     `<text x="${round(at.x)}" y="${round(at.y)}" text-anchor="${at.anchor}" font-family="${OVERLAY_FONT_FAMILY}" ` +
     `font-weight="${style.fontWeight}" font-size="${round(style.fontSize)}" ${paint}>${escapeXml(text)}</text>`

@@ -60,7 +60,10 @@ async function claimLimited(tx: Tx, ids: string[], opts: ClaimOptions): Promise<
     sql`select s->>'key' as key, count(*)::int as n
         from ${jobRuns} r, jsonb_array_elements(r.concurrency) s
         where r.status = 'running' and r.next_at > ${at(now).toISOString()}::timestamptz
-          and s->>'key' in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})
+          and s->>'key' in (${sql.join(
+            keys.map((k) => sql`${k}`),
+            sql`, `,
+          )})
         group by 1`,
   );
   for (const { key, n } of counts) running.set(key, Number(n));

@@ -15,9 +15,7 @@ export async function syncCronSchedules(db: Queryable, registry: Registry, now: 
       .onConflictDoNothing();
   }
   const keep = wanted.map((c) => `${c.functionId}\n${c.schedule}`);
-  await db
-    .delete(jobCron)
-    .where(keep.length ? notInArray(sql`${jobCron.functionId} || E'\\n' || ${jobCron.schedule}`, keep) : undefined);
+  await db.delete(jobCron).where(keep.length ? notInArray(sql`${jobCron.functionId} || E'\\n' || ${jobCron.schedule}`, keep) : undefined);
 }
 
 /** Fires every cron trigger that is due: one run per scheduled time, whichever instance gets there. */

@@ -85,7 +85,13 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
         on conflict do nothing
         returning id)`
     : sql``;
-  const rows = await rawRows<{ kind: string; run_id: string; step_id: string | null; expression: string | null; run_event: JobEvent | null }>(
+  const rows = await rawRows<{
+    kind: string;
+    run_id: string;
+    step_id: string | null;
+    expression: string | null;
+    run_event: JobEvent | null;
+  }>(
     db,
     sql`
     with ev as (
@@ -96,7 +102,14 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
     select 'wait' as kind, o.run_id, o.step_id, o.expression, r.event as run_event
     from ${jobRunOps} o join ${jobRuns} r on r.id = o.run_id
     where exists (select 1 from ev) and o.kind = 'wait' and o.event_name = ${event.name}
-      and ${values.length ? sql`(o.match_value is null or o.match_value in (${sql.join(values.map((v) => sql`${v}`), sql`, `)}))` : sql`o.match_value is null`}
+      and ${
+        values.length
+          ? sql`(o.match_value is null or o.match_value in (${sql.join(
+              values.map((v) => sql`${v}`),
+              sql`, `,
+            )}))`
+          : sql`o.match_value is null`
+      }
       and r.status in ('queued', 'running', 'sleeping', 'waiting', 'blocked')`,
   );
   const out = emptyResult();
@@ -179,7 +192,12 @@ async function cancelMatchingRuns(tx: Tx, registry: Registry, event: JobEvent, n
       await emitSystemEvent(
         tx,
         registry,
-        { id: `${run.id}:cancelled`, name: SYSTEM_EVENTS.cancelled, data: { function_id: fn.id, run_id: run.id, event: run.event, error }, ts: now },
+        {
+          id: `${run.id}:cancelled`,
+          name: SYSTEM_EVENTS.cancelled,
+          data: { function_id: fn.id, run_id: run.id, event: run.event, error },
+          ts: now,
+        },
         now,
         out,
       );

@@ -24,9 +24,7 @@ export async function commitRun(db: Queryable, runId: string, lease: string, pat
   const [row] = await db
     .update(jobRuns)
     .set({
-      ...(ids.length
-        ? { steps: sql`${jobRuns.steps} || ${json(memo)}`, stack: sql`${jobRuns.stack} || ${json(ids)}` }
-        : {}),
+      ...(ids.length ? { steps: sql`${jobRuns.steps} || ${json(memo)}`, stack: sql`${jobRuns.stack} || ${json(ids)}` } : {}),
       ...(patch.attempt !== undefined ? { attempt: patch.attempt } : {}),
       ...(patch.parallel !== undefined ? { parallel: patch.parallel } : {}),
       nextAt: at(now + leaseMs),
@@ -41,7 +39,15 @@ export async function commitRun(db: Queryable, runId: string, lease: string, pat
  * `parallel` flag, extending the lease, in one statement; nothing is written if the holder lost
  * the run. Returns the run's current steps, or undefined if the run was lost.
  */
-export async function commitRunWithOps(db: Queryable, runId: string, lease: string, parallel: boolean, ops: OpRow[], now: number, leaseMs: number) {
+export async function commitRunWithOps(
+  db: Queryable,
+  runId: string,
+  lease: string,
+  parallel: boolean,
+  ops: OpRow[],
+  now: number,
+  leaseMs: number,
+) {
   const values = sql.join(
     ops.map(
       (o) =>
@@ -158,7 +164,13 @@ export async function finishRun(
   if (!emit) return true;
   const base = { function_id: run.functionId, run_id: run.id, event: run.event };
   if (result.status === "failed") {
-    await emitSystemEvent(tx, registry, { id: `${run.id}:failed`, name: SYSTEM_EVENTS.failed, data: { ...base, error: result.error }, ts: now }, now, out);
+    await emitSystemEvent(
+      tx,
+      registry,
+      { id: `${run.id}:failed`, name: SYSTEM_EVENTS.failed, data: { ...base, error: result.error }, ts: now },
+      now,
+      out,
+    );
   }
   await emitSystemEvent(
     tx,

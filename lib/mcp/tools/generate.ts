@@ -20,7 +20,7 @@ export const generate = defineTool({
     "local bytes into one.",
   input: z.object({
     model: z.string().min(1).describe("Model id from list_models, e.g. fal-ai/flux/dev"),
-    input: z.record(z.string(), z.unknown()).describe("The model's parameters, e.g. {\"prompt\": \"a lighthouse at dawn\"}"),
+    input: z.record(z.string(), z.unknown()).describe('The model\'s parameters, e.g. {"prompt": "a lighthouse at dawn"}'),
     wait_seconds: z
       .number()
       .int()
@@ -33,7 +33,13 @@ export const generate = defineTool({
   run: async ({ model, input, wait_seconds }, call) => {
     await enforceTierLimit(call);
     // Queued, not inline: a job outlives the call (a client that gives up can still fetch it).
-    const started = await startGeneration(call.ctx, { modelId: model, input, surface: "skill", mode: "queue", operation: "generate" }).catch(unknownModelIsInvalid);
+    const started = await startGeneration(call.ctx, {
+      modelId: model,
+      input,
+      surface: "skill",
+      mode: "queue",
+      operation: "generate",
+    }).catch(unknownModelIsInvalid);
     const row = await followJob(call, started, wait_seconds * 1000);
     if (row.status === "failed") throw failureError(row);
     return jobResult(call, row);

@@ -13,5 +13,8 @@ export const getBalance = defineTool({
   input: z.object({}),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_args, { ctx }) =>
-    dataResult({ ...(await skillBalance(ctx.db, ctx.principal.userId)), topup_url: new URL("/dashboard/billing", env().APP_URL).toString() }),
+    dataResult({
+      ...(await skillBalance(ctx.db, ctx.principal.userId)),
+      topup_url: new URL("/dashboard/billing", env().APP_URL).toString(),
+    }),
 });

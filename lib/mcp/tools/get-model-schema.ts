@@ -11,7 +11,10 @@ export const getModelSchema = defineTool({
     "first generate on a model; parameters left out take their defaults, which is also what the price counts.",
   input: z.object({
     model: z.string().min(1).describe("Model id from list_models, e.g. fal-ai/flux/dev"),
-    format: z.enum(["compact", "full"]).default("compact").describe("compact: type, description, default, enum, minimum, maximum per parameter; full: the JSON Schema"),
+    format: z
+      .enum(["compact", "full"])
+      .default("compact")
+      .describe("compact: type, description, default, enum, minimum, maximum per parameter; full: the JSON Schema"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async ({ model, format }, { ctx }) => dataResult({ model, ...(await getSkillModelSchema(ctx.db, model, { format, lang: "en" })) }),

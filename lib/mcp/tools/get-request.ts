@@ -14,7 +14,13 @@ export const getRequest = defineTool({
     "Only the account's own requests are found.",
   input: z.object({
     request_id: z.string().min(1).describe("The request_id generate returned"),
-    wait_seconds: z.number().int().min(0).max(MAX_WAIT_SECONDS).default(0).describe("Wait up to this long for a running job to finish (0: answer at once)"),
+    wait_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WAIT_SECONDS)
+      .default(0)
+      .describe("Wait up to this long for a running job to finish (0: answer at once)"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async ({ request_id, wait_seconds }, call) => {

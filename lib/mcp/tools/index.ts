@@ -9,4 +9,13 @@ import { listModels } from "./list-models";
 import { uploadFile } from "./upload-file";
 
 /** The MCP server's tools, in the order a model meets them in a task. */
-export const tools = [listModels, getModelSchema, estimateCost, generate, getRequest, cancelRequest, uploadFile, getBalance] as unknown as McpTool[];
+export const tools = [
+  listModels,
+  getModelSchema,
+  estimateCost,
+  generate,
+  getRequest,
+  cancelRequest,
+  uploadFile,
+  getBalance,
+] as unknown as McpTool[];

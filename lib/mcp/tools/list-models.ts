@@ -14,7 +14,10 @@ export const listModels = defineTool({
   input: z.object({
     category: z.enum(SKILL_CATEGORIES).optional().describe("Only models of this category"),
     search: z.string().trim().max(64).optional().describe("Case-insensitive substring of the model id, name or description"),
-    format: z.enum(["compact", "full"]).default("compact").describe("compact: id, name, category, price; full adds the description and billing unit"),
+    format: z
+      .enum(["compact", "full"])
+      .default("compact")
+      .describe("compact: id, name, category, price; full adds the description and billing unit"),
     limit: z.number().int().min(1).max(200).default(50).describe("At most this many models"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -24,7 +27,9 @@ export const listModels = defineTool({
     const more = models.length - shown.length;
     return dataResult(
       { models: shown, total: models.length },
-      more > 0 ? `${models.length} models match; the first ${shown.length} are listed (narrow with category or search, or raise limit).` : undefined,
+      more > 0
+        ? `${models.length} models match; the first ${shown.length} are listed (narrow with category or search, or raise limit).`
+        : undefined,
     );
   },
 });

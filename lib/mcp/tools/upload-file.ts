@@ -23,7 +23,13 @@ export const uploadFile = defineTool({
       const storage = getStorage();
       const maxBytes = env().MAX_UPLOAD_BYTES;
       const decoded = decodeJsonUpload(body, maxBytes);
-      const stored = await storeUpload(ctx.db, storage, ctx.principal.userId, { ...decoded, stream: Readable.from([decoded.bytes]) }, maxBytes);
+      const stored = await storeUpload(
+        ctx.db,
+        storage,
+        ctx.principal.userId,
+        { ...decoded, stream: Readable.from([decoded.bytes]) },
+        maxBytes,
+      );
       return dataResult(toUploadedFile(stored));
     } catch (err) {
       throw asSkillUploadError(err);

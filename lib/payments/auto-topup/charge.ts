@@ -13,7 +13,8 @@ export type AutoTopupOutcome =
   | { charged: false; reason: "disabled" | "no_payment_method" | "balance_recovered" | "in_flight"; paymentId?: string };
 
 const isUniqueViolation = (e: unknown): boolean => {
-  for (let x: unknown = e; x && typeof x === "object"; x = (x as { cause?: unknown }).cause) if ((x as { code?: unknown }).code === "23505") return true;
+  for (let x: unknown = e; x && typeof x === "object"; x = (x as { cause?: unknown }).cause)
+    if ((x as { code?: unknown }).code === "23505") return true;
   return false;
 };
 

@@ -16,7 +16,9 @@ export async function getAutoTopupSettings(db: Executor, userId: string): Promis
 export async function updateAutoTopup(db: Executor, userId: string, input: AutoTopupSettings): Promise<AutoTopupSettings> {
   const min = env().MIN_TOPUP_RUB;
   if (input.amountRub < min) {
-    throw new ApiError("minimum_topup", `An automatic top-up is at least ${min} ₽`, { recovery: { action: "topup", url: "/billing/topup", minAmountRub: min } });
+    throw new ApiError("minimum_topup", `An automatic top-up is at least ${min} ₽`, {
+      recovery: { action: "topup", url: "/billing/topup", minAmountRub: min },
+    });
   }
   const [row] = await db
     .insert(autoTopupSettings)

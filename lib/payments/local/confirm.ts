@@ -62,7 +62,11 @@ export async function notifyApp(event: string, id: string, amountKopecks: number
     const res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${localPaymentSecret()}` },
-      body: JSON.stringify({ type: "notification", event, object: { id, status: event.split(".")[1], amount: { value: kopecksToValue(amountKopecks), currency: "RUB" } } }),
+      body: JSON.stringify({
+        type: "notification",
+        event,
+        object: { id, status: event.split(".")[1], amount: { value: kopecksToValue(amountKopecks), currency: "RUB" } },
+      }),
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) log.warn("the local payment notification was refused", { status: res.status, id });

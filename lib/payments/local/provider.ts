@@ -18,7 +18,13 @@ export function toProviderPayment(row: Row): ProviderPayment {
     currency: row.currency,
     confirmationUrl: row.returnUrl === null ? null : new URL(localConfirmationPath(row.id), env().APP_URL).toString(),
     paymentMethod: row.paymentMethodId
-      ? { id: row.paymentMethodId, saved: row.paymentMethodSaved, last4: row.cardLast4, brand: row.cardBrand, title: row.cardLast4 ? `${row.cardBrand} *${row.cardLast4}` : null }
+      ? {
+          id: row.paymentMethodId,
+          saved: row.paymentMethodSaved,
+          last4: row.cardLast4,
+          brand: row.cardBrand,
+          title: row.cardLast4 ? `${row.cardBrand} *${row.cardLast4}` : null,
+        }
       : null,
     cancellationReason: row.cancellationReason,
     metadata: row.metadata,
@@ -29,7 +35,11 @@ export function toProviderPayment(row: Row): ProviderPayment {
 
 /** Creates once per Idempotence-Key; a repeat returns the first payment, as a real provider does. */
 async function createOnce(db: Executor, values: typeof localProviderPayments.$inferInsert): Promise<Row> {
-  const [created] = await db.insert(localProviderPayments).values(values).onConflictDoNothing({ target: localProviderPayments.idempotenceKey }).returning();
+  const [created] = await db
+    .insert(localProviderPayments)
+    .values(values)
+    .onConflictDoNothing({ target: localProviderPayments.idempotenceKey })
+    .returning();
   if (created) return created;
   const [existing] = await db.select().from(localProviderPayments).where(eq(localProviderPayments.idempotenceKey, values.idempotenceKey));
   return existing!;

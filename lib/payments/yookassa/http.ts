@@ -73,6 +73,11 @@ export async function yookassaRequest(
     reportOutcome("yookassa", !RETRYABLE(res.status));
     const error = yookassaErrorSchema.safeParse(body);
     const detail = error.success ? `${error.data.code ?? "error"}: ${error.data.description ?? ""}`.trim() : `HTTP ${res.status}`;
-    throw new PaymentProviderError(`YooKassa answered ${res.status} (${detail})`, res.status, RETRYABLE(res.status), error.success ? (error.data.code ?? null) : null);
+    throw new PaymentProviderError(
+      `YooKassa answered ${res.status} (${detail})`,
+      res.status,
+      RETRYABLE(res.status),
+      error.success ? (error.data.code ?? null) : null,
+    );
   }
 }

@@ -6,7 +6,13 @@ import { YookassaProvider } from "./provider";
 
 let fake: FakeYookassa;
 const provider = new YookassaProvider();
-const input = { idempotenceKey: "pay_k1", amountKopecks: 50_000, description: "Balance top-up, 500 ₽", metadata: { paymentId: "pay_k1", userId: "u1" }, customerEmail: "a@example.test" };
+const input = {
+  idempotenceKey: "pay_k1",
+  amountKopecks: 50_000,
+  description: "Balance top-up, 500 ₽",
+  metadata: { paymentId: "pay_k1", userId: "u1" },
+  customerEmail: "a@example.test",
+};
 
 beforeAll(async () => {
   fake = await FakeYookassa.start();
@@ -42,7 +48,12 @@ describe("YooKassa client against the loopback protocol server", () => {
   });
 
   test("fetch: the payment as the provider has it now, with the saved card; unknown → null", async () => {
-    const created = await provider.createRedirectPayment({ ...input, idempotenceKey: "pay_k2", returnUrl: "https://app.test/back", savePaymentMethod: true });
+    const created = await provider.createRedirectPayment({
+      ...input,
+      idempotenceKey: "pay_k2",
+      returnUrl: "https://app.test/back",
+      savePaymentMethod: true,
+    });
     fake.succeed(created.id, { last4: "4477", brand: "Mir" });
     expect(await provider.getPayment(created.id)).toMatchObject({
       id: created.id,
@@ -53,10 +64,25 @@ describe("YooKassa client against the loopback protocol server", () => {
   });
 
   test("recurring charge of a saved method: no confirmation, payment_method_id, succeeded at once", async () => {
-    const first = await provider.createRedirectPayment({ ...input, idempotenceKey: "pay_k3", returnUrl: "https://app.test/back", savePaymentMethod: true });
+    const first = await provider.createRedirectPayment({
+      ...input,
+      idempotenceKey: "pay_k3",
+      returnUrl: "https://app.test/back",
+      savePaymentMethod: true,
+    });
     const method = fake.succeed(first.id).payment_method!.id;
-    const charge = await provider.chargeSavedMethod({ ...input, idempotenceKey: "pay_auto1", amountKopecks: 100_000, providerMethodId: method });
-    expect(charge).toMatchObject({ status: "succeeded", amountKopecks: 100_000, confirmationUrl: null, paymentMethod: { id: method, saved: true } });
+    const charge = await provider.chargeSavedMethod({
+      ...input,
+      idempotenceKey: "pay_auto1",
+      amountKopecks: 100_000,
+      providerMethodId: method,
+    });
+    expect(charge).toMatchObject({
+      status: "succeeded",
+      amountKopecks: 100_000,
+      confirmationUrl: null,
+      paymentMethod: { id: method, saved: true },
+    });
     expect(fake.calls.at(-1)!.body).toEqual({
       amount: { value: "1000.00", currency: "RUB" },
       capture: true,
@@ -69,7 +95,12 @@ describe("YooKassa client against the loopback protocol server", () => {
   test("5xx is retried with the same Idempotence-Key, then succeeds", async () => {
     fake.failNext("create", { status: 500 }, { status: 503 });
     const before = fake.calls.length;
-    const created = await provider.createRedirectPayment({ ...input, idempotenceKey: "pay_k4", returnUrl: "https://app.test/back", savePaymentMethod: false });
+    const created = await provider.createRedirectPayment({
+      ...input,
+      idempotenceKey: "pay_k4",
+      returnUrl: "https://app.test/back",
+      savePaymentMethod: false,
+    });
     expect(created.status).toBe("pending");
     const attempts = fake.calls.slice(before);
     expect(attempts.map((c) => c.headers["idempotence-key"])).toEqual(["pay_k4", "pay_k4", "pay_k4"]);
@@ -77,12 +108,16 @@ describe("YooKassa client against the loopback protocol server", () => {
 
   test("5xx past the retries → a retryable PaymentProviderError; a 4xx is not retried", async () => {
     fake.failNext("create", { status: 500 }, { status: 502 }, { status: 500 });
-    const err = await provider.createRedirectPayment({ ...input, idempotenceKey: "pay_k5", returnUrl: "https://app.test/back", savePaymentMethod: false }).catch((e: unknown) => e);
+    const err = await provider
+      .createRedirectPayment({ ...input, idempotenceKey: "pay_k5", returnUrl: "https://app.test/back", savePaymentMethod: false })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PaymentProviderError);
     expect(err).toMatchObject({ status: 500, retryable: true, message: "YooKassa answered 500 (internal_server_error: Scripted failure)" });
 
     const before = fake.calls.length;
-    const refused = await provider.chargeSavedMethod({ ...input, idempotenceKey: "pay_k6", providerMethodId: "not-saved" }).catch((e: unknown) => e);
+    const refused = await provider
+      .chargeSavedMethod({ ...input, idempotenceKey: "pay_k6", providerMethodId: "not-saved" })
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 400, retryable: false, providerCode: "invalid_request" });
     expect(fake.calls.length - before).toBe(1);
   });

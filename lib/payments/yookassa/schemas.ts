@@ -23,7 +23,11 @@ export const yookassaPaymentSchema = z.looseObject({
 });
 
 /** `{type:"error", id, code, description}` */
-export const yookassaErrorSchema = z.looseObject({ type: z.literal("error"), code: z.string().optional(), description: z.string().optional() });
+export const yookassaErrorSchema = z.looseObject({
+  type: z.literal("error"),
+  code: z.string().optional(),
+  description: z.string().optional(),
+});
 
 export function toProviderPayment(body: unknown): ProviderPayment {
   const parsed = yookassaPaymentSchema.safeParse(body);
@@ -37,7 +41,13 @@ export function toProviderPayment(body: unknown): ProviderPayment {
     currency: p.amount.currency,
     confirmationUrl: p.confirmation?.confirmation_url ?? null,
     paymentMethod: method
-      ? { id: method.id, saved: method.saved, last4: method.card?.last4 ?? null, brand: method.card?.card_type ?? null, title: method.title ?? null }
+      ? {
+          id: method.id,
+          saved: method.saved,
+          last4: method.card?.last4 ?? null,
+          brand: method.card?.card_type ?? null,
+          title: method.title ?? null,
+        }
       : null,
     cancellationReason: p.cancellation_details?.reason ?? null,
     metadata: p.metadata ?? {},

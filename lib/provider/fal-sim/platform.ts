@@ -26,7 +26,14 @@ export function modelsAnswer(models: FalModelFixture[], query: URLSearchParams):
   const category = query.get("category");
   const expand = query.getAll("expand").includes("openapi-3.0");
   let list = models.filter((m) => (!ids.length || ids.includes(m.endpointId)) && (!category || m.metadata?.category === category));
-  if (q) list = list.filter((m) => m.endpointId.includes(q) || String(m.metadata?.display_name ?? "").toLowerCase().includes(q));
+  if (q)
+    list = list.filter(
+      (m) =>
+        m.endpointId.includes(q) ||
+        String(m.metadata?.display_name ?? "")
+          .toLowerCase()
+          .includes(q),
+    );
   if (query.get("status")) list = list.filter((m) => (m.metadata?.status ?? "active") === query.get("status"));
   const limit = Math.min(100, Math.max(1, Number(query.get("limit") ?? 50) || 50));
   const start = Number(Buffer.from(query.get("cursor") ?? "MA==", "base64").toString() || 0) || 0;
@@ -51,12 +58,23 @@ export function pricingAnswer(models: FalModelFixture[], query: URLSearchParams)
   if (!ids.length || ids.length > 50) return { status: 400, body: { error: { type: "validation_error", message: "1-50 endpoint ids" } } };
   const prices = models
     .filter((m) => ids.includes(m.endpointId) && m.price)
-    .map((m) => ({ endpoint_id: m.endpointId, unit_price: m.price!.unit_price, unit: m.price!.unit, currency: m.price!.currency ?? "USD" }));
+    .map((m) => ({
+      endpoint_id: m.endpointId,
+      unit_price: m.price!.unit_price,
+      unit: m.price!.unit,
+      currency: m.price!.currency ?? "USD",
+    }));
   return { status: 200, body: { prices, next_cursor: null, has_more: false } };
 }
 
 /** A minimal fal-style OpenAPI document for a model (what `expand=openapi-3.0` returns). */
-export function falOpenApi(endpointId: string, name: string, input: Record<string, unknown>, output: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+export function falOpenApi(
+  endpointId: string,
+  name: string,
+  input: Record<string, unknown>,
+  output: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   const app = appIdOf(endpointId);
   return {
     openapi: "3.0.4",

@@ -22,7 +22,14 @@ export type Route = "submit" | "status" | "stream" | "result" | "cancel" | "mode
 export type Scripted = { status: number; body?: unknown; headers?: Record<string, string> };
 export type Action = Scripted | "drop" | "accept-then-drop" | "hang";
 
-export type RecordedCall = { route: Route | "unknown"; method: string; path: string; query: URLSearchParams; headers: Record<string, string | string[] | undefined>; body: string };
+export type RecordedCall = {
+  route: Route | "unknown";
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+};
 export type WebhookDelivery = { requestId: string; status: number | null; body: string; headers: Record<string, string> };
 
 export type FalLogLine = { message: string; level: string; source: "USER"; timestamp: string };
@@ -107,7 +114,9 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
     });
     this.server = server;
     const host = options.host && options.host !== "0.0.0.0" && options.host !== "::" ? options.host : "127.0.0.1";
-    this.base = (options.publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`).replace(/\/+$/, "");
+    this.base = (
+      options.publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`
+    ).replace(/\/+$/, "");
     return this;
   }
 
@@ -150,7 +159,8 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
     const base = { request_id: r.id, gateway_request_id: r.id };
     const outcome = await this.outcome(r);
     if (outcome.kind === "output") return { ...base, status: "OK", payload: outcome.output };
-    if (outcome.kind === "error") return { ...base, status: "ERROR", error: `Invalid status code: ${outcome.status}`, payload: outcome.body };
+    if (outcome.kind === "error")
+      return { ...base, status: "ERROR", error: `Invalid status code: ${outcome.status}`, payload: outcome.body };
     return { ...base, status: "OK", payload: null, payload_error: "The output could not be delivered; fetch the result" };
   }
 
@@ -160,7 +170,13 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
     const body = JSON.stringify(await this.webhookBody(r));
     const headers = {
       "content-type": "application/json",
-      ...signFalWebhook({ privateKey: this.signingKey.privateKey, requestId: r.id, userId: this.userId, timestamp: Math.floor(Date.now() / 1000), body }),
+      ...signFalWebhook({
+        privateKey: this.signingKey.privateKey,
+        requestId: r.id,
+        userId: this.userId,
+        timestamp: Math.floor(Date.now() / 1000),
+        body,
+      }),
     };
     let status: number | null = null;
     try {
@@ -193,7 +209,8 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
 
   private crashed(res: ServerResponse, err: unknown) {
     console.error("fal server crashed on a request", err);
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ detail: "Internal Server Error" }));
+    if (!res.headersSent)
+      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ detail: "Internal Server Error" }));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -261,7 +278,12 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
 
   /** Reads a submit: the submission, or fal's answer to a body or path it cannot take. */
   private parseSubmission(url: URL, body: string): FalSubmission | Scripted {
-    const endpointId = url.pathname.slice(this.queuePrefix.length + 1).split("/").filter(Boolean).map(decodeURIComponent).join("/");
+    const endpointId = url.pathname
+      .slice(this.queuePrefix.length + 1)
+      .split("/")
+      .filter(Boolean)
+      .map(decodeURIComponent)
+      .join("/");
     let input: unknown;
     try {
       input = body ? JSON.parse(body) : {};
@@ -272,7 +294,13 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
       return { status: 422, body: { detail: [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }] } };
     }
     if (endpointId.split("/").length < 2) return { status: 404, body: { detail: "Application not found" } };
-    return { endpointId, appId: appIdOf(endpointId), input: input as Record<string, unknown>, body, webhookUrl: url.searchParams.get("fal_webhook") };
+    return {
+      endpointId,
+      appId: appIdOf(endpointId),
+      input: input as Record<string, unknown>,
+      body,
+      webhookUrl: url.searchParams.get("fal_webhook"),
+    };
   }
 
   /** Queues a submission; what to answer when it was refused instead. */

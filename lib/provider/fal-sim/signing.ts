@@ -7,7 +7,13 @@ import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } fro
  */
 export type FalKeyPair = ReturnType<typeof ed25519KeyPair>;
 
-export function signFalWebhook(options: { privateKey: KeyObject; requestId: string; userId: string; timestamp: number; body: string | Uint8Array }) {
+export function signFalWebhook(options: {
+  privateKey: KeyObject;
+  requestId: string;
+  userId: string;
+  timestamp: number;
+  body: string | Uint8Array;
+}) {
   const digest = createHash("sha256").update(options.body).digest("hex");
   const message = `${options.requestId}\n${options.userId}\n${options.timestamp}\n${digest}`;
   return {

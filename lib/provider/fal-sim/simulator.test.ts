@@ -40,12 +40,18 @@ async function call(path: string, init: { method?: string; body?: unknown; heade
   }
   return { status: res.status, headers: res.headers, body };
 }
-const submit = (endpointId: string, input: Record<string, unknown>, query = "", base?: string) => call(`/${endpointId}${query}`, { body: input, base });
+const submit = (endpointId: string, input: Record<string, unknown>, query = "", base?: string) =>
+  call(`/${endpointId}${query}`, { body: input, base });
 const requestPath = (appId: string, id: string) => `/${appId}/requests/${id}`;
 
 describe("queue protocol", () => {
   test("submit → status IN_QUEUE → IN_PROGRESS with logs → COMPLETED → result with real media served by the simulator", async () => {
-    const sub = await submit("fal-ai/flux/dev", { prompt: "a lighthouse [latency:2000]", num_inference_steps: 4, image_size: "square", output_format: "png" });
+    const sub = await submit("fal-ai/flux/dev", {
+      prompt: "a lighthouse [latency:2000]",
+      num_inference_steps: 4,
+      image_size: "square",
+      output_format: "png",
+    });
     expect(sub.status).toBe(200);
     const id = sub.body.request_id;
     const base = `${sim.base}/fal-ai/flux/requests/${id}`;
@@ -60,7 +66,10 @@ describe("queue protocol", () => {
     });
 
     const queued = await call(`${requestPath("fal-ai/flux", id)}/status?logs=1`);
-    expect(queued).toMatchObject({ status: 202, body: { status: "IN_QUEUE", request_id: id, queue_position: 1, status_url: `${base}/status` } });
+    expect(queued).toMatchObject({
+      status: 202,
+      body: { status: "IN_QUEUE", request_id: id, queue_position: 1, status_url: `${base}/status` },
+    });
     const early = await call(requestPath("fal-ai/flux", id));
     expect(early).toMatchObject({ status: 400, body: { detail: "Request is still in progress" } });
     expect(early.headers.get("x-fal-request-id")).toBe(id);
@@ -68,7 +77,12 @@ describe("queue protocol", () => {
     clock += 1000;
     const running = await call(`${requestPath("fal-ai/flux", id)}/status?logs=1`);
     expect(running).toMatchObject({ status: 202, body: { status: "IN_PROGRESS" } });
-    expect(running.body.logs[0]).toEqual({ message: "Runner acquired; loading fal-ai/flux/dev", level: "INFO", source: "USER", timestamp: expect.any(String) });
+    expect(running.body.logs[0]).toEqual({
+      message: "Runner acquired; loading fal-ai/flux/dev",
+      level: "INFO",
+      source: "USER",
+      timestamp: expect.any(String),
+    });
     expect((await call(`${requestPath("fal-ai/flux", id)}/status?logs=0`)).body.logs).toBeNull();
 
     clock += 1000;
@@ -87,7 +101,11 @@ describe("queue protocol", () => {
     const result = await call(requestPath("fal-ai/flux", id));
     expect(result.status).toBe(200);
     expect(result.headers.get("x-fal-request-id")).toBe(id);
-    expect(result.body).toMatchObject({ seed: expect.any(Number), has_nsfw_concepts: [false], images: [{ width: 512, height: 512, content_type: "image/png" }] });
+    expect(result.body).toMatchObject({
+      seed: expect.any(Number),
+      has_nsfw_concepts: [false],
+      images: [{ width: 512, height: 512, content_type: "image/png" }],
+    });
     const image = result.body.images[0];
     expect(image.url.startsWith(`${sim.base}/sim/image/`)).toBe(true);
     const media = await fetch(image.url);
@@ -101,7 +119,10 @@ describe("queue protocol", () => {
   test("the subpath rule: status, result and cancel take owner/app only; a full endpoint id finds nothing", async () => {
     const id = (await submit("fal-ai/flux/dev", { prompt: "p" })).body.request_id;
     expect(await call(`/fal-ai/flux/dev/requests/${id}/status`)).toMatchObject({ status: 404, body: { detail: "Request not found" } });
-    expect(await call(`/fal-ai/flux/dev/requests/${id}/cancel`, { method: "PUT" })).toMatchObject({ status: 404, body: { status: "NOT_FOUND" } });
+    expect(await call(`/fal-ai/flux/dev/requests/${id}/cancel`, { method: "PUT" })).toMatchObject({
+      status: 404,
+      body: { status: "NOT_FOUND" },
+    });
     expect((await call(`${requestPath("fal-ai/flux", id)}/status`)).status).toBe(200);
     const ns = (await submit("workflows/me/wf/sub", { prompt: "p" })).body;
     expect(ns.status_url).toBe(`${sim.base}/workflows/me/wf/requests/${ns.request_id}/status`);
@@ -124,7 +145,10 @@ describe("queue protocol", () => {
     const cancel = (id: string) => call(`${requestPath("fal-ai/flux", id)}/cancel`, { method: "PUT" });
     const queued = (await submit("fal-ai/flux/dev", { prompt: "[latency:10000]" })).body.request_id;
     expect(await cancel(queued)).toMatchObject({ status: 200, body: { status: "OK" } });
-    expect((await call(`${requestPath("fal-ai/flux", queued)}/status`)).body).toMatchObject({ status: "COMPLETED", error_type: "request_cancelled" });
+    expect((await call(`${requestPath("fal-ai/flux", queued)}/status`)).body).toMatchObject({
+      status: "COMPLETED",
+      error_type: "request_cancelled",
+    });
     expect(await call(requestPath("fal-ai/flux", queued))).toMatchObject({ status: 400, body: { detail: "Request was cancelled" } });
     const running = (await submit("fal-ai/flux/dev", { prompt: "[latency:10000]" })).body.request_id;
     clock += 5000;
@@ -147,7 +171,10 @@ describe("queue protocol", () => {
       const id = (await submit("fal-ai/flux/dev", { prompt: "[latency:600]" }, "", live.base)).body.request_id;
       const res = await fetch(`${live.base}${requestPath("fal-ai/flux", id)}/status/stream?logs=1`, { headers: auth });
       expect(res.headers.get("content-type")).toBe("text/event-stream");
-      const events = (await res.text()).split("\n\n").filter((e) => e.startsWith("data: ")).map((e) => JSON.parse(e.slice(6)));
+      const events = (await res.text())
+        .split("\n\n")
+        .filter((e) => e.startsWith("data: "))
+        .map((e) => JSON.parse(e.slice(6)));
       expect(events.at(-1)).toMatchObject({ status: "COMPLETED", request_id: id });
       expect(events.filter((e) => e.status === "COMPLETED")).toHaveLength(1);
     } finally {
@@ -159,7 +186,10 @@ describe("queue protocol", () => {
 describe("auth", () => {
   test("queue calls need `Key <FAL_KEY>`: none, another or a Bearer one is 401; the model list and the JWKS need none", async () => {
     for (const headers of [{ authorization: "" }, { authorization: "Key wrong:key" }, { authorization: `Bearer ${KEY}` }]) {
-      expect(await call("/fal-ai/flux/dev", { body: { prompt: "p" }, headers })).toMatchObject({ status: 401, body: { detail: "No user found for Key ID and Secret" } });
+      expect(await call("/fal-ai/flux/dev", { body: { prompt: "p" }, headers })).toMatchObject({
+        status: 401,
+        body: { detail: "No user found for Key ID and Secret" },
+      });
       expect((await call("/fal-ai/flux/requests/x/status", { headers })).status).toBe(401);
       expect((await call("/v1/models/pricing?endpoint_id=fal-ai/flux/dev", { headers })).status).toBe(401);
     }
@@ -252,7 +282,12 @@ describe("webhooks", () => {
   };
 
   test("on completion fal's payload is POSTed to fal_webhook, signed so the app's verifier accepts it with the JWKS", async () => {
-    const sub = await submit("fal-ai/flux/schnell", { prompt: "hook [latency:100]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base);
+    const sub = await submit(
+      "fal-ai/flux/schnell",
+      { prompt: "hook [latency:100]" },
+      `?fal_webhook=${encodeURIComponent(hookUrl)}`,
+      live.base,
+    );
     const id = sub.body.request_id;
     await delivered(1);
     const event = await verifyProviderWebhook(received[0]!, { jwks: new JwksCache(live.jwksUrl), acceptFal: true });
@@ -272,16 +307,24 @@ describe("webhooks", () => {
     ]);
     const event = await verifyProviderWebhook(received[1]!, { jwks: new JwksCache(live.jwksUrl), acceptFal: true });
     expect(event.outcome).toMatchObject({ kind: "failed", error: { status: 422, errorType: "simulated_failure" } });
-    expect(JSON.parse(received[1]!.body)).toMatchObject({ status: "ERROR", error: "Invalid status code: 422", payload: { detail: [{ type: "simulated_failure" }] } });
+    expect(JSON.parse(received[1]!.body)).toMatchObject({
+      status: "ERROR",
+      error: "Invalid status code: 422",
+      payload: { detail: [{ type: "simulated_failure" }] },
+    });
   });
 
   test("a request whose result fetch fails says so in its webhook; a cancelled one sends none", async () => {
     await submit("fal-ai/flux/dev", { prompt: "[fail:result:1]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base);
     await delivered(1);
-    expect((await verifyProviderWebhook(received[0]!, { jwks: new JwksCache(live.jwksUrl), acceptFal: true })).outcome).toMatchObject({ kind: "fetch_result" });
-    const id = (await submit("fal-ai/flux/dev", { prompt: "[latency:150]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base)).body.request_id;
+    expect((await verifyProviderWebhook(received[0]!, { jwks: new JwksCache(live.jwksUrl), acceptFal: true })).outcome).toMatchObject({
+      kind: "fetch_result",
+    });
+    const id = (await submit("fal-ai/flux/dev", { prompt: "[latency:150]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base)).body
+      .request_id;
     await call(`${requestPath("fal-ai/flux", id)}/cancel`, { method: "PUT", base: live.base });
-    const marker = (await submit("fal-ai/flux/dev", { prompt: "[latency:300]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base)).body.request_id;
+    const marker = (await submit("fal-ai/flux/dev", { prompt: "[latency:300]" }, `?fal_webhook=${encodeURIComponent(hookUrl)}`, live.base))
+      .body.request_id;
     await delivered(2);
     expect(received[1]!.headers.get("x-fal-webhook-request-id")).toBe(marker);
   });
@@ -290,12 +333,25 @@ describe("webhooks", () => {
 describe("the fal client (lib/provider/fal.ts) against the simulator", () => {
   const sleeps: number[] = [];
   const client = () =>
-    new FalProvider({ key: KEY, queueUrl: sim.queueUrl, apiUrl: sim.apiUrl, timeoutMs: 5_000, maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5_000, sleep: async (ms) => void sleeps.push(ms) });
+    new FalProvider({
+      key: KEY,
+      queueUrl: sim.queueUrl,
+      apiUrl: sim.apiUrl,
+      timeoutMs: 5_000,
+      maxRetries: 3,
+      baseDelayMs: 1,
+      maxDelayMs: 5_000,
+      sleep: async (ms) => void sleeps.push(ms),
+    });
 
   test("submit, status with logs, result and cancel, the subpath dropped", async () => {
     const p = client();
     const endpointId = "fal-ai/flux/dev";
-    const { providerRequestId, queuePosition } = await p.submit({ endpointId, input: { prompt: "fox [latency:2000]", num_inference_steps: 2 }, requestId: "r1" });
+    const { providerRequestId, queuePosition } = await p.submit({
+      endpointId,
+      input: { prompt: "fox [latency:2000]", num_inference_steps: 2 },
+      requestId: "r1",
+    });
     expect(queuePosition).toBe(1);
     const ref = { endpointId, providerRequestId };
     expect(await p.status(ref)).toEqual({ status: "IN_QUEUE", queuePosition: 1, logs: [] });
@@ -346,7 +402,11 @@ describe("the fal client (lib/provider/fal.ts) against the simulator", () => {
 
   test("a wrong key is a final unauthorized rejection", async () => {
     const p = new FalProvider({ key: "wrong", queueUrl: sim.queueUrl, apiUrl: sim.apiUrl, sleep: async () => {} });
-    await expect(p.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "r" })).rejects.toMatchObject({ status: 401, reason: "unauthorized", retryable: false });
+    await expect(p.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "r" })).rejects.toMatchObject({
+      status: 401,
+      reason: "unauthorized",
+      retryable: false,
+    });
   });
 
   test("the Platform API lists the simulator's catalog with prices and each model's schema", async () => {

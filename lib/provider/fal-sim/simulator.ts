@@ -7,7 +7,15 @@ import { buildOutput, simulatedModelFailure, type BuiltOutput } from "../local/o
 import { simulatorSettings, type SimulatorSettings } from "../local/profile";
 import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, type TimelineRow } from "../local/timeline";
 import { falOpenApi, type FalModelFixture } from "./platform";
-import { FalQueueServer, type FalOutcome, type FalPhase, type FalQueued, type FalSubmission, type Scripted, type WebhookDelivery } from "./protocol";
+import {
+  FalQueueServer,
+  type FalOutcome,
+  type FalPhase,
+  type FalQueued,
+  type FalSubmission,
+  type Scripted,
+  type WebhookDelivery,
+} from "./protocol";
 
 /**
  * The local simulator behind fal's wire format (`npm run sim:fal`): the same behaviour as
@@ -75,10 +83,20 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
     this.log = options.log ?? (() => {});
     this.models = LOCAL_MODELS.map((m): FalModelFixture => {
       const schema = localModelSchema(m.endpointId);
-      const name = m.endpointId.split("/").map((p) => p.replace(/(^|[^a-z0-9])([a-z0-9])/gi, (_, __, c: string) => c.toUpperCase())).join("");
+      const name = m.endpointId
+        .split("/")
+        .map((p) => p.replace(/(^|[^a-z0-9])([a-z0-9])/gi, (_, __, c: string) => c.toUpperCase()))
+        .join("");
       return {
         endpointId: m.endpointId,
-        metadata: { display_name: m.displayName, category: m.category, description: m.description, status: "active", tags: m.tags, license_type: m.licenseType ?? null },
+        metadata: {
+          display_name: m.displayName,
+          category: m.category,
+          description: m.description,
+          status: "active",
+          tags: m.tags,
+          license_type: m.licenseType ?? null,
+        },
         openapi: falOpenApi(m.endpointId, name, schema.input, schema.output),
         price: { unit_price: Number(m.price!.unitPrice), unit: m.price!.unit, currency: m.price!.currency },
       };
@@ -116,7 +134,9 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
     };
     const end = completesAt(r);
     if (r.webhookUrl && end !== null) this.later(Math.max(0, end - this.now()), () => void this.sendWebhook(r));
-    this.log(`submit ${s.endpointId} → ${r.id} (latency ${r.latencyMs} ms${kept ? `, fail:${kept}` : ""}${r.webhookUrl ? ", webhook" : ""})`);
+    this.log(
+      `submit ${s.endpointId} → ${r.id} (latency ${r.latencyMs} ms${kept ? `, fail:${kept}` : ""}${r.webhookUrl ? ", webhook" : ""})`,
+    );
     const phase = phaseAt(r, this.now());
     return { request: r, queuePosition: phase.state === "IN_QUEUE" ? phase.queuePosition : 0 };
   }
@@ -128,10 +148,17 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
     if (phase.state === "IN_QUEUE") return { status: "IN_QUEUE", queuePosition: phase.queuePosition };
     if (phase.state === "IN_PROGRESS") return { status: "IN_PROGRESS", logs };
     const failure = failureOf(r);
-    if (phase.cancelled) return { status: "COMPLETED", logs, inferenceTimeSeconds: null, error: "Request was cancelled", errorType: "request_cancelled" };
+    if (phase.cancelled)
+      return { status: "COMPLETED", logs, inferenceTimeSeconds: null, error: "Request was cancelled", errorType: "request_cancelled" };
     const inferenceTimeSeconds = (r.latencyMs - queueMsOf(r)) / 1000;
     if (failure?.mode === "generation") {
-      return { status: "COMPLETED", logs, inferenceTimeSeconds, error: "Invalid status code: 422", errorType: failure.errorType ?? "simulated_failure" };
+      return {
+        status: "COMPLETED",
+        logs,
+        inferenceTimeSeconds,
+        error: "Invalid status code: 422",
+        errorType: failure.errorType ?? "simulated_failure",
+      };
     }
     return { status: "COMPLETED", logs, inferenceTimeSeconds };
   }
@@ -156,12 +183,19 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
   async webhookBody(r: SimRequest): Promise<Record<string, unknown>> {
     // Like the local provider: a request whose result fetch fails says so instead of carrying it.
     if (failureOf(r)?.mode === "result") {
-      return { request_id: r.id, gateway_request_id: r.id, status: "OK", payload: null, payload_error: "Simulated output failure; fetch the result" };
+      return {
+        request_id: r.id,
+        gateway_request_id: r.id,
+        status: "OK",
+        payload: null,
+        payload_error: "Simulated output failure; fetch the result",
+      };
     }
     const base = { request_id: r.id, gateway_request_id: r.id };
     const outcome = await this.outcome(r, false);
     if (outcome.kind === "output") return { ...base, status: "OK", payload: outcome.output };
-    if (outcome.kind === "error") return { ...base, status: "ERROR", error: `Invalid status code: ${outcome.status}`, payload: outcome.body };
+    if (outcome.kind === "error")
+      return { ...base, status: "ERROR", error: `Invalid status code: ${outcome.status}`, payload: outcome.body };
     return { ...base, status: "OK", payload: null, payload_error: "The output could not be delivered; fetch the result" };
   }
 
@@ -182,7 +216,16 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
     if (method !== "GET" && method !== "HEAD") return false;
     if (url.pathname === "/" || url.pathname === "/health") {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ ok: true, service: "fal simulator", queueUrl: this.queueUrl, apiUrl: this.apiUrl, jwksUrl: this.jwksUrl, settings: this.settings }));
+      res.end(
+        JSON.stringify({
+          ok: true,
+          service: "fal simulator",
+          queueUrl: this.queueUrl,
+          apiUrl: this.apiUrl,
+          jwksUrl: this.jwksUrl,
+          settings: this.settings,
+        }),
+      );
       return true;
     }
     if (!url.pathname.startsWith(MEDIA_PREFIX)) return false;
@@ -192,7 +235,11 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
       return true;
     }
     const { bytes, contentType } = await renderMedia(check.spec);
-    res.writeHead(200, { "content-type": contentType, "content-length": String(bytes.byteLength), "cache-control": "public, max-age=86400, immutable" });
+    res.writeHead(200, {
+      "content-type": contentType,
+      "content-length": String(bytes.byteLength),
+      "cache-control": "public, max-age=86400, immutable",
+    });
     res.end(method === "HEAD" ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return true;
   }

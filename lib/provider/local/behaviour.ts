@@ -50,7 +50,10 @@ const modelsSchema = z.record(
   z.string(),
   z.object({
     latencyMs: z.number().int().min(0).max(MAX_LATENCY_MS).optional(),
-    fail: z.string().refine((v) => parseFailure(v) !== null, "unknown failure mode").optional(),
+    fail: z
+      .string()
+      .refine((v) => parseFailure(v) !== null, "unknown failure mode")
+      .optional(),
   }),
 );
 

@@ -37,7 +37,10 @@ export class WebhookSender {
   /** Resumes owed deliveries now and keeps looking for due ones every 30 s. */
   start(): void {
     if (this.sweeper) return;
-    this.sweeper = setInterval(() => void this.sweep().catch((err) => log.warn("webhook sweep failed", { error: String(err) })), SWEEP_EVERY_MS);
+    this.sweeper = setInterval(
+      () => void this.sweep().catch((err) => log.warn("webhook sweep failed", { error: String(err) })),
+      SWEEP_EVERY_MS,
+    );
     this.sweeper.unref?.();
     void this.sweep().catch((err) => log.warn("webhook sweep failed", { error: String(err) }));
   }
@@ -56,10 +59,13 @@ export class WebhookSender {
 
   schedule(id: string, dueAt: number): void {
     if (this.timers.has(id)) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(id);
-      this.track(this.deliver(id));
-    }, Math.max(0, dueAt - this.options.now()));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(id);
+        this.track(this.deliver(id));
+      },
+      Math.max(0, dueAt - this.options.now()),
+    );
     timer.unref?.();
     this.timers.set(id, timer);
   }
@@ -99,7 +105,12 @@ export class WebhookSender {
     };
     let error: string | null = null;
     try {
-      const res = await this.options.fetch(row.webhookUrl, { method: "POST", headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const res = await this.options.fetch(row.webhookUrl, {
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
       await res.body?.cancel().catch(() => {});
       if (res.ok) {
         await this.store.recordDelivery(id, "delivered", null, null);

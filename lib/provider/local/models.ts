@@ -87,7 +87,9 @@ const imageInput = (withSource: boolean): JsonSchema =>
     withSource ? "ImageToImageInput" : "TextToImageInput",
     {
       prompt,
-      ...(withSource ? { image_url: imageUrl, strength: { type: "number", minimum: 0, maximum: 1, default: 0.95, title: "Strength" } } : {}),
+      ...(withSource
+        ? { image_url: imageUrl, strength: { type: "number", minimum: 0, maximum: 1, default: 0.95, title: "Strength" } }
+        : {}),
       negative_prompt: { type: "string", default: "", title: "Negative prompt" },
       image_size: {
         title: "Image size",
@@ -204,7 +206,9 @@ const SCHEMAS: Record<string, ModelSchema> = {
       },
       ["audio_url"],
     ),
-    output: obj("VoiceCloneOutput", { custom_voice_id: { type: "string", description: "Use as voice_id in text-to-speech." } }, ["custom_voice_id"]),
+    output: obj("VoiceCloneOutput", { custom_voice_id: { type: "string", description: "Use as voice_id in text-to-speech." } }, [
+      "custom_voice_id",
+    ]),
   },
   embedding: {
     input: obj(
@@ -244,15 +248,57 @@ type LocalModel = Omit<ProviderModel, "status" | "thumbnailUrl" | "licenseType">
 /** The simulator's catalog: fal endpoint ids, so a catalog seeded from fal runs on it unchanged. */
 export const LOCAL_MODELS: LocalModel[] = [
   m("fal-ai/flux/dev", "FLUX.1 [dev]", "text-to-image", "A 12B flow transformer for high-quality images from text.", "0.025", "megapixel"),
-  m("fal-ai/flux/schnell", "FLUX.1 [schnell]", "text-to-image", "The fastest FLUX model: good images in 1 to 4 steps.", "0.003", "megapixel"),
-  m("fal-ai/flux/dev/image-to-image", "FLUX.1 [dev] image-to-image", "image-to-image", "Restyles or edits a source image following a prompt.", "0.03", "megapixel"),
-  m("fal-ai/kling-video/v2.1/standard/text-to-video", "Kling 2.1 text-to-video", "text-to-video", "Five- or ten-second clips from a text prompt.", "0.05", "second"),
-  m("fal-ai/kling-video/v2.1/standard/image-to-video", "Kling 2.1 image-to-video", "image-to-video", "Animates a still image into a short clip.", "0.05", "second"),
-  m("fal-ai/minimax/speech-02-hd", "MiniMax Speech-02 HD", "text-to-speech", "Natural speech in many voices, including cloned ones.", "0.1", "1k_chars"),
+  m(
+    "fal-ai/flux/schnell",
+    "FLUX.1 [schnell]",
+    "text-to-image",
+    "The fastest FLUX model: good images in 1 to 4 steps.",
+    "0.003",
+    "megapixel",
+  ),
+  m(
+    "fal-ai/flux/dev/image-to-image",
+    "FLUX.1 [dev] image-to-image",
+    "image-to-image",
+    "Restyles or edits a source image following a prompt.",
+    "0.03",
+    "megapixel",
+  ),
+  m(
+    "fal-ai/kling-video/v2.1/standard/text-to-video",
+    "Kling 2.1 text-to-video",
+    "text-to-video",
+    "Five- or ten-second clips from a text prompt.",
+    "0.05",
+    "second",
+  ),
+  m(
+    "fal-ai/kling-video/v2.1/standard/image-to-video",
+    "Kling 2.1 image-to-video",
+    "image-to-video",
+    "Animates a still image into a short clip.",
+    "0.05",
+    "second",
+  ),
+  m(
+    "fal-ai/minimax/speech-02-hd",
+    "MiniMax Speech-02 HD",
+    "text-to-speech",
+    "Natural speech in many voices, including cloned ones.",
+    "0.1",
+    "1k_chars",
+  ),
   m("fal-ai/wizper", "Wizper", "speech-to-text", "Fast Whisper v3 transcription with timestamps.", "0.0005", "second"),
   m("fal-ai/stable-audio", "Stable Audio", "text-to-audio", "Sound effects and short music from a text prompt.", "0.02", "request"),
   m("fal-ai/minimax-music", "MiniMax Music", "text-to-audio", "Songs and instrumentals from a description.", "0.035", "request"),
-  m("fal-ai/minimax/voice-clone", "MiniMax voice clone", "voice-cloning", "Clones a voice from 5 to 30 seconds of speech.", "1.5", "request"),
+  m(
+    "fal-ai/minimax/voice-clone",
+    "MiniMax voice clone",
+    "voice-cloning",
+    "Clones a voice from 5 to 30 seconds of speech.",
+    "1.5",
+    "request",
+  ),
   m("fal-ai/trellis", "Trellis", "image-to-3d", "A textured 3D model (GLB) from one image.", "0.02", "request"),
   m("fal-ai/text-embedding", "Text embedding", "embedding", "Dense vectors for search and clustering.", "0.00002", "1k_chars"),
 ];

@@ -30,7 +30,13 @@ export function simulatedModelFailure(errorType: string | null): BuiltOutput {
   return {
     ok: false,
     status: 422,
-    detail: [{ loc: ["body", "prompt"], msg: "The model could not generate an output (simulated failure)", type: errorType ?? "simulated_failure" }],
+    detail: [
+      {
+        loc: ["body", "prompt"],
+        msg: "The model could not generate an output (simulated failure)",
+        type: errorType ?? "simulated_failure",
+      },
+    ],
   };
 }
 
@@ -144,7 +150,11 @@ async function images(req: OutputRequest) {
 function seconds(value: unknown, field: string, fallback: number, maxMs: number): number {
   // fal models take "5", "5s" or 5.
   const raw =
-    value === undefined || value === null ? fallback : typeof value === "number" ? value : Number(/^\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(String(value))?.[1]);
+    value === undefined || value === null
+      ? fallback
+      : typeof value === "number"
+        ? value
+        : Number(/^\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(String(value))?.[1]);
   const ms = Math.round(raw * 1000);
   if (!Number.isFinite(ms) || ms < 100 || ms > maxMs) throw new Invalid(field, `Duration must be between 1 and ${maxMs / 1000} seconds`);
   return ms;
@@ -175,7 +185,12 @@ async function speech(req: OutputRequest) {
 async function audio(req: OutputRequest) {
   const { input } = req;
   const durationMs = seconds(input.duration ?? input.seconds_total, "duration", 10, LIMITS.audioMs.max);
-  const spec: MediaSpec = { kind: "audio", seed: seedHex(req.endpointId, input.prompt ?? "", seedOf(input, input.prompt ?? "")), style: "music", durationMs };
+  const spec: MediaSpec = {
+    kind: "audio",
+    seed: seedHex(req.endpointId, input.prompt ?? "", seedOf(input, input.prompt ?? "")),
+    style: "music",
+    durationMs,
+  };
   return { audio: { ...(await fileOf(spec, req)), duration: durationMs / 1000 } };
 }
 

@@ -13,26 +13,49 @@ afterEach(() => {
 });
 
 describe("latency distribution", () => {
-  test.each(Object.keys(LATENCY_BOUNDS) as OutputKind[])("%s: every draw within its bounds, centred on their geometric mean, spread across them", (kind) => {
-    const { minMs, maxMs } = LATENCY_BOUNDS[kind];
-    const random = seededRandom(17);
-    const draws = Array.from({ length: 4000 }, () => drawLatencyMs(kind, random));
-    expect(Math.min(...draws)).toBeGreaterThanOrEqual(minMs);
-    expect(Math.max(...draws)).toBeLessThanOrEqual(maxMs);
-    const centre = Math.sqrt(minMs * maxMs);
-    expect(median(draws)).toBeGreaterThan(centre * 0.9);
-    expect(median(draws)).toBeLessThan(centre * 1.1);
-    // A tail on both sides: some requests are quick, some slow (not a constant).
-    const range = maxMs - minMs;
-    expect(draws.some((d) => d < minMs + range * 0.15)).toBe(true);
-    expect(draws.some((d) => d > maxMs - range * 0.4)).toBe(true);
-  });
+  test.each(Object.keys(LATENCY_BOUNDS) as OutputKind[])(
+    "%s: every draw within its bounds, centred on their geometric mean, spread across them",
+    (kind) => {
+      const { minMs, maxMs } = LATENCY_BOUNDS[kind];
+      const random = seededRandom(17);
+      const draws = Array.from({ length: 4000 }, () => drawLatencyMs(kind, random));
+      expect(Math.min(...draws)).toBeGreaterThanOrEqual(minMs);
+      expect(Math.max(...draws)).toBeLessThanOrEqual(maxMs);
+      const centre = Math.sqrt(minMs * maxMs);
+      expect(median(draws)).toBeGreaterThan(centre * 0.9);
+      expect(median(draws)).toBeLessThan(centre * 1.1);
+      // A tail on both sides: some requests are quick, some slow (not a constant).
+      const range = maxMs - minMs;
+      expect(draws.some((d) => d < minMs + range * 0.15)).toBe(true);
+      expect(draws.some((d) => d > maxMs - range * 0.4)).toBe(true);
+    },
+  );
 
   test("the scale multiplies the draw; the same seed gives the same latencies", () => {
-    const a = Array.from({ length: 50 }, ((r) => () => drawLatencyMs("image", r))(seededRandom(3)));
-    const b = Array.from({ length: 50 }, ((r) => () => drawLatencyMs("image", r, 0.1))(seededRandom(3)));
+    const a = Array.from(
+      { length: 50 },
+      (
+        (r) => () =>
+          drawLatencyMs("image", r)
+      )(seededRandom(3)),
+    );
+    const b = Array.from(
+      { length: 50 },
+      (
+        (r) => () =>
+          drawLatencyMs("image", r, 0.1)
+      )(seededRandom(3)),
+    );
     b.forEach((ms, i) => expect(Math.abs(ms - a[i]! * 0.1)).toBeLessThanOrEqual(1));
-    expect(Array.from({ length: 50 }, ((r) => () => drawLatencyMs("image", r))(seededRandom(3)))).toEqual(a);
+    expect(
+      Array.from(
+        { length: 50 },
+        (
+          (r) => () =>
+            drawLatencyMs("image", r)
+        )(seededRandom(3)),
+      ),
+    ).toEqual(a);
     expect(Math.min(...b)).toBeGreaterThanOrEqual(100);
     expect(Math.max(...b)).toBeLessThanOrEqual(400);
   });
@@ -78,7 +101,11 @@ describe("settings", () => {
   test("instant with no failures by default; realistic fails 2% unless the rate is set", () => {
     expect(simulatorSettings(parseEnv({}))).toEqual({ profile: "instant", latencyMs: 0, latencyScale: 1, errorRate: 0 });
     expect(simulatorSettings(parseEnv({ LOCAL_PROVIDER_PROFILE: "realistic" }))).toMatchObject({ profile: "realistic", errorRate: 0.02 });
-    expect(simulatorSettings(parseEnv({ LOCAL_PROVIDER_PROFILE: "realistic", LOCAL_PROVIDER_ERROR_RATE: "0", LOCAL_PROVIDER_LATENCY_SCALE: "0.1" }))).toMatchObject({
+    expect(
+      simulatorSettings(
+        parseEnv({ LOCAL_PROVIDER_PROFILE: "realistic", LOCAL_PROVIDER_ERROR_RATE: "0", LOCAL_PROVIDER_LATENCY_SCALE: "0.1" }),
+      ),
+    ).toMatchObject({
       errorRate: 0,
       latencyScale: 0.1,
     });
@@ -105,12 +132,22 @@ describe("precedence", () => {
     resetEnv();
     const always = { ...realistic, errorRate: 1 };
     const random = seededRandom(8);
-    expect(behaviourOf("fal-ai/flux/dev", { prompt: "x [latency:2500]" }, { settings: realistic, random })).toEqual({ latencyMs: 2500, failure: null });
+    expect(behaviourOf("fal-ai/flux/dev", { prompt: "x [latency:2500]" }, { settings: realistic, random })).toEqual({
+      latencyMs: 2500,
+      failure: null,
+    });
     expect(behaviourOf("acme/fixed", { prompt: "x" }, { settings: realistic, random }).latencyMs).toBe(123);
-    expect(behaviourOf("fal-ai/flux/dev", { prompt: "x [fail:generation]" }, { settings: always, random }).failure).toEqual({ mode: "generation", errorType: null });
-    expect(behaviourOf("fal-ai/flux/dev", { prompt: "x [latency:10]" }, { settings: always, random }).failure?.mode).toMatch(/^(rate_limit|provider)$/);
+    expect(behaviourOf("fal-ai/flux/dev", { prompt: "x [fail:generation]" }, { settings: always, random }).failure).toEqual({
+      mode: "generation",
+      errorType: null,
+    });
+    expect(behaviourOf("fal-ai/flux/dev", { prompt: "x [latency:10]" }, { settings: always, random }).failure?.mode).toMatch(
+      /^(rate_limit|provider)$/,
+    );
     // The instant profile keeps LOCAL_PROVIDER_LATENCY_MS and draws nothing.
-    expect(behaviourOf("fal-ai/flux/dev", { prompt: "x" }, { settings: { ...realistic, profile: "instant", latencyMs: 700 }, random })).toEqual({
+    expect(
+      behaviourOf("fal-ai/flux/dev", { prompt: "x" }, { settings: { ...realistic, profile: "instant", latencyMs: 700 }, random }),
+    ).toEqual({
       latencyMs: 700,
       failure: null,
     });

@@ -52,7 +52,13 @@ const failureOf = (r: ProviderResult) => (r.ok ? null : r.error);
 
 describe("media", () => {
   test("images are real PNGs of the requested size and count, and file_size is their true size", async () => {
-    const out = await output("fal-ai/flux/dev", { prompt: "a lighthouse", image_size: "landscape_16_9", num_images: 2, output_format: "png", seed: 42 });
+    const out = await output("fal-ai/flux/dev", {
+      prompt: "a lighthouse",
+      image_size: "landscape_16_9",
+      num_images: 2,
+      output_format: "png",
+      seed: 42,
+    });
     expect(out).toMatchObject({ seed: 42, prompt: "a lighthouse", has_nsfw_concepts: [false, false], timings: { inference: 0 } });
     expect(out.images).toHaveLength(2);
     for (const image of out.images) {
@@ -79,8 +85,14 @@ describe("media", () => {
   });
 
   test("custom {width, height}, aspect ratios and the default size", async () => {
-    expect((await output("fal-ai/flux/dev", { prompt: "p", image_size: { width: 640, height: 360 } })).images[0]).toMatchObject({ width: 640, height: 360 });
-    expect((await output("some/pro-model", { prompt: "p", aspect_ratio: "16:9" }, "text-to-image")).images[0]).toMatchObject({ width: 1344, height: 768 });
+    expect((await output("fal-ai/flux/dev", { prompt: "p", image_size: { width: 640, height: 360 } })).images[0]).toMatchObject({
+      width: 640,
+      height: 360,
+    });
+    expect((await output("some/pro-model", { prompt: "p", aspect_ratio: "16:9" }, "text-to-image")).images[0]).toMatchObject({
+      width: 1344,
+      height: 768,
+    });
     expect((await output("fal-ai/flux/dev", { prompt: "p" })).images[0]).toMatchObject({ width: 1024, height: 1024 });
   });
 
@@ -217,7 +229,10 @@ describe("progress and latency", () => {
 
   test("LOCAL_PROVIDER_LATENCY_MS sets the default latency; per-model config overrides it", async () => {
     process.env.LOCAL_PROVIDER_LATENCY_MS = "3000";
-    process.env.LOCAL_PROVIDER_MODELS = JSON.stringify({ "fal-ai/flux/schnell": { latencyMs: 100 }, "acme/broken": { fail: "generation" } });
+    process.env.LOCAL_PROVIDER_MODELS = JSON.stringify({
+      "fal-ai/flux/schnell": { latencyMs: 100 },
+      "acme/broken": { fail: "generation" },
+    });
     resetEnv();
     try {
       const slow = await run("fal-ai/flux/dev", { prompt: "p" });
@@ -244,7 +259,12 @@ describe("realistic profile", () => {
     provider = make({ settings: realistic, random: seededRandom(11) });
     const image = await run("fal-ai/flux/dev", { prompt: "p", num_inference_steps: 4 });
     const video = await run("acme/anything", { prompt: "p", duration: 3 }, { category: "text-to-video" });
-    const [imageRow, videoRow] = await Promise.all([image, video].map(async (ref) => (await (await getDb()).select().from(localProviderRequests).where(eq(localProviderRequests.id, ref.providerRequestId)))[0]!));
+    const [imageRow, videoRow] = await Promise.all(
+      [image, video].map(
+        async (ref) =>
+          (await (await getDb()).select().from(localProviderRequests).where(eq(localProviderRequests.id, ref.providerRequestId)))[0]!,
+      ),
+    );
     expect(imageRow!.latencyMs).toBeGreaterThanOrEqual(100);
     expect(imageRow!.latencyMs).toBeLessThanOrEqual(400);
     expect(videoRow!.latencyMs).toBeGreaterThanOrEqual(2_000);
@@ -262,12 +282,15 @@ describe("realistic profile", () => {
   test("at an error rate of 1 every submit attempt fails transiently: a 429 with a retry hint or a 503", async () => {
     provider = make({ settings: { ...realistic, errorRate: 1 }, random: seededRandom(4) });
     const errors = [];
-    for (let i = 0; i < 20; i++) errors.push(await caught(provider.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "same" })));
+    for (let i = 0; i < 20; i++)
+      errors.push(await caught(provider.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "same" })));
     for (const e of errors) expect(e).toBeInstanceOf(ProviderUnavailableError);
     expect(errors.filter((e) => e.status === 429).every((e) => e.retryAfterMs === 1000 && e.reason === "rate_limited")).toBe(true);
     expect(new Set(errors.map((e) => e.status))).toEqual(new Set([429, 503]));
     // A scripted marker is not overridden by the draw.
-    await expect(provider.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "[fail:generation]" }, requestId: "x" })).resolves.toBeDefined();
+    await expect(
+      provider.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "[fail:generation]" }, requestId: "x" }),
+    ).resolves.toBeDefined();
   });
 
   test("a drawn result failure fails the first fetch only; the retry gets the output", async () => {
@@ -284,7 +307,11 @@ describe("realistic profile", () => {
 describe("failure injection", () => {
   test("[fail:generation:<type>] completes with the model's error", async () => {
     const ref = await run("fal-ai/flux/dev", { prompt: "nsfw [fail:generation:content_policy_violation]" });
-    expect(await provider.status(ref)).toMatchObject({ status: "COMPLETED", error: "Invalid status code: 422", errorType: "content_policy_violation" });
+    expect(await provider.status(ref)).toMatchObject({
+      status: "COMPLETED",
+      error: "Invalid status code: 422",
+      errorType: "content_policy_violation",
+    });
     const error = failureOf(await provider.result(ref));
     expect(error).toBeInstanceOf(ModelFailedError);
     expect(error).toMatchObject({ provider: "local", status: 422, errorType: "content_policy_violation" });
@@ -335,7 +362,9 @@ describe("cancel", () => {
 
     const done = await run("fal-ai/flux/dev", { prompt: "quick" });
     expect(await provider.cancel(done)).toEqual({ status: "already_completed" });
-    expect(await provider.cancel({ endpointId: "fal-ai/flux/dev", providerRequestId: crypto.randomUUID() })).toEqual({ status: "not_found" });
+    expect(await provider.cancel({ endpointId: "fal-ai/flux/dev", providerRequestId: crypto.randomUUID() })).toEqual({
+      status: "not_found",
+    });
   });
 
   test("an unknown request is a not_found rejection for status and result", async () => {
@@ -403,7 +432,11 @@ describe("webhooks", () => {
     await provider.webhooks.idle();
     const event = await verifyProviderWebhook(received[0]!);
     expect(event.outcome.kind).toBe("failed");
-    expect(JSON.parse(received[0]!.body)).toMatchObject({ status: "ERROR", error: "Invalid status code: 422", payload: { detail: [{ type: "simulated_failure" }] } });
+    expect(JSON.parse(received[0]!.body)).toMatchObject({
+      status: "ERROR",
+      error: "Invalid status code: 422",
+      payload: { detail: [{ type: "simulated_failure" }] },
+    });
   });
 
   test("a failed delivery is retried later with the same webhook-id until it is accepted", async () => {
@@ -479,7 +512,11 @@ describe("catalog", () => {
     const all = await provider.listModels();
     expect(all.nextCursor).toBeNull();
     expect(all.models).toContainEqual(
-      expect.objectContaining({ endpointId: "fal-ai/flux/dev", category: "text-to-image", price: { unitPrice: "0.025", unit: "megapixel", currency: "USD" } }),
+      expect.objectContaining({
+        endpointId: "fal-ai/flux/dev",
+        category: "text-to-image",
+        price: { unitPrice: "0.025", unit: "megapixel", currency: "USD" },
+      }),
     );
     const page = await provider.listModels({ limit: 5 });
     const rest = await provider.listModels({ limit: 50, cursor: page.nextCursor });
@@ -525,7 +562,7 @@ async function caught(promise: Promise<unknown>): Promise<any> {
 
 function topBoxes(buf: Buffer) {
   const out: { type: string; body: Buffer }[] = [];
-  for (let off = 0; off < buf.length; ) {
+  for (let off = 0; off < buf.length;) {
     const size = buf.readUInt32BE(off);
     out.push({ type: buf.toString("latin1", off + 4, off + 8), body: buf.subarray(off + 8, off + size) });
     off += size;

@@ -80,7 +80,10 @@ export class LocalProvider implements GenerationProvider {
   start(): void {
     this.webhooks.start();
     if (this.pruner) return;
-    this.pruner = setInterval(() => void this.prune().catch((err) => log.warn("local provider pruning failed", { error: String(err) })), PRUNE_EVERY_MS);
+    this.pruner = setInterval(
+      () => void this.prune().catch((err) => log.warn("local provider pruning failed", { error: String(err) })),
+      PRUNE_EVERY_MS,
+    );
     this.pruner.unref?.();
   }
 
@@ -98,14 +101,25 @@ export class LocalProvider implements GenerationProvider {
   }
 
   async submit(request: SubmitRequest): Promise<SubmitResult> {
-    const behaviour = behaviourOf(request.endpointId, request.input, { category: request.category, settings: this.settings, random: this.random });
+    const behaviour = behaviourOf(request.endpointId, request.input, {
+      category: request.category,
+      settings: this.settings,
+      random: this.random,
+    });
     const failure = behaviour.failure;
     if (failure && (failure.mode === "provider" || failure.mode === "rate_limit")) {
       const attempt = this.count(this.submitAttempts, `${request.requestId}:${request.endpointId}`);
       if (failure.times === null || attempt <= failure.times) {
         throw failure.mode === "rate_limit"
-          ? new ProviderUnavailableError("local", "submit", "local provider: simulated rate limit", { status: 429, retryAfterMs: 1000, reason: "rate_limited" })
-          : new ProviderUnavailableError("local", "submit", "local provider: simulated server error", { status: 503, reason: "server_error" });
+          ? new ProviderUnavailableError("local", "submit", "local provider: simulated rate limit", {
+              status: 429,
+              retryAfterMs: 1000,
+              reason: "rate_limited",
+            })
+          : new ProviderUnavailableError("local", "submit", "local provider: simulated server error", {
+              status: 503,
+              reason: "server_error",
+            });
       }
     }
     const kept = failure && failure.mode !== "provider" && failure.mode !== "rate_limit" ? formatFailure(failure) : null;
@@ -151,7 +165,13 @@ export class LocalProvider implements GenerationProvider {
       logs,
       inferenceTimeMs: phase.cancelled ? null : row.latencyMs - queueMsOf(row),
       error: phase.cancelled ? "Request was cancelled" : failed ? "Invalid status code: 422" : null,
-      errorType: phase.cancelled ? "request_cancelled" : failed ? (failure?.mode === "generation" ? (failure.errorType ?? "simulated_failure") : null) : null,
+      errorType: phase.cancelled
+        ? "request_cancelled"
+        : failed
+          ? failure?.mode === "generation"
+            ? (failure.errorType ?? "simulated_failure")
+            : null
+          : null,
     };
   }
 
@@ -168,20 +188,29 @@ export class LocalProvider implements GenerationProvider {
       });
     }
     if (phase.cancelled) {
-      return { ok: false, error: new ModelFailedError("local", "result", "The request was cancelled", { status: 400, errorType: "request_cancelled" }) };
+      return {
+        ok: false,
+        error: new ModelFailedError("local", "result", "The request was cancelled", { status: 400, errorType: "request_cancelled" }),
+      };
     }
     const failure = failureOf(row);
     if (failure?.mode === "result") {
       const attempt = this.count(this.resultAttempts, row.id);
       if (failure.times === null || attempt <= failure.times) {
-        throw new ProviderUnavailableError("local", "result", "local provider: simulated server error", { status: 503, reason: "server_error" });
+        throw new ProviderUnavailableError("local", "result", "local provider: simulated server error", {
+          status: 503,
+          reason: "server_error",
+        });
       }
     }
     const built = await this.output(row);
     if (built.ok) return { ok: true, output: built.output };
     return {
       ok: false,
-      error: new ModelFailedError("local", "result", describeDetail(built.detail) ?? "the model failed", { status: built.status, detail: built.detail }),
+      error: new ModelFailedError("local", "result", describeDetail(built.detail) ?? "the model failed", {
+        status: built.status,
+        detail: built.detail,
+      }),
     };
   }
 
@@ -212,7 +241,10 @@ export class LocalProvider implements GenerationProvider {
         options.status !== "deprecated" &&
         (!options.category || m.category === options.category) &&
         (!options.endpointIds?.length || options.endpointIds.includes(m.endpointId)) &&
-        (!q || m.endpointId.toLowerCase().includes(q) || m.displayName.toLowerCase().includes(q) || m.description.toLowerCase().includes(q)),
+        (!q ||
+          m.endpointId.toLowerCase().includes(q) ||
+          m.displayName.toLowerCase().includes(q) ||
+          m.description.toLowerCase().includes(q)),
     );
     const limit = Math.min(50, Math.max(1, options.limit ?? 50));
     const start = options.cursor ? Number(Buffer.from(options.cursor, "base64url").toString()) || 0 : 0;
@@ -279,7 +311,10 @@ export class LocalProvider implements GenerationProvider {
   private async row(ref: ProviderRequestRef, operation: "status" | "result" | "cancel"): Promise<Row> {
     const row = await this.store.get(ref.providerRequestId, (r) => isSettled(r, this.now()));
     if (!row) {
-      throw new ProviderRejectedError("local", operation, `Request ${ref.providerRequestId} not found`, { status: 404, reason: "not_found" });
+      throw new ProviderRejectedError("local", operation, `Request ${ref.providerRequestId} not found`, {
+        status: 404,
+        reason: "not_found",
+      });
     }
     return row;
   }

@@ -49,10 +49,16 @@ export function logsAt(row: TimelineRow, now: number): ProviderLog[] {
   const requested = Number(row.input.num_inference_steps);
   const steps = Number.isInteger(requested) && requested > 0 ? Math.min(requested, 50) : 8;
   // At most ten step lines, evenly spread.
-  const shown = Array.from(new Set(Array.from({ length: Math.min(steps, 10) }, (_, i) => Math.round(((i + 1) * steps) / Math.min(steps, 10)))));
+  const shown = Array.from(
+    new Set(Array.from({ length: Math.min(steps, 10) }, (_, i) => Math.round(((i + 1) * steps) / Math.min(steps, 10)))),
+  );
   const lines: { at: number; message: string; level: ProviderLog["level"] }[] = [
     { at: queueMs, message: `Runner acquired; loading ${row.endpointId}`, level: "INFO" },
-    ...shown.map((step) => ({ at: queueMs + Math.round((runMs * step) / (steps + 1)), message: `Step ${step}/${steps}`, level: "INFO" as const })),
+    ...shown.map((step) => ({
+      at: queueMs + Math.round((runMs * step) / (steps + 1)),
+      message: `Step ${step}/${steps}`,
+      level: "INFO" as const,
+    })),
   ];
   const failure = failureOf(row);
   if (end !== null) {

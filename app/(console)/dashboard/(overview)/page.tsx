@@ -108,12 +108,17 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               {t("topUp")}
             </ButtonLink>
           </Card>
-          <Card title={t("spend")} className="min-w-0 lg:col-span-2" actions={<WindowTabs windows={spendWindows} current={window} href={(w) => `/dashboard?spend=${w}`} />}>
+          <Card
+            title={t("spend")}
+            className="min-w-0 lg:col-span-2"
+            actions={<WindowTabs windows={spendWindows} current={window} href={(w) => `/dashboard?spend=${w}`} />}
+          >
             <p className="text-sm text-slate-600">
               <span className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="overview-spend">
                 {f.credits(spent)}
               </span>{" "}
-              {t("spendWindow", { days: spendDays[window] })} · <span data-testid="overview-operations">{f.number(operations)}</span> {t("operations", { count: operations })}
+              {t("spendWindow", { days: spendDays[window] })} · <span data-testid="overview-operations">{f.number(operations)}</span>{" "}
+              {t("operations", { count: operations })}
             </p>
             <div className="mt-3">
               <SpendChart series={history.series} granularity="day" />
@@ -136,12 +141,20 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-6" data-testid="recent-runs">
               {runs.map((r) => (
                 <li key={r.id} data-testid="recent-run" data-status={r.status}>
-                  <Link href={`/dashboard/activity/${encodeURIComponent(r.id)}`} className="group block min-w-0 rounded-lg border border-slate-200 bg-white p-2 hover:border-brand-500">
+                  <Link
+                    href={`/dashboard/activity/${encodeURIComponent(r.id)}`}
+                    className="group block min-w-0 rounded-lg border border-slate-200 bg-white p-2 hover:border-brand-500"
+                  >
                     <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-slate-100">
                       {r.thumbnailUrl ? (
                         // Stored outputs are served by our own storage; next/image would only re-encode them.
                         // eslint-disable-next-line @next/next/no-img-element
-                        <img src={r.thumbnailUrl} alt={t("outputOf", { model: r.modelId ?? r.operation })} className="h-full w-full object-cover" loading="lazy" />
+                        <img
+                          src={r.thumbnailUrl}
+                          alt={t("outputOf", { model: r.modelId ?? r.operation })}
+                          className="h-full w-full object-cover"
+                          loading="lazy"
+                        />
                       ) : (
                         <span className="text-xs text-slate-600">{r.operation}</span>
                       )}
@@ -175,11 +188,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               {keysInUse.map((k) => (
                 <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                   <span className="min-w-0">
-                    <span className="font-medium text-slate-900">{k.name}</span> <span className="font-mono text-xs text-slate-600">{k.start}…</span>
+                    <span className="font-medium text-slate-900">{k.name}</span>{" "}
+                    <span className="font-mono text-xs text-slate-600">{k.start}…</span>
                   </span>
-                  <span className="text-slate-600">
-                    {t("keyUse", { count: k.requests, last: f.dateTime(k.lastRequest, tu("never")) })}
-                  </span>
+                  <span className="text-slate-600">{t("keyUse", { count: k.requests, last: f.dateTime(k.lastRequest, tu("never")) })}</span>
                 </li>
               ))}
             </ul>

@@ -39,7 +39,15 @@ type Page = { items: ActivityRecord[]; total: number; limit: number; offset: num
 type KeyOption = { id: string; name: string; start: string | null };
 
 /** GET /me/activity with the page's filters, kept in the URL so a filtered view can be shared and reloaded. */
-export function ActivityList({ initialFilters, initialPage, keys }: { initialFilters: ActivityFilters; initialPage?: Page; keys: KeyOption[] }) {
+export function ActivityList({
+  initialFilters,
+  initialPage,
+  keys,
+}: {
+  initialFilters: ActivityFilters;
+  initialPage?: Page;
+  keys: KeyOption[];
+}) {
   const t = useTranslations("activity");
   const ts = useTranslations("status");
   const f = useFormat();
@@ -75,7 +83,13 @@ export function ActivityList({ initialFilters, initialPage, keys }: { initialFil
           }}
         >
           <Field label={t("model")}>
-            <Input value={modelDraft} onChange={(e) => setModelDraft(e.target.value)} onBlur={() => modelDraft !== (filters.modelId ?? "") && set("modelId", modelDraft)} placeholder="fal-ai/flux/dev" name="modelId" />
+            <Input
+              value={modelDraft}
+              onChange={(e) => setModelDraft(e.target.value)}
+              onBlur={() => modelDraft !== (filters.modelId ?? "") && set("modelId", modelDraft)}
+              placeholder="fal-ai/flux/dev"
+              name="modelId"
+            />
           </Field>
           <Field label={t("apiKey")}>
             <Select value={filters.apiKeyId ?? ""} onChange={(e) => set("apiKeyId", e.target.value)} name="apiKeyId">
@@ -127,7 +141,10 @@ export function ActivityList({ initialFilters, initialPage, keys }: { initialFil
       </Card>
       {error && <Alert>{error.message}</Alert>}
       {(data || !error) && (
-        <Card title={data ? t("records", { count: data.total }) : t("loading")} actions={isFetching ? <span className="text-xs text-slate-600">{t("updating")}</span> : null}>
+        <Card
+          title={data ? t("records", { count: data.total }) : t("loading")}
+          actions={isFetching ? <span className="text-xs text-slate-600">{t("updating")}</span> : null}
+        >
           {!data ? null : data.items.length === 0 ? (
             <p className="text-sm text-slate-600" data-testid="activity-empty">
               {t("empty")}
@@ -136,15 +153,23 @@ export function ActivityList({ initialFilters, initialPage, keys }: { initialFil
             <Table stack head={[t("colTime"), t("model"), t("operation"), t("status"), t("colCost"), t("colDuration"), t("colKey"), ""]}>
               {data.items.map((r) => (
                 <tr key={r.id} data-testid="activity-row" data-request-id={r.requestId ?? ""}>
-                  <Td label={t("colTime")} className="whitespace-nowrap">{f.dateTime(r.createdAt)}</Td>
-                  <Td label={t("model")} className="font-mono text-xs">{r.modelId ?? "—"}</Td>
+                  <Td label={t("colTime")} className="whitespace-nowrap">
+                    {f.dateTime(r.createdAt)}
+                  </Td>
+                  <Td label={t("model")} className="font-mono text-xs">
+                    {r.modelId ?? "—"}
+                  </Td>
                   <Td label={t("operation")}>{r.operation}</Td>
                   <Td label={t("status")}>
                     <Badge tone={statusTone(r.status)}>{ts.has(r.status as "completed") ? ts(r.status as "completed") : r.status}</Badge>
                     {r.errorCode && <span className="ml-2 font-mono text-xs text-red-700">{r.errorCode}</span>}
                   </Td>
-                  <Td label={t("colCost")} className="whitespace-nowrap">{f.credits(r.credits)}</Td>
-                  <Td label={t("colDuration")} className="whitespace-nowrap">{f.duration(r.durationMs)}</Td>
+                  <Td label={t("colCost")} className="whitespace-nowrap">
+                    {f.credits(r.credits)}
+                  </Td>
+                  <Td label={t("colDuration")} className="whitespace-nowrap">
+                    {f.duration(r.durationMs)}
+                  </Td>
                   <Td label={t("colKey")}>{r.apiKeyId ? (keyName.get(r.apiKeyId) ?? t("deletedKey")) : t("dashboard")}</Td>
                   <Td className="text-right">
                     <Link href={`/dashboard/activity/${encodeURIComponent(r.id)}`} className="text-brand-700 hover:underline">
@@ -158,13 +183,27 @@ export function ActivityList({ initialFilters, initialPage, keys }: { initialFil
           {data && data.total > ACTIVITY_PAGE_SIZE && (
             <div className="mt-4 flex items-center justify-between text-sm text-slate-600">
               <span>
-                {t("range", { from: f.number(data.offset + 1), to: f.number(Math.min(data.offset + data.items.length, data.total)), total: f.number(data.total) })}
+                {t("range", {
+                  from: f.number(data.offset + 1),
+                  to: f.number(Math.min(data.offset + data.items.length, data.total)),
+                  total: f.number(data.total),
+                })}
               </span>
               <div className="flex gap-2">
-                <Button type="button" variant="secondary" disabled={filters.offset === 0} onClick={() => apply({ ...filters, offset: Math.max(0, filters.offset - ACTIVITY_PAGE_SIZE) })}>
+                <Button
+                  type="button"
+                  variant="secondary"
+                  disabled={filters.offset === 0}
+                  onClick={() => apply({ ...filters, offset: Math.max(0, filters.offset - ACTIVITY_PAGE_SIZE) })}
+                >
                   {t("newer")}
                 </Button>
-                <Button type="button" variant="secondary" disabled={data.offset + data.items.length >= data.total} onClick={() => apply({ ...filters, offset: filters.offset + ACTIVITY_PAGE_SIZE })}>
+                <Button
+                  type="button"
+                  variant="secondary"
+                  disabled={data.offset + data.items.length >= data.total}
+                  onClick={() => apply({ ...filters, offset: filters.offset + ACTIVITY_PAGE_SIZE })}
+                >
                   {t("older")}
                 </Button>
               </div>

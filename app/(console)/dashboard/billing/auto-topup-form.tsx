@@ -22,7 +22,11 @@ export function AutoTopupForm({ settings, minTopupRub, hasCard }: { settings: Au
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    save.mutate({ enabled: form.get("enabled") === "on", thresholdRub: Number(form.get("thresholdRub")), amountRub: Number(form.get("amountRub")) });
+    save.mutate({
+      enabled: form.get("enabled") === "on",
+      thresholdRub: Number(form.get("thresholdRub")),
+      amountRub: Number(form.get("amountRub")),
+    });
   }
   return (
     <Card title={t("auto")}>
@@ -36,7 +40,14 @@ export function AutoTopupForm({ settings, minTopupRub, hasCard }: { settings: Au
             <Input name="thresholdRub" type="number" min={0} step={1} required defaultValue={settings.thresholdRub || 100} />
           </Field>
           <Field label={t("autoAmount")} hint={t("atLeast", { min: f.rub(minTopupRub) })}>
-            <Input name="amountRub" type="number" min={minTopupRub} step={1} required defaultValue={settings.amountRub || Math.max(minTopupRub, 500)} />
+            <Input
+              name="amountRub"
+              type="number"
+              min={minTopupRub}
+              step={1}
+              required
+              defaultValue={settings.amountRub || Math.max(minTopupRub, 500)}
+            />
           </Field>
         </div>
         {!hasCard && settings.enabled && <Alert tone="amber">{t("noCardWarning")}</Alert>}

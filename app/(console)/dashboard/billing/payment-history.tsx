@@ -19,7 +19,9 @@ export function PaymentHistory({ payments, total }: { payments: PaymentView[]; t
             <tr key={p.id} data-testid="payment-row">
               <Td label={t("colDate")}>{f.dateTime(p.createdAt)}</Td>
               <Td label={t("colAmount")}>{f.credits(p.amountKopecks * 100)}</Td>
-              <Td label={t("colCredits")} className="font-mono text-xs">{f.number(p.creditsToGrant)}</Td>
+              <Td label={t("colCredits")} className="font-mono text-xs">
+                {f.number(p.creditsToGrant)}
+              </Td>
               <Td label={t("colType")}>{p.kind === "auto_topup" ? t("autoTopup") : t("topupKind")}</Td>
               <Td label={t("colStatus")}>
                 <Badge tone={tone[p.status]}>{t(`st_${p.status}`)}</Badge>

@@ -14,7 +14,9 @@ export function PaymentMethodsCard({ methods }: { methods: PaymentMethodView[] }
   const router = useRouter();
   const act = useMutation({
     mutationFn: ({ id, action }: { id: string; action: "default" | "delete" }) =>
-      action === "delete" ? apiFetch(`/me/payment-methods/${id}`, { method: "DELETE" }) : apiFetch(`/me/payment-methods/${id}/default`, { method: "POST" }),
+      action === "delete"
+        ? apiFetch(`/me/payment-methods/${id}`, { method: "DELETE" })
+        : apiFetch(`/me/payment-methods/${id}/default`, { method: "POST" }),
     onSuccess: () => router.refresh(),
   });
   return (

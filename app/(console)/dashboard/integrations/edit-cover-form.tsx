@@ -23,7 +23,6 @@ export function EditCoverForm({ slug, costLabel, limits, lastCover }: Playground
   const edit = useEditCover(slug);
   const uploadReference = useUploadReference();
 
-
   function pick(picked: File | null) {
     if (fileUrl) URL.revokeObjectURL(fileUrl);
     setFile(picked);
@@ -60,10 +59,12 @@ export function EditCoverForm({ slug, costLabel, limits, lastCover }: Playground
         </div>
         <div className="flex flex-wrap gap-4 text-sm text-slate-700">
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={render.track} onChange={(e) => setRender((r) => ({ ...r, track: e.target.checked }))} /> {t("drawRelease")}
+            <input type="checkbox" checked={render.track} onChange={(e) => setRender((r) => ({ ...r, track: e.target.checked }))} />{" "}
+            {t("drawRelease")}
           </label>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={render.artist} onChange={(e) => setRender((r) => ({ ...r, artist: e.target.checked }))} /> {t("drawArtist")}
+            <input type="checkbox" checked={render.artist} onChange={(e) => setRender((r) => ({ ...r, artist: e.target.checked }))} />{" "}
+            {t("drawArtist")}
           </label>
         </div>
         <Field label={t("source")}>
@@ -80,9 +81,26 @@ export function EditCoverForm({ slug, costLabel, limits, lastCover }: Playground
           </Select>
         </Field>
         {source === "upload" && (
-          <Input name="file" type="file" aria-label={t("upload")} accept="image/*" required onChange={(e) => pick(e.target.files?.[0] ?? null)} />
+          <Input
+            name="file"
+            type="file"
+            aria-label={t("upload")}
+            accept="image/*"
+            required
+            onChange={(e) => pick(e.target.files?.[0] ?? null)}
+          />
         )}
-        {source === "url" && <Input name="reference_image" type="url" aria-label={t("url")} required placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />}
+        {source === "url" && (
+          <Input
+            name="reference_image"
+            type="url"
+            aria-label={t("url")}
+            required
+            placeholder="https://…"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+        )}
         <OverlayPreview image={previewImage} title={render.track ? names.release_name : ""} artist={render.artist ? names.artist : ""} />
         <Button type="submit" disabled={edit.isPending || uploadReference.isPending || (!render.track && !render.artist)}>
           {uploadReference.isPending ? t("uploading") : edit.isPending ? t("rendering") : t("write")}

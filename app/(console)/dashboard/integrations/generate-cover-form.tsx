@@ -14,7 +14,13 @@ import { useGenerateCover, type GenerateInput } from "./use-covers";
 const textareaClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500";
 
-export function GenerateCoverForm({ slug, modelId, costLabel, limits, onGenerated }: PlaygroundProps & { onGenerated: (url: string) => void }) {
+export function GenerateCoverForm({
+  slug,
+  modelId,
+  costLabel,
+  limits,
+  onGenerated,
+}: PlaygroundProps & { onGenerated: (url: string) => void }) {
   const t = useTranslations("integrations");
   const [form, setForm] = useState<GenerateInput>({ artist: "", release_name: "", genre: "", text: "" });
   const generate = useGenerateCover(slug);
@@ -47,7 +53,15 @@ export function GenerateCoverForm({ slug, modelId, costLabel, limits, onGenerate
           ))}
         </datalist>
         <Field label={t("text")} hint={t("textHint", { count: [...form.text].length, max: limits.text })}>
-          <textarea name="text" required rows={4} maxLength={limits.text} value={form.text} onChange={set("text")} className={textareaClass} />
+          <textarea
+            name="text"
+            required
+            rows={4}
+            maxLength={limits.text}
+            value={form.text}
+            onChange={set("text")}
+            className={textareaClass}
+          />
         </Field>
         <div className="rounded-md bg-slate-50 p-3 text-xs text-slate-700" data-testid="prompt-preview">
           <p className="mb-1 font-semibold text-slate-800">{t("promptPreview")}</p>

@@ -30,7 +30,8 @@ export function useUploadReference() {
       form.set("file", file);
       const res = await fetch("/me/uploads", { method: "POST", body: form, credentials: "same-origin" });
       const data = (await res.json().catch(() => null)) as { url?: string; error?: string; message?: string } | null;
-      if (!res.ok || !data?.url) throw new ApiRequestError(res.status, data?.error ?? "error", data?.message ?? `Upload failed (${res.status})`);
+      if (!res.ok || !data?.url)
+        throw new ApiRequestError(res.status, data?.error ?? "error", data?.message ?? `Upload failed (${res.status})`);
       return data.url;
     },
   });

@@ -43,7 +43,13 @@ export function KeyRow({ apiKey, onDelete }: { apiKey: ApiKeyView; onDelete: (ke
       <Td label={t("colKey")}>
         {editing?.field === "name" ? (
           <form onSubmit={save} className="flex gap-2">
-            <Input aria-label={t("keyName")} value={editing.value} onChange={(e) => setEditing({ ...editing, value: e.target.value })} maxLength={64} required />
+            <Input
+              aria-label={t("keyName")}
+              value={editing.value}
+              onChange={(e) => setEditing({ ...editing, value: e.target.value })}
+              maxLength={64}
+              required
+            />
             <Button type="submit" variant="secondary" disabled={update.isPending}>
               {t("save")}
             </Button>
@@ -95,7 +101,10 @@ export function KeyRow({ apiKey, onDelete }: { apiKey: ApiKeyView; onDelete: (ke
           <Button variant="ghost" onClick={() => setEditing({ id: apiKey.id, field: "name", value: apiKey.name })}>
             {t("rename")}
           </Button>
-          <Button variant="ghost" onClick={() => setEditing({ id: apiKey.id, field: "cap", value: apiKey.monthlyLimitRub?.toString() ?? "" })}>
+          <Button
+            variant="ghost"
+            onClick={() => setEditing({ id: apiKey.id, field: "cap", value: apiKey.monthlyLimitRub?.toString() ?? "" })}
+          >
             {t("cap")}
           </Button>
           <Button variant="ghost" disabled={update.isPending} onClick={() => update.mutate({ enabled: !apiKey.enabled })}>

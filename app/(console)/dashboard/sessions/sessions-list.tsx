@@ -42,7 +42,9 @@ export function SessionsList({ initialSessions }: { initialSessions: SessionView
               </div>
               {s.current && <Badge tone="brand">{t("thisBrowser")}</Badge>}
             </Td>
-            <Td label={t("address")} className="font-mono text-xs">{s.ipAddress ?? "—"}</Td>
+            <Td label={t("address")} className="font-mono text-xs">
+              {s.ipAddress ?? "—"}
+            </Td>
             <Td label={t("signedIn")}>{f.dateTime(s.createdAt)}</Td>
             <Td label={t("expires")}>{f.dateTime(s.expiresAt)}</Td>
             <Td className="text-right">

@@ -69,8 +69,12 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
                       {m.priceUnit ? ` · ${t("per", { unit: isPriceUnit(m.priceUnit) ? f.unit(m.priceUnit) : m.priceUnit })}` : ""}
                     </div>
                   </Td>
-                  <Td label={t("colOps")} className="tabular-nums">{f.number(m.count)}</Td>
-                  <Td label={t("colSpent")} className="tabular-nums">{f.credits(m.credits)}</Td>
+                  <Td label={t("colOps")} className="tabular-nums">
+                    {f.number(m.count)}
+                  </Td>
+                  <Td label={t("colSpent")} className="tabular-nums">
+                    {f.credits(m.credits)}
+                  </Td>
                   <Td>
                     <ShareBar value={m.credits} max={maxModel} />
                   </Td>
@@ -87,11 +91,17 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
               {byKey.items.map((k) => (
                 <tr key={k.apiKeyId ?? "dashboard"} data-testid="usage-key-row">
                   <Td label={t("colKey")}>
-                    <div className="font-medium text-slate-900">{k.apiKeyId === null ? t("dashboard") : (k.keyName ?? t("deletedKey"))}</div>
+                    <div className="font-medium text-slate-900">
+                      {k.apiKeyId === null ? t("dashboard") : (k.keyName ?? t("deletedKey"))}
+                    </div>
                     {k.partialKey && <code className="text-xs text-slate-600">{k.partialKey}</code>}
                   </Td>
-                  <Td label={t("colOps")} className="tabular-nums">{f.number(k.count)}</Td>
-                  <Td label={t("colSpent")} className="tabular-nums">{f.credits(k.credits)}</Td>
+                  <Td label={t("colOps")} className="tabular-nums">
+                    {f.number(k.count)}
+                  </Td>
+                  <Td label={t("colSpent")} className="tabular-nums">
+                    {f.credits(k.credits)}
+                  </Td>
                   <Td label={t("colLast")}>{f.dateTime(k.lastUsedAt)}</Td>
                   <Td>
                     <ShareBar value={k.credits} max={maxKey} />

@@ -70,7 +70,10 @@ export function WebhookSecretCard() {
               code: (chunks) => <code>{chunks}</code>,
             })}
           </p>
-          <pre tabIndex={0} className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{`import { Webhook } from "standardwebhooks";
+          <pre
+            tabIndex={0}
+            className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100"
+          >{`import { Webhook } from "standardwebhooks";
 const payload = new Webhook(process.env.WEBHOOK_SECRET).verify(rawBody, headers);`}</pre>
           <p>{t.rich("dedupe", { code: (chunks) => <code>{chunks}</code> })}</p>
         </div>

@@ -52,7 +52,10 @@ describe("POST /admin/models", () => {
     });
     expect(res.status).toBe(201);
     const body = upsertModelResponse.parse(res.body);
-    expect(body).toMatchObject({ created: true, model: { modelId: "acme/painter/v1", alias: "acme/painter/v1", visible: true, priceRub: 0.5, creditCost: 1, tags: ["realism"] } });
+    expect(body).toMatchObject({
+      created: true,
+      model: { modelId: "acme/painter/v1", alias: "acme/painter/v1", visible: true, priceRub: 0.5, creditCost: 1, tags: ["realism"] },
+    });
     expect(await row("acme/painter/v1")).toMatchObject({ priceRub: "0.50000000", priceUnit: "image", schemaFetchedAt: null });
     const publicCard = await card("acme/painter/v1");
     expect(publicCard.status).toBe(200);
@@ -64,9 +67,20 @@ describe("POST /admin/models", () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       created: false,
-      model: { displayName: "FLUX.1 [schnell]", priceRub: 0.00028, priceUnit: "image", discountPercent: 20, originalPriceRub: 0.00035, creditCost: 1 },
+      model: {
+        displayName: "FLUX.1 [schnell]",
+        priceRub: 0.00028,
+        priceUnit: "image",
+        discountPercent: 20,
+        originalPriceRub: 0.00035,
+        creditCost: 1,
+      },
     });
-    expect(await row("fal-ai/flux/schnell")).toMatchObject({ priceRub: "0.00035000", discountPercent: "20.00", originalPriceRub: "0.00035000" });
+    expect(await row("fal-ai/flux/schnell")).toMatchObject({
+      priceRub: "0.00035000",
+      discountPercent: "20.00",
+      originalPriceRub: "0.00035000",
+    });
     const actor = await createActor();
     const estimate = await call(postEstimate, "/models/fal-ai/flux/schnell/estimate", {
       params: { path: ["fal-ai", "flux", "schnell", "estimate"] },
@@ -90,7 +104,11 @@ describe("POST /admin/models", () => {
     const res = await upsert({ modelId: "fal-ai/flux/schnell", priceRub: "0.0003", priceUnit: "image", discountPercent: 25 });
     expect(res.status).toBe(201);
     expect(res.body.model).toMatchObject({ priceRub: 0.0003, originalPriceRub: 0.0004, discountPercent: 25 });
-    expect(await row("fal-ai/flux/schnell")).toMatchObject({ priceRub: "0.00040000", originalPriceRub: "0.00040000", discountPercent: "25.00" });
+    expect(await row("fal-ai/flux/schnell")).toMatchObject({
+      priceRub: "0.00040000",
+      originalPriceRub: "0.00040000",
+      discountPercent: "25.00",
+    });
   });
 
   test("hiding a model makes it 404 on the public card; showing it brings it back", async () => {
@@ -106,9 +124,21 @@ describe("POST /admin/models", () => {
     ["a price that is not a number", { modelId: "fal-ai/flux/dev", priceRub: "cheap" }, [["priceRub"]]],
     ["a negative price", { modelId: "fal-ai/flux/dev", priceRub: -1 }, [["priceRub"]]],
     ["a discount above 100", { modelId: "fal-ai/flux/dev", discountPercent: 101 }, [["discountPercent"]]],
-    ["a charged price no 8-decimal list price gives at the discount", { modelId: "fal-ai/flux/dev", priceRub: 1, discountPercent: 30 }, [["priceRub"]]],
-    ["a charged price with 100 % off and no originalPriceRub", { modelId: "fal-ai/flux/dev", priceRub: 0, discountPercent: 100 }, [["priceRub"]]],
-    ["priceRub disagreeing with originalPriceRub and the discount", { modelId: "fal-ai/flux/dev", priceRub: 3, originalPriceRub: 4, discountPercent: 20 }, [["priceRub"]]],
+    [
+      "a charged price no 8-decimal list price gives at the discount",
+      { modelId: "fal-ai/flux/dev", priceRub: 1, discountPercent: 30 },
+      [["priceRub"]],
+    ],
+    [
+      "a charged price with 100 % off and no originalPriceRub",
+      { modelId: "fal-ai/flux/dev", priceRub: 0, discountPercent: 100 },
+      [["priceRub"]],
+    ],
+    [
+      "priceRub disagreeing with originalPriceRub and the discount",
+      { modelId: "fal-ai/flux/dev", priceRub: 3, originalPriceRub: 4, discountPercent: 20 },
+      [["priceRub"]],
+    ],
     ["more than 8 decimals in originalPriceRub", { modelId: "fal-ai/flux/dev", originalPriceRub: "0.000000001" }, [["originalPriceRub"]]],
     ["an unknown priceUnit", { modelId: "fal-ai/flux/dev", priceUnit: "token" }, [["priceUnit"]]],
     ["a '..' segment in modelId", { modelId: "acme/../x", displayName: "X", category: "music" }, [["modelId"]]],
@@ -116,7 +146,12 @@ describe("POST /admin/models", () => {
   ])("%s → 400 invalid_body", async (_, body, paths) => {
     const res = await upsert(body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "invalid_body", message: expect.any(String), issues: paths.map((path) => ({ path, message: expect.any(String) })) });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_body",
+      message: expect.any(String),
+      issues: paths.map((path) => ({ path, message: expect.any(String) })),
+    });
   });
 });
 

@@ -7,7 +7,12 @@ import { grant, spend } from "@/test/money";
 import { GET as USER_TRANSACTIONS } from "../users/[id]/transactions/route";
 import { GET } from "./route";
 
-const invalidQuery = (path: string[]) => ({ success: false, error: "invalid_query", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+const invalidQuery = (path: string[]) => ({
+  success: false,
+  error: "invalid_query",
+  message: expect.any(String),
+  issues: [{ path, message: expect.any(String) }],
+});
 
 async function adminSession() {
   const admin = await createUser({ role: "admin" });
@@ -36,9 +41,24 @@ describe("GET /admin/transactions", () => {
     expect(transactionListSchema.parse(all.body)).toEqual(all.body);
     expect(all.body.items).toEqual([view(t3), view(t2), view(t1)]);
     expect(all.body.total).toBeGreaterThanOrEqual(3);
-    expect((await call(GET, `/admin/transactions?userId=${a.id}`, { session })).body).toEqual({ items: [view(t3), view(t1)], total: 2, limit: 50, offset: 0 });
-    expect((await call(GET, `/admin/transactions?userId=${a.id}&type=topup`, { session })).body).toEqual({ items: [view(t1)], total: 1, limit: 50, offset: 0 });
-    expect((await call(GET, `/admin/transactions?userId=${a.id}&limit=1&offset=1`, { session })).body).toEqual({ items: [view(t1)], total: 2, limit: 1, offset: 1 });
+    expect((await call(GET, `/admin/transactions?userId=${a.id}`, { session })).body).toEqual({
+      items: [view(t3), view(t1)],
+      total: 2,
+      limit: 50,
+      offset: 0,
+    });
+    expect((await call(GET, `/admin/transactions?userId=${a.id}&type=topup`, { session })).body).toEqual({
+      items: [view(t1)],
+      total: 1,
+      limit: 50,
+      offset: 0,
+    });
+    expect((await call(GET, `/admin/transactions?userId=${a.id}&limit=1&offset=1`, { session })).body).toEqual({
+      items: [view(t1)],
+      total: 2,
+      limit: 1,
+      offset: 1,
+    });
     expect((await call(GET, "/admin/transactions?userId=nobody", { session })).body).toEqual({ items: [], total: 0, limit: 50, offset: 0 });
   });
 

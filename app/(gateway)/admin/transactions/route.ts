@@ -5,7 +5,9 @@ import { listTransactions } from "@/lib/transactions/list-transactions";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/transactions – the ledger across users, newest first
-export const GET = withGateway({ auth: "admin", query: adminTransactionsQuery }, async ({ ctx, query }) => json(await listTransactions(ctx.db, query)));
+export const GET = withGateway({ auth: "admin", query: adminTransactionsQuery }, async ({ ctx, query }) =>
+  json(await listTransactions(ctx.db, query)),
+);
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

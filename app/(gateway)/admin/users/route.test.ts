@@ -79,7 +79,12 @@ describe("GET /admin/users", () => {
     const { session } = await adminSession();
     const res = await call(GET, `/admin/users?${qs}`, { session });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "invalid_query", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_query",
+      message: expect.any(String),
+      issues: [{ path, message: expect.any(String) }],
+    });
   });
 
   runAuthContract("GET /admin/users", GET, "/admin/users", "admin");
@@ -101,21 +106,47 @@ describe("GET /admin/users/{id}", () => {
       sandbox,
       createdAt: new Date(Date.now() - ageMs),
     });
-    await db.insert(activity).values([
-      row(`a1-${tag()}`, "m/one", 100, 1000),
-      row(`a2-${tag()}`, "m/one", 50, 2 * 86_400_000),
-      row(`a3-${tag()}`, "m/two", 7, 1000),
-      row(`a4-${tag()}`, "m/two", 999, 1000, true),
-    ]);
+    await db
+      .insert(activity)
+      .values([
+        row(`a1-${tag()}`, "m/one", 100, 1000),
+        row(`a2-${tag()}`, "m/one", 50, 2 * 86_400_000),
+        row(`a3-${tag()}`, "m/two", 7, 1000),
+        row(`a4-${tag()}`, "m/two", 999, 1000, true),
+      ]);
     const res = await call(GET_USER, "/", { session, params: { id: user.id } });
     expect(res.status).toBe(200);
     expect(adminUserDetail.parse(res.body)).toEqual(res.body);
     expect(res.body.user).toMatchObject({ id: user.id, banned: true, banReason: "spam", banExpires: user.banExpires!.toISOString() });
     expect(res.body.balance).toBe(5000);
     expect(res.body.usage).toEqual([
-      { window: "24h", credits: 107, count: 2, byModel: [{ modelId: "m/one", credits: 100, count: 1 }, { modelId: "m/two", credits: 7, count: 1 }] },
-      { window: "7d", credits: 157, count: 3, byModel: [{ modelId: "m/one", credits: 150, count: 2 }, { modelId: "m/two", credits: 7, count: 1 }] },
-      { window: "30d", credits: 157, count: 3, byModel: [{ modelId: "m/one", credits: 150, count: 2 }, { modelId: "m/two", credits: 7, count: 1 }] },
+      {
+        window: "24h",
+        credits: 107,
+        count: 2,
+        byModel: [
+          { modelId: "m/one", credits: 100, count: 1 },
+          { modelId: "m/two", credits: 7, count: 1 },
+        ],
+      },
+      {
+        window: "7d",
+        credits: 157,
+        count: 3,
+        byModel: [
+          { modelId: "m/one", credits: 150, count: 2 },
+          { modelId: "m/two", credits: 7, count: 1 },
+        ],
+      },
+      {
+        window: "30d",
+        credits: 157,
+        count: 3,
+        byModel: [
+          { modelId: "m/one", credits: 150, count: 2 },
+          { modelId: "m/two", credits: 7, count: 1 },
+        ],
+      },
     ]);
   });
 
@@ -163,7 +194,11 @@ describe("ban and unban", () => {
   test("an expiry in the past → 400; banning yourself → 403; an unknown user → 404", async () => {
     const { admin, session } = await adminSession();
     const target = await createUser();
-    const past = await call(BAN, "/", { session, params: { id: target.id }, body: { expiresAt: new Date(Date.now() - 1000).toISOString() } });
+    const past = await call(BAN, "/", {
+      session,
+      params: { id: target.id },
+      body: { expiresAt: new Date(Date.now() - 1000).toISOString() },
+    });
     expect(past.status).toBe(400);
     expect(past.body).toMatchObject({ error: "invalid_body", issues: [{ path: ["expiresAt"] }] });
     const self = await call(BAN, "/", { session, params: { id: admin.id }, body: {} });
@@ -173,7 +208,10 @@ describe("ban and unban", () => {
     expect((await call(UNBAN, "/", { session, method: "POST", params: { id: "nobody" } })).body).toEqual(notFound("User"));
   });
 
-  runAuthContract("POST /admin/users/{id}/ban", BAN, "/admin/users/x/ban", "admin", async () => ({ params: { id: (await createUser()).id }, body: {} }));
+  runAuthContract("POST /admin/users/{id}/ban", BAN, "/admin/users/x/ban", "admin", async () => ({
+    params: { id: (await createUser()).id },
+    body: {},
+  }));
   runAuthContract("POST /admin/users/{id}/unban", UNBAN, "/admin/users/x/unban", "admin", async () => ({
     method: "POST",
     params: { id: (await createUser()).id },
@@ -241,7 +279,13 @@ describe("a user's keys", () => {
     const off = await call(PATCH_KEY, "/", { session, method: "PATCH", params, body: { rateLimitEnabled: false, rateLimitMax: null } });
     expect(off.body.key).toMatchObject({ rateLimitEnabled: false, rateLimitMax: 1000, remaining: null });
     const [row] = await (await getDb()).select().from(apiKeys).where(eq(apiKeys.id, target.apiKey.id));
-    expect(row).toMatchObject({ name: "throttled", monthlyLimitRub: 50, rateLimitEnabled: false, rateLimitMax: null, rateLimitTimeWindow: 60_000 });
+    expect(row).toMatchObject({
+      name: "throttled",
+      monthlyLimitRub: 50,
+      rateLimitEnabled: false,
+      rateLimitMax: null,
+      rateLimitTimeWindow: 60_000,
+    });
   });
 
   test("DELETE removes a user's key; a key of another user under this user's path is 404", async () => {
@@ -251,7 +295,12 @@ describe("a user's keys", () => {
     const foreign = await call(DELETE_KEY, "/", { session, method: "DELETE", params: { id: target.user.id, keyId: other.apiKey.id } });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual(notFound("API key"));
-    const patchForeign = await call(PATCH_KEY, "/", { session, method: "PATCH", params: { id: target.user.id, keyId: other.apiKey.id }, body: { name: "x" } });
+    const patchForeign = await call(PATCH_KEY, "/", {
+      session,
+      method: "PATCH",
+      params: { id: target.user.id, keyId: other.apiKey.id },
+      body: { name: "x" },
+    });
     expect(patchForeign.body).toEqual(notFound("API key"));
     expect((await call(GET_ME, "/me", { key: other.key })).status).toBe(200);
     const res = await call(DELETE_KEY, "/", { session, method: "DELETE", params: { id: target.user.id, keyId: target.apiKey.id } });

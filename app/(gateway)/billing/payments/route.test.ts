@@ -33,7 +33,10 @@ describe("success", () => {
     const payment = await topup(alice.key, 500);
     // Paid, but the notification never reached the app (APP_URL has nobody listening in tests).
     await payLocally(payment.paymentProviderId, "pay");
-    const res = await call(GET_ONE, `/billing/payments/${payment.paymentProviderId}`, { key: alice.key, params: { id: payment.paymentProviderId } });
+    const res = await call(GET_ONE, `/billing/payments/${payment.paymentProviderId}`, {
+      key: alice.key,
+      params: { id: payment.paymentProviderId },
+    });
     expect(res.status).toBe(200);
     expect(paymentResponse.parse(res.body)).toEqual(res.body);
     expect(res.body.payment).toMatchObject({ id: payment.id, status: "succeeded" });

@@ -12,7 +12,12 @@ import { POST } from "./route";
 let yookassa: FakeYookassa;
 beforeAll(async () => {
   yookassa = await FakeYookassa.start();
-  setEnv({ YOOKASSA_API_URL: yookassa.url, YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey, YOOKASSA_MAX_RETRIES: "1" });
+  setEnv({
+    YOOKASSA_API_URL: yookassa.url,
+    YOOKASSA_SHOP_ID: yookassa.shopId,
+    YOOKASSA_SECRET_KEY: yookassa.secretKey,
+    YOOKASSA_MAX_RETRIES: "1",
+  });
 });
 afterAll(() => yookassa.stop());
 
@@ -38,9 +43,24 @@ describe("success", () => {
       createdAt: expect.any(String),
     });
     expect(confirmationUrl).toBe(`http://localhost:3000/pay/local/${payment.paymentProviderId}`);
-    expect(await paymentRow(payment.id)).toMatchObject({ userId: alice.user.id, provider: "local", idempotenceKey: payment.id, returnUrl: body.returnUrl });
-    const [remote] = await (await getDb()).select().from(localProviderPayments).where(eq(localProviderPayments.id, payment.paymentProviderId));
-    expect(remote).toMatchObject({ status: "pending", amountKopecks: 50_000, idempotenceKey: payment.id, metadata: { paymentId: payment.id, userId: alice.user.id } });
+    expect(await paymentRow(payment.id)).toMatchObject({
+      userId: alice.user.id,
+      provider: "local",
+      idempotenceKey: payment.id,
+      returnUrl: body.returnUrl,
+    });
+    const [remote] = await (
+      await getDb()
+    )
+      .select()
+      .from(localProviderPayments)
+      .where(eq(localProviderPayments.id, payment.paymentProviderId));
+    expect(remote).toMatchObject({
+      status: "pending",
+      amountKopecks: 50_000,
+      idempotenceKey: payment.id,
+      metadata: { paymentId: payment.id, userId: alice.user.id },
+    });
     expect(await balanceOf(alice.user.id)).toBe(0);
   });
 
@@ -48,13 +68,20 @@ describe("success", () => {
     setEnv({ PAYMENT_PROVIDER: "yookassa" });
     try {
       const alice = await createActor();
-      const res = await call(POST, "/billing/topup", { session: alice.session, body: { ...body, amountRub: 1000, savePaymentMethod: true } });
+      const res = await call(POST, "/billing/topup", {
+        session: alice.session,
+        body: { ...body, amountRub: 1000, savePaymentMethod: true },
+      });
       expect(res.status).toBe(201);
       const { payment, confirmationUrl } = res.body;
       expect(confirmationUrl).toContain(payment.paymentProviderId);
       const create = yookassa.calls.at(-1)!;
       expect(create.headers["idempotence-key"]).toBe(payment.id);
-      expect(create.body).toMatchObject({ amount: { value: "1000.00", currency: "RUB" }, save_payment_method: true, metadata: { paymentId: payment.id, userId: alice.user.id } });
+      expect(create.body).toMatchObject({
+        amount: { value: "1000.00", currency: "RUB" },
+        save_payment_method: true,
+        metadata: { paymentId: payment.id, userId: alice.user.id },
+      });
     } finally {
       setEnv({ PAYMENT_PROVIDER: undefined });
     }
@@ -72,7 +99,8 @@ describe("provider failure", () => {
       expect(res.body).toEqual({
         success: false,
         error: "payment_provider",
-        message: "The payment provider failed: YooKassa answered 503 (internal_server_error: Scripted failure). Nothing was charged; try again.",
+        message:
+          "The payment provider failed: YooKassa answered 503 (internal_server_error: Scripted failure). Nothing was charged; try again.",
       });
       const rows = await (await getDb()).select().from(payments).where(eq(payments.userId, alice.user.id));
       expect(rows).toMatchObject([{ status: "canceled", cancellationReason: "provider_error", paymentProviderId: null, grantedAt: null }]);
@@ -107,7 +135,12 @@ describe("validation", () => {
     const alice = await createActor();
     const res = await call(POST, "/billing/topup", { key: alice.key, body: bad });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "invalid_body", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_body",
+      message: expect.any(String),
+      issues: [{ path, message: expect.any(String) }],
+    });
   });
 });
 

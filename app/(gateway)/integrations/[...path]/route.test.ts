@@ -40,7 +40,12 @@ const post = (segment: string, body: unknown, key?: string) =>
 
 async function funded() {
   const actor = await createActor();
-  await grantCredits(await getDb(), { userId: actor.user.id, credits: START_CREDITS, type: "grant", idempotencyKey: `test:${actor.user.id}` });
+  await grantCredits(await getDb(), {
+    userId: actor.user.id,
+    credits: START_CREDITS,
+    type: "grant",
+    idempotencyKey: `test:${actor.user.id}`,
+  });
   return actor;
 }
 
@@ -77,7 +82,6 @@ async function rgb(bytes: Uint8Array) {
   return sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
 }
 
-
 async function ledgerOf(userId: string) {
   const db = await getDb();
   return db.select().from(creditTransactions).where(eq(creditTransactions.userId, userId)).orderBy(creditTransactions.createdAt);
@@ -112,7 +116,10 @@ describe("success", () => {
     expect(generation!.input).toMatchObject({ prompt: res.body.cover_image_prompt, image_size: "square_hd", num_images: 1 });
     const [record] = await db.select().from(activity).where(eq(activity.requestId, generation!.id));
     expect(record).toMatchObject({ operation: "integration", status: "completed", credits: cost });
-    const [stored] = await db.select().from(assets).where(and(eq(assets.userId, actor.user.id), eq(assets.publicUrl, res.body.cover_image_url)));
+    const [stored] = await db
+      .select()
+      .from(assets)
+      .where(and(eq(assets.userId, actor.user.id), eq(assets.publicUrl, res.body.cover_image_url)));
     expect(stored).toMatchObject({ status: "stored", generationId: generation!.id });
   });
 
@@ -145,15 +152,28 @@ describe("success", () => {
     const db = await getDb();
     expect(await getBalanceCredits(db, actor.user.id)).toBe(START_CREDITS);
     expect(await db.select().from(generationRequests).where(eq(generationRequests.userId, actor.user.id))).toEqual([]);
-    const [stored] = await db.select().from(assets).where(and(eq(assets.userId, actor.user.id), eq(assets.kind, "integration")));
-    expect(stored).toMatchObject({ status: "stored", contentType: "image/jpeg", sizeBytes: out.length, sourceUrl: url, publicUrl: res.body.cover_image_url });
+    const [stored] = await db
+      .select()
+      .from(assets)
+      .where(and(eq(assets.userId, actor.user.id), eq(assets.kind, "integration")));
+    expect(stored).toMatchObject({
+      status: "stored",
+      contentType: "image/jpeg",
+      sizeBytes: out.length,
+      sourceUrl: url,
+      publicUrl: res.body.cover_image_url,
+    });
   });
 
   test("edit without a reference generates the cover first, billed like generate", async () => {
     const actor = await funded();
     const res = await post(`${SLUG}-edit`, release, actor.key);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, message: "Cover generated and text added", cover_image_prompt: expect.stringContaining("rock release") });
+    expect(res.body).toMatchObject({
+      success: true,
+      message: "Cover generated and text added",
+      cover_image_prompt: expect.stringContaining("rock release"),
+    });
     const meta = await sharp(await fetchOwn(res.body.cover_image_url)).metadata();
     expect([meta.width, meta.height]).toEqual([1024, 1024]);
     expect(await getBalanceCredits(await getDb(), actor.user.id)).toBe(START_CREDITS - (await coverQuoteCredits()));
@@ -164,7 +184,11 @@ describe("success", () => {
     const url = await uploadImage(actor.key, await referencePicture(512));
     const onlyArtist = await post(`${SLUG}-edit`, { ...release, reference_image: url, render_track_text: false }, actor.key);
     expect(onlyArtist.body.text_length).toBe([...release.artist].length);
-    const custom = await post(`${SLUG}-edit`, { ...release, reference_image: url, render_track_text: "Vol. 2", render_artist_text: "" }, actor.key);
+    const custom = await post(
+      `${SLUG}-edit`,
+      { ...release, reference_image: url, render_track_text: "Vol. 2", render_artist_text: "" },
+      actor.key,
+    );
     expect(custom.status).toBe(200);
     expect(custom.body.text_length).toBe(6);
   });
@@ -292,7 +316,12 @@ describe("validation", () => {
   });
 
   test.each([
-    ["text over the limit", { ...generateBody, text: "a".repeat(COVER_LIMITS.text + 1) }, ["text"], `text must be at most ${COVER_LIMITS.text} characters`],
+    [
+      "text over the limit",
+      { ...generateBody, text: "a".repeat(COVER_LIMITS.text + 1) },
+      ["text"],
+      `text must be at most ${COVER_LIMITS.text} characters`,
+    ],
     ["a blank artist", { ...generateBody, artist: "   " }, ["artist"], "artist must not be empty"],
     ["a number for genre", { ...generateBody, genre: 5 }, ["genre"], "genre must be a string"],
   ])("generate with %s → 400 naming the field", async (_, body, path, message) => {
@@ -306,7 +335,9 @@ describe("validation", () => {
     const actor = await funded();
     const res = await post(`${SLUG}-edit`, { ...release, render_track_text: false, render_artist_text: false }, actor.key);
     expect(res.status).toBe(400);
-    expect(res.body.issues).toEqual([{ path: ["render_track_text"], message: "Nothing to render: render_track_text and render_artist_text are both off" }]);
+    expect(res.body.issues).toEqual([
+      { path: ["render_track_text"], message: "Nothing to render: render_track_text and render_artist_text are both off" },
+    ]);
   });
 
   test("a reference that is not an image, or on a refused address, is a 400 on reference_image", async () => {
@@ -336,7 +367,11 @@ describe("validation", () => {
     const deep = await call(POST, `/integrations/${SLUG}/x`, { key: actor.key, body: generateBody, params: { path: [SLUG, "x"] } });
     expect(deep.body).toEqual(envelope("not_found"));
     for (const handler of [GET, DELETE]) {
-      const res = await call(handler, `/integrations/${SLUG}`, { key: actor.key, method: handler === GET ? "GET" : "DELETE", params: { path: [SLUG] } });
+      const res = await call(handler, `/integrations/${SLUG}`, {
+        key: actor.key,
+        method: handler === GET ? "GET" : "DELETE",
+        params: { path: [SLUG] },
+      });
       expect(res.status).toBe(404);
     }
   });
@@ -358,7 +393,14 @@ describe("openapi", () => {
     expect(body.components.schemas.CoverGenerateRequest.required).toEqual(["artist", "release_name", "genre", "text"]);
     expect(body.components.schemas.CoverEditRequest.required).toEqual(["artist", "release_name", "genre"]);
     expect(Object.keys(body.components.schemas.CoverAnswer.properties)).toEqual([
-      "success", "message", "artist", "release_name", "genre", "text_length", "cover_image_url", "cover_image_prompt",
+      "success",
+      "message",
+      "artist",
+      "release_name",
+      "genre",
+      "text_length",
+      "cover_image_url",
+      "cover_image_prompt",
     ]);
   });
 });

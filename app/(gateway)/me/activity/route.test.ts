@@ -6,7 +6,8 @@ import { call } from "@/test/http";
 import { POST as RUN } from "../../run/[...path]/route";
 import { GET } from "./route";
 
-const run = (modelId: string, prompt: string, key: string) => call(RUN, `/run/${modelId}`, { params: pathOf(modelId), body: { prompt }, key });
+const run = (modelId: string, prompt: string, key: string) =>
+  call(RUN, `/run/${modelId}`, { params: pathOf(modelId), body: { prompt }, key });
 
 describe("GET /me/activity", () => {
   test("the caller's records, newest first, filtered by model, key, operation and status", async () => {
@@ -18,12 +19,23 @@ describe("GET /me/activity", () => {
     const body = activityList.parse(all.body);
     expect(body).toMatchObject({ total: 2, limit: 50, offset: 0 });
     expect(body.items.map((i) => i.requestId)).toEqual([failed.body.requestId, ok.body.request_id]);
-    expect(body.items[1]).toMatchObject({ modelId: "fal-ai/flux/dev", operation: "run", status: "completed", credits: 23_593, apiKeyId: apiKey.id, errorCode: null });
+    expect(body.items[1]).toMatchObject({
+      modelId: "fal-ai/flux/dev",
+      operation: "run",
+      status: "completed",
+      credits: 23_593,
+      apiKeyId: apiKey.id,
+      errorCode: null,
+    });
 
     const byStatus = await call(GET, "/me/activity?status=failed", { key });
     expect(byStatus.body.items.map((i: { errorCode: string }) => i.errorCode)).toEqual(["generation_failed"]);
     expect((await call(GET, "/me/activity?modelId=fal-ai/flux/dev&operation=run", { key })).body.total).toBe(1);
-    expect((await call(GET, `/me/activity?apiKeyId=${apiKey.id}&limit=1`, { key })).body).toMatchObject({ total: 2, limit: 1, items: [{ requestId: failed.body.requestId }] });
+    expect((await call(GET, `/me/activity?apiKeyId=${apiKey.id}&limit=1`, { key })).body).toMatchObject({
+      total: 2,
+      limit: 1,
+      items: [{ requestId: failed.body.requestId }],
+    });
     expect((await call(GET, "/me/activity?operation=queue", { key })).body.total).toBe(0);
   });
 

@@ -5,9 +5,7 @@ import { json } from "@/lib/http/json";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/assets – your stored files, newest first
-export const GET = withGateway({ auth: "key", query: listAssetsQuery }, async ({ ctx, query }) =>
-  json(await listAssets(ctx, query)),
-);
+export const GET = withGateway({ auth: "key", query: listAssetsQuery }, async ({ ctx, query }) => json(await listAssets(ctx, query)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -12,9 +12,20 @@ import { GET } from "./route";
 
 let n = 0;
 async function card(userId: string, isDefault: boolean, last4: string) {
-  const [row] = await (await getDb())
+  const [row] = await (
+    await getDb()
+  )
     .insert(paymentMethods)
-    .values({ id: `pm_t${n++}`, userId, provider: "local", providerMethodId: `lpm_t${n}`, cardLast4: last4, cardBrand: "Visa", isDefault, createdAt: new Date(Date.now() + n) })
+    .values({
+      id: `pm_t${n++}`,
+      userId,
+      provider: "local",
+      providerMethodId: `lpm_t${n}`,
+      cardLast4: last4,
+      cardBrand: "Visa",
+      isDefault,
+      createdAt: new Date(Date.now() + n),
+    })
     .returning();
   return row!;
 }
@@ -62,11 +73,19 @@ describe("success", () => {
 
   test("PATCH /me/auto-topup stores the settings", async () => {
     const alice = await createActor();
-    const res = await call(AUTO_TOPUP, "/me/auto-topup", { method: "PATCH", session: alice.session, body: { enabled: true, thresholdRub: 200, amountRub: 1000 } });
+    const res = await call(AUTO_TOPUP, "/me/auto-topup", {
+      method: "PATCH",
+      session: alice.session,
+      body: { enabled: true, thresholdRub: 200, amountRub: 1000 },
+    });
     expect(res.status).toBe(200);
     expect(autoTopupResponse.parse(res.body)).toEqual(res.body);
     expect(res.body).toEqual({ enabled: true, thresholdRub: 200, amountRub: 1000 });
-    const again = await call(AUTO_TOPUP, "/me/auto-topup", { method: "PATCH", session: alice.session, body: { enabled: false, thresholdRub: 50, amountRub: 500 } });
+    const again = await call(AUTO_TOPUP, "/me/auto-topup", {
+      method: "PATCH",
+      session: alice.session,
+      body: { enabled: false, thresholdRub: 50, amountRub: 500 },
+    });
     expect(again.body).toEqual({ enabled: false, thresholdRub: 50, amountRub: 500 });
     const [row] = await (await getDb()).select().from(autoTopupSettings).where(eq(autoTopupSettings.userId, alice.user.id));
     expect(row).toMatchObject({ enabled: false, thresholdRub: 50, amountRub: 500 });
@@ -92,9 +111,18 @@ describe("not found", () => {
 describe("validation", () => {
   test("an auto top-up amount below MIN_TOPUP_RUB → 400 minimum_topup", async () => {
     const alice = await createActor();
-    const res = await call(AUTO_TOPUP, "/", { method: "PATCH", session: alice.session, body: { enabled: true, thresholdRub: 10, amountRub: 50 } });
+    const res = await call(AUTO_TOPUP, "/", {
+      method: "PATCH",
+      session: alice.session,
+      body: { enabled: true, thresholdRub: 10, amountRub: 50 },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "minimum_topup", message: "An automatic top-up is at least 100 ₽", recovery: { action: "topup", url: "/billing/topup", minAmountRub: 100 } });
+    expect(res.body).toEqual({
+      success: false,
+      error: "minimum_topup",
+      message: "An automatic top-up is at least 100 ₽",
+      recovery: { action: "topup", url: "/billing/topup", minAmountRub: 100 },
+    });
   });
 
   test.each([
@@ -103,7 +131,12 @@ describe("validation", () => {
   ])("%s → 400 invalid_body", async (_, body, path) => {
     const alice = await createActor();
     const res = await call(AUTO_TOPUP, "/", { method: "PATCH", session: alice.session, body });
-    expect(res.body).toEqual({ success: false, error: "invalid_body", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_body",
+      message: expect.any(String),
+      issues: [{ path, message: expect.any(String) }],
+    });
   });
 });
 

@@ -6,7 +6,12 @@ import { call } from "@/test/http";
 import { grant, spend } from "@/test/money";
 import { GET } from "./route";
 
-const invalidQuery = (path: string[]) => ({ success: false, error: "invalid_query", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+const invalidQuery = (path: string[]) => ({
+  success: false,
+  error: "invalid_query",
+  message: expect.any(String),
+  issues: [{ path, message: expect.any(String) }],
+});
 
 describe("GET /me/transactions", () => {
   describe("success", () => {
@@ -22,8 +27,24 @@ describe("GET /me/transactions", () => {
       expect(transactionListSchema.parse(res.body)).toEqual(res.body);
       expect(res.body).toEqual({
         items: [
-          { id: t3.id, userId: me.user.id, type: "grant", amount: 10_000, balanceAfter: 58_500, description: "Welcome", createdAt: t3.createdAt.toISOString() },
-          { id: t2.id, userId: me.user.id, type: "generation_reserve", amount: -1_500, balanceAfter: 48_500, description: t2.description, createdAt: t2.createdAt.toISOString() },
+          {
+            id: t3.id,
+            userId: me.user.id,
+            type: "grant",
+            amount: 10_000,
+            balanceAfter: 58_500,
+            description: "Welcome",
+            createdAt: t3.createdAt.toISOString(),
+          },
+          {
+            id: t2.id,
+            userId: me.user.id,
+            type: "generation_reserve",
+            amount: -1_500,
+            balanceAfter: 48_500,
+            description: t2.description,
+            createdAt: t2.createdAt.toISOString(),
+          },
         ],
         total: 3,
         limit: 2,
@@ -31,7 +52,17 @@ describe("GET /me/transactions", () => {
       });
       const page2 = await call(GET, "/me/transactions?limit=2&offset=2", { session: me.session });
       expect(page2.body).toEqual({
-        items: [{ id: t1.id, userId: me.user.id, type: "topup", amount: 50_000, balanceAfter: 50_000, description: "Top-up 5 ₽", createdAt: t1.createdAt.toISOString() }],
+        items: [
+          {
+            id: t1.id,
+            userId: me.user.id,
+            type: "topup",
+            amount: 50_000,
+            balanceAfter: 50_000,
+            description: "Top-up 5 ₽",
+            createdAt: t1.createdAt.toISOString(),
+          },
+        ],
         total: 3,
         limit: 2,
         offset: 2,
@@ -46,7 +77,12 @@ describe("GET /me/transactions", () => {
       const res = await call(GET, "/me/transactions?type=generation_reserve", { key: me.key });
       expect(res.body).toMatchObject({ total: 2, limit: 50, offset: 0 });
       expect(res.body.items.map((t: { amount: number }) => t.amount)).toEqual([-20, -10]);
-      expect((await call(GET, "/me/transactions?type=clawback", { key: me.key })).body).toEqual({ items: [], total: 0, limit: 50, offset: 0 });
+      expect((await call(GET, "/me/transactions?type=clawback", { key: me.key })).body).toEqual({
+        items: [],
+        total: 0,
+        limit: 50,
+        offset: 0,
+      });
     });
   });
 

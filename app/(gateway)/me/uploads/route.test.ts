@@ -60,9 +60,22 @@ describe("success", () => {
 
     const db = await getDb();
     const [asset] = await db.select().from(assets).where(eq(assets.id, res.body.assetId));
-    expect(asset).toMatchObject({ userId: actor.user.id, kind: "upload", status: "stored", contentType: type, sizeBytes: bytes.length, s3Bucket: "local" });
+    expect(asset).toMatchObject({
+      userId: actor.user.id,
+      kind: "upload",
+      status: "stored",
+      contentType: type,
+      sizeBytes: bytes.length,
+      s3Bucket: "local",
+    });
     const [row] = await db.select().from(uploads).where(eq(uploads.assetId, res.body.assetId));
-    expect(row).toMatchObject({ userId: actor.user.id, filename: `input.${ext}`, mimeType: type, sizeBytes: bytes.length, expiresAt: null });
+    expect(row).toMatchObject({
+      userId: actor.user.id,
+      filename: `input.${ext}`,
+      mimeType: type,
+      sizeBytes: bytes.length,
+      expiresAt: null,
+    });
 
     const served = await fetchUrl(res.body.url);
     expect(served.status).toBe(200);
@@ -106,15 +119,33 @@ const envelope = (error: string) => ({ success: false, error, message: expect.an
 
 describe("validation", () => {
   test.each([
-    ["an EXE named .png and sent as image/png", 415, "unsupported_media_type", () => media.exe(), { filename: "photo.png", contentType: "image/png" }],
+    [
+      "an EXE named .png and sent as image/png",
+      415,
+      "unsupported_media_type",
+      () => media.exe(),
+      { filename: "photo.png", contentType: "image/png" },
+    ],
     ["an EXE sent as a generic binary", 415, "unsupported_media_type", () => media.exe(), { filename: "x.bin" }],
     ["PNG bytes declared as image/jpeg", 415, "unsupported_media_type", () => media.image("png"), { contentType: "image/jpeg" }],
     ["MP4 bytes declared as audio/mpeg", 415, "unsupported_media_type", () => media.mp4(), { contentType: "audio/mpeg" }],
     ["plain text", 415, "unsupported_media_type", () => Buffer.from("just some words, no magic number"), { contentType: "text/plain" }],
     ["WebM sent without a type (video WebM is not accepted)", 415, "unsupported_media_type", () => media.webm(), { contentType: null }],
     ["an empty file", 400, "invalid_body", () => Buffer.alloc(0), { contentType: "image/png" }],
-    ["bytes that are no PNG at all, declared image/png", 400, "invalid_body", () => Buffer.from("garbage garbage garbage"), { contentType: "image/png" }],
-    ["a PNG signature with a corrupt header", 400, "invalid_body", () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("IHDRxxxx-not-a-real-header")]), { contentType: "image/png" }],
+    [
+      "bytes that are no PNG at all, declared image/png",
+      400,
+      "invalid_body",
+      () => Buffer.from("garbage garbage garbage"),
+      { contentType: "image/png" },
+    ],
+    [
+      "a PNG signature with a corrupt header",
+      400,
+      "invalid_body",
+      () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("IHDRxxxx-not-a-real-header")]),
+      { contentType: "image/png" },
+    ],
   ] as const)("%s → %i %s", async (_, status, error, make, options) => {
     const actor = await createActor();
     const res = await upload(actor.key, await make(), options);
@@ -178,12 +209,15 @@ describe("validation", () => {
   test("a declared Content-Length over the limit is refused without reading the body", async () => {
     const actor = await createActor();
     let pulled = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulled += 1;
-        controller.enqueue(new Uint8Array(1024));
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulled += 1;
+          controller.enqueue(new Uint8Array(1024));
+        },
       },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     const res = await call(POST, "/me/uploads", {
       key: actor.key,
       body: stream,
@@ -216,7 +250,9 @@ describe("storage failing at run time", () => {
     refusing = http.createServer((req, res) => {
       req.resume();
       res.writeHead(403, { "content-type": "application/xml" });
-      res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match the signature you provided.</Message></Error>');
+      res.end(
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match the signature you provided.</Message></Error>',
+      );
     });
     await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
     refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
@@ -240,20 +276,28 @@ describe("storage failing at run time", () => {
 
   test.each([
     // A server that checks signatures refuses the wrong secret itself; s3rver checks none, so a stand-in answers for it.
-    ["a wrong S3 secret", () => ({ ...(s3.traits.verifiesSignatures ? {} : { S3_ENDPOINT: refusingUrl }), S3_SECRET_ACCESS_KEY: "not-the-secret" }), "access_denied", "refused the server's credentials"],
+    [
+      "a wrong S3 secret",
+      () => ({ ...(s3.traits.verifiesSignatures ? {} : { S3_ENDPOINT: refusingUrl }), S3_SECRET_ACCESS_KEY: "not-the-secret" }),
+      "access_denied",
+      "refused the server's credentials",
+    ],
     ["a bucket that does not exist", () => ({ S3_BUCKET: "gone" }), "bucket_missing", "bucket does not exist"],
     ["S3 unreachable", () => ({ S3_ENDPOINT: "http://127.0.0.1:9" }), "unreachable", "cannot be reached"],
-  ] as const)("%s → 503 storage_unavailable with the failure and Retry-After, nothing recorded; storageFailure() says so", async (_, overrides, failure, words) => {
-    configure(overrides());
-    const actor = await createActor();
-    const res = await upload(actor.key, await media.image("png"));
-    expect(res.status).toBe(503);
-    expect(res.headers.get("retry-after")).toBe("5");
-    expect(res.body).toEqual({ success: false, error: "storage_unavailable", message: expect.stringContaining(words), failure });
-    const db = await getDb();
-    expect(await db.select().from(assets).where(eq(assets.userId, actor.user.id))).toEqual([]);
-    expect(storageFailure()).toEqual({ kind: failure, operation: "put", at: expect.any(String), since: expect.any(String) });
-  });
+  ] as const)(
+    "%s → 503 storage_unavailable with the failure and Retry-After, nothing recorded; storageFailure() says so",
+    async (_, overrides, failure, words) => {
+      configure(overrides());
+      const actor = await createActor();
+      const res = await upload(actor.key, await media.image("png"));
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(res.body).toEqual({ success: false, error: "storage_unavailable", message: expect.stringContaining(words), failure });
+      const db = await getDb();
+      expect(await db.select().from(assets).where(eq(assets.userId, actor.user.id))).toEqual([]);
+      expect(storageFailure()).toEqual({ kind: failure, operation: "put", at: expect.any(String), since: expect.any(String) });
+    },
+  );
 
   test("once storage works again, the next upload is stored and the failure is forgotten", async () => {
     configure({ S3_ENDPOINT: refusingUrl });

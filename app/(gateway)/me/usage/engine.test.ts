@@ -33,10 +33,19 @@ describe("the read side after real generations through the engine", () => {
       windows: [{ window: "1h", credits: spent, count: 2, byModel: [{ modelId: FLUX, credits: spent, count: 2 }] }],
     });
     const byModel = await call(BY_MODEL, "/me/usage/by-model?window=24h", { key });
-    expect(byModel.body.items).toEqual([{ modelId: FLUX, displayName: expect.any(String), priceUnit: "megapixel", credits: spent, count: 2 }]);
+    expect(byModel.body.items).toEqual([
+      { modelId: FLUX, displayName: expect.any(String), priceUnit: "megapixel", credits: spent, count: 2 },
+    ]);
     const byKey = await call(BY_KEY, "/me/usage/by-key?window=24h", { key });
     expect(byKey.body.items).toEqual([
-      { apiKeyId: apiKey.id, keyName: apiKey.name, partialKey: `${apiKey.start}…`, credits: spent, count: 2, lastUsedAt: expect.any(String) },
+      {
+        apiKeyId: apiKey.id,
+        keyName: apiKey.name,
+        partialKey: `${apiKey.start}…`,
+        credits: spent,
+        count: 2,
+        lastUsedAt: expect.any(String),
+      },
     ]);
     const history = await call(HISTORY, "/me/usage/history?granularity=hour", { key });
     expect(history.body.series.reduce((s: number, p: { credits: number }) => s + p.credits, 0)).toBe(spent);

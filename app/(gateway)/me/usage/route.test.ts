@@ -11,7 +11,12 @@ import { GET } from "./route";
 
 const H = 3_600_000;
 const D = 24 * H;
-const invalidQuery = (path: string[]) => ({ success: false, error: "invalid_query", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+const invalidQuery = (path: string[]) => ({
+  success: false,
+  error: "invalid_query",
+  message: expect.any(String),
+  issues: [{ path, message: expect.any(String) }],
+});
 
 describe("GET /me/usage", () => {
   describe("success", () => {
@@ -34,8 +39,24 @@ describe("GET /me/usage", () => {
       expect(res.body).toEqual({
         balance: 50_000,
         windows: [
-          { window: "24h", credits: 107, count: 3, byModel: [{ modelId: "m/one", credits: 100, count: 1 }, { modelId: "m/two", credits: 7, count: 2 }] },
-          { window: "7d", credits: 157, count: 4, byModel: [{ modelId: "m/one", credits: 150, count: 2 }, { modelId: "m/two", credits: 7, count: 2 }] },
+          {
+            window: "24h",
+            credits: 107,
+            count: 3,
+            byModel: [
+              { modelId: "m/one", credits: 100, count: 1 },
+              { modelId: "m/two", credits: 7, count: 2 },
+            ],
+          },
+          {
+            window: "7d",
+            credits: 157,
+            count: 4,
+            byModel: [
+              { modelId: "m/one", credits: 150, count: 2 },
+              { modelId: "m/two", credits: 7, count: 2 },
+            ],
+          },
           {
             window: "30d",
             credits: 187,
@@ -69,7 +90,10 @@ describe("GET /me/usage", () => {
       const me = await createActor();
       const res = await call(GET, `/me/usage?windows=${windows}`, { key: me.key });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: "invalid_query", issues: [expect.objectContaining({ path: expect.arrayContaining(["windows"]) })] });
+      expect(res.body).toMatchObject({
+        error: "invalid_query",
+        issues: [expect.objectContaining({ path: expect.arrayContaining(["windows"]) })],
+      });
     });
   });
 
@@ -90,7 +114,9 @@ describe("GET /me/usage/history", () => {
         { credits: 2, at: new Date("2026-03-04T00:00:00Z") },
       ]);
       await insertActivity(other.user.id, [{ credits: 900, at: new Date("2026-03-02T10:00:00Z") }]);
-      const res = await call(HISTORY, "/me/usage/history?from=2026-03-01T00:00:00Z&to=2026-03-04T00:00:00Z&granularity=day", { key: me.key });
+      const res = await call(HISTORY, "/me/usage/history?from=2026-03-01T00:00:00Z&to=2026-03-04T00:00:00Z&granularity=day", {
+        key: me.key,
+      });
       expect(res.status).toBe(200);
       expect(usageHistorySchema.parse(res.body)).toEqual(res.body);
       expect(res.body).toEqual({
@@ -112,7 +138,9 @@ describe("GET /me/usage/history", () => {
         { credits: 4, at: new Date("2026-03-05T11:05:00Z") },
         { credits: 9, at: new Date("2026-03-05T10:10:00Z") },
       ]);
-      const res = await call(HISTORY, "/me/usage/history?from=2026-03-05T13:30:00%2B03:00&to=2026-03-05T12:00:00Z&granularity=hour", { key: me.key });
+      const res = await call(HISTORY, "/me/usage/history?from=2026-03-05T13:30:00%2B03:00&to=2026-03-05T12:00:00Z&granularity=hour", {
+        key: me.key,
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         granularity: "hour",
@@ -134,7 +162,9 @@ describe("GET /me/usage/history", () => {
         { credits: 4, at: new Date("2026-03-08T23:59:59Z") },
         { credits: 8, at: new Date("2026-03-09T00:00:00Z") },
       ]);
-      const res = await call(HISTORY, "/me/usage/history?from=2026-02-25T00:00:00Z&to=2026-03-10T00:00:00Z&granularity=week", { key: me.key });
+      const res = await call(HISTORY, "/me/usage/history?from=2026-02-25T00:00:00Z&to=2026-03-10T00:00:00Z&granularity=week", {
+        key: me.key,
+      });
       expect(res.body.series).toEqual([
         { bucket: "2026-02-23T00:00:00.000Z", credits: 1, count: 1 },
         { bucket: "2026-03-02T00:00:00.000Z", credits: 6, count: 2 },
@@ -230,7 +260,14 @@ describe("GET /me/usage/by-key", () => {
     const lastAt = (id: string | null) => res.body.items.find((i: { apiKeyId: string | null }) => i.apiKeyId === id).lastUsedAt;
     expect(res.body.items).toEqual([
       { apiKeyId: second.id, keyName: "ci", partialKey: `${second.start}…`, credits: 100, count: 1, lastUsedAt: lastAt(second.id) },
-      { apiKeyId: me.apiKey.id, keyName: "test key", partialKey: `${me.apiKey.start}…`, credits: 25, count: 2, lastUsedAt: recent.toISOString() },
+      {
+        apiKeyId: me.apiKey.id,
+        keyName: "test key",
+        partialKey: `${me.apiKey.start}…`,
+        credits: 25,
+        count: 2,
+        lastUsedAt: recent.toISOString(),
+      },
       // Another user's key id in my activity (never written in practice) lends me nothing of theirs.
       { apiKeyId: other.apiKey.id, keyName: null, partialKey: null, credits: 3, count: 1, lastUsedAt: lastAt(other.apiKey.id) },
       { apiKeyId: "key_deleted", keyName: null, partialKey: null, credits: 2, count: 1, lastUsedAt: lastAt("key_deleted") },

@@ -23,7 +23,12 @@ describe("GET /models/{modelId}", () => {
     const res = await card("fal-ai/kling-video/v2/master/text-to-video");
     expect(res.status).toBe(200);
     const body = modelCard.parse(res.body);
-    expect(body).toMatchObject({ modelId: "fal-ai/kling-video/v2/master/text-to-video", category: "text-to-video", priceRub: 25.2, priceUnit: "second" });
+    expect(body).toMatchObject({
+      modelId: "fal-ai/kling-video/v2/master/text-to-video",
+      category: "text-to-video",
+      priceRub: 25.2,
+      priceUnit: "second",
+    });
     expect(body.schema!.input).toMatchObject({ type: "object", required: ["prompt"] });
     expect(body.schemaRu!.input).toMatchObject({ properties: { prompt: { title: "Промпт" } } });
     expect(res.headers.get("x-request-id")).toBeTruthy();
@@ -65,18 +70,16 @@ describe("GET /models/{modelId}", () => {
 
   test("path segments are used as decoded once by the router, never decoded again", async () => {
     const db = await getDb();
-    await db.insert(models).values({ modelId: "test/odd%41id", alias: "test/odd%41id", displayName: "Odd", category: "text-to-image", modelLab: "Test" });
+    await db
+      .insert(models)
+      .values({ modelId: "test/odd%41id", alias: "test/odd%41id", displayName: "Odd", category: "text-to-image", modelLab: "Test" });
     const res = await call(GET, "/models/test/odd%2541id", { params: { path: ["test", "odd%41id"] } });
     expect(res.status).toBe(200);
     expect(res.body.modelId).toBe("test/odd%41id");
     expect((await call(GET, "/models/test/oddAid", { params: { path: ["test", "oddAid"] } })).status).toBe(404);
   });
 
-  test.each([
-    [["fal-ai", "", "dev"]],
-    [["fal-ai", "..", "dev"]],
-    [[]],
-  ])("a malformed path %j is 400 invalid_params", async (path) => {
+  test.each([[["fal-ai", "", "dev"]], [["fal-ai", "..", "dev"]], [[]]])("a malformed path %j is 400 invalid_params", async (path) => {
     const res = await call(GET, "/models/x", { params: { path } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: "invalid_params", issues: [{ path: ["modelId"] }] });
@@ -134,12 +137,24 @@ describe("POST /models/{modelId}/estimate", () => {
       ["num_images above its maximum", { prompt: "x", num_images: 7 }, [["num_images"]]],
       ["a fractional num_images", { prompt: "x", num_images: 1.5 }, [["num_images"]]],
       ["an unknown image_size preset", { prompt: "x", image_size: "huge" }, [["image_size"]]],
-      ["a custom size missing its height and too narrow", { prompt: "x", image_size: { width: 10 } }, [["image_size", "width"], ["image_size", "height"]]],
+      [
+        "a custom size missing its height and too narrow",
+        { prompt: "x", image_size: { width: 10 } },
+        [
+          ["image_size", "width"],
+          ["image_size", "height"],
+        ],
+      ],
       ["a wrong type", { prompt: 42 }, [["prompt"]]],
     ])("%s → 400 invalid_body with issues at the field", async (_, body, paths) => {
       const res = await estimate("fal-ai/flux/dev", body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, error: "invalid_body", message: expect.any(String), issues: paths.map((path) => ({ path, message: expect.any(String) })) });
+      expect(res.body).toEqual({
+        success: false,
+        error: "invalid_body",
+        message: expect.any(String),
+        issues: paths.map((path) => ({ path, message: expect.any(String) })),
+      });
     });
 
     test("a missing required field reads 'Required'", async () => {
@@ -174,7 +189,11 @@ describe("POST /models/{modelId}/estimate", () => {
 
     test("POST on a model path without /estimate is 405", async () => {
       const actor = await createActor();
-      const res = await call(POST, "/models/fal-ai/flux/dev", { params: segments("fal-ai/flux/dev"), body: { prompt: "x" }, key: actor.key });
+      const res = await call(POST, "/models/fal-ai/flux/dev", {
+        params: segments("fal-ai/flux/dev"),
+        body: { prompt: "x" },
+        key: actor.key,
+      });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("GET");
     });
@@ -182,7 +201,10 @@ describe("POST /models/{modelId}/estimate", () => {
 
   describe("auth", () => {
     test("no key → 401; a banned user → 403", async () => {
-      const noKey = await call(POST, "/models/fal-ai/flux/dev/estimate", { params: segments("fal-ai/flux/dev/estimate"), body: { prompt: "x" } });
+      const noKey = await call(POST, "/models/fal-ai/flux/dev/estimate", {
+        params: segments("fal-ai/flux/dev/estimate"),
+        body: { prompt: "x" },
+      });
       expect(noKey.status).toBe(401);
       expect(noKey.body).toMatchObject({ error: "unauthorized" });
       const banned = await createActor({ banned: true });

@@ -15,7 +15,8 @@ export const GET = withGateway({ auth: "optional" }, async ({ ctx, params }) =>
 // POST /models/{modelId}/estimate – price of a request before running it
 export const POST = withGateway({ auth: "key", body: estimateBody }, async ({ ctx, params, body }) => {
   const path = parseModelPath(params.path, ["estimate"]);
-  if (path.kind !== "estimate") throw new ApiError("method_not_allowed", "POST is accepted only on /models/{modelId}/estimate", {}, { Allow: "GET" });
+  if (path.kind !== "estimate")
+    throw new ApiError("method_not_allowed", "POST is accepted only on /models/{modelId}/estimate", {}, { Allow: "GET" });
   return json(await estimateModel(ctx.db, path.modelId, body));
 });
 

@@ -24,8 +24,12 @@ afterAll(() => jobs.uninstall());
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const submit = (body: unknown, key: string, query = "") => call(POST, `/queue/${FLUX}${query}`, { params: pathOf(FLUX), body, key });
 const read = (id: string, tail: string, key: string, modelId = FLUX) =>
-  call(GET, `/queue/${modelId}/requests/${id}${tail}`, { params: pathOf(modelId, "requests", id, ...(tail ? tail.slice(1).split("?")[0]!.split("/") : [])), key });
-const cancel = (id: string, key: string) => call(PUT, `/queue/${FLUX}/requests/${id}/cancel`, { method: "PUT", params: pathOf(FLUX, "requests", id, "cancel"), key });
+  call(GET, `/queue/${modelId}/requests/${id}${tail}`, {
+    params: pathOf(modelId, "requests", id, ...(tail ? tail.slice(1).split("?")[0]!.split("/") : [])),
+    key,
+  });
+const cancel = (id: string, key: string) =>
+  call(PUT, `/queue/${FLUX}/requests/${id}/cancel`, { method: "PUT", params: pathOf(FLUX, "requests", id, "cancel"), key });
 
 describe("success", () => {
   test("queued: 200 {requestId, status}, 202 while unfinished, then the job runs and the result is served", async () => {
@@ -50,7 +54,11 @@ describe("success", () => {
     // fal's clients drop the model's subpath on result calls: `fal-ai/flux` finds it too.
     const done = await read(id, "", key, "fal-ai/flux");
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ request_id: id, seed: 3, images: [{ url: expect.stringContaining("/files/r/"), width: 1024, height: 1024 }] });
+    expect(done.body).toMatchObject({
+      request_id: id,
+      seed: 3,
+      images: [{ url: expect.stringContaining("/files/r/"), width: 1024, height: 1024 }],
+    });
     const passthrough = await call(GET, `/queue/${FLUX}/requests/${id}?passthrough=1`, { params: pathOf(FLUX, "requests", id), key });
     expect(passthrough.body.images[0].url).toMatch(/\/sim\/image\//);
     expect(await ledgerOf(user.id)).toEqual([{ type: "generation_reserve", amount: -FLUX_SQUARE_HD, generationId: id }]);
@@ -73,7 +81,11 @@ describe("success", () => {
     expect((await read(id, "/status/stream", key)).status).toBe(204);
     expect((await read(id, "/progress/stream", key)).status).toBe(204);
     const fromStart = (tail: string) =>
-      call(GET, `/queue/${FLUX}/requests/${id}/${tail}`, { params: pathOf(FLUX, "requests", id, ...tail.split("/")), key, headers: { "last-event-id": "0" } });
+      call(GET, `/queue/${FLUX}/requests/${id}/${tail}`, {
+        params: pathOf(FLUX, "requests", id, ...tail.split("/")),
+        key,
+        headers: { "last-event-id": "0" },
+      });
     const stream = await fromStart("status/stream");
     expect(stream.headers.get("content-type")).toContain("text/event-stream");
     const events = await readSse(stream.response);
@@ -104,9 +116,15 @@ describe("limits", () => {
       await jobs.drain();
       // Opened straight on the handler, bodies left unread: each stream stays open until aborted.
       const openFor = (requestId: string, apiKey: string, abort: AbortController) =>
-        GET(new Request(`http://localhost:3000/queue/${FLUX}/requests/${requestId}/status/stream`, { headers: { authorization: `Bearer ${apiKey}` }, signal: abort.signal }), {
-          params: Promise.resolve(pathOf(FLUX, "requests", requestId, "status", "stream")),
-        });
+        GET(
+          new Request(`http://localhost:3000/queue/${FLUX}/requests/${requestId}/status/stream`, {
+            headers: { authorization: `Bearer ${apiKey}` },
+            signal: abort.signal,
+          }),
+          {
+            params: Promise.resolve(pathOf(FLUX, "requests", requestId, "status", "stream")),
+          },
+        );
       const open = (abort: AbortController) => openFor(id, key, abort);
       const aborts = [new AbortController(), new AbortController(), new AbortController()];
       const streams = await Promise.all(aborts.map(open));
@@ -237,7 +255,11 @@ describe("failures", () => {
     resetEnv();
     try {
       const { user, key } = await fundedActor(100);
-      const res = await call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "slow then broken [latency:400] [fail:generation]" }, key });
+      const res = await call(RUN, `/run/${FLUX}`, {
+        params: pathOf(FLUX),
+        body: { prompt: "slow then broken [latency:400] [fail:generation]" },
+        key,
+      });
       expect(res.status).toBe(504);
       const id = res.body.requestId;
       expect(res.body).toMatchObject({ success: false, error: "timeout", requestId: id });

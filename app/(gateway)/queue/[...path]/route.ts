@@ -17,10 +17,24 @@ export const POST = withGateway(
   { auth: "key", body: modelInputBody, query: queueSubmitQuery, rateLimit: [userGenerationLimit] },
   async ({ req, ctx, params, body, query }) => {
     const path = parseQueuePath(params.path);
-    if (path.kind !== "submit") throw new ApiError("method_not_allowed", "POST is accepted only on /queue/{modelId}", {}, { Allow: "GET, PUT" });
-    const idempotency = idempotencyOf(req, ctx.principal, { operation: "queue", modelId: path.modelId, body, options: { webhook: query.webhook ?? null } });
+    if (path.kind !== "submit")
+      throw new ApiError("method_not_allowed", "POST is accepted only on /queue/{modelId}", {}, { Allow: "GET, PUT" });
+    const idempotency = idempotencyOf(req, ctx.principal, {
+      operation: "queue",
+      modelId: path.modelId,
+      body,
+      options: { webhook: query.webhook ?? null },
+    });
     const webhookUrl = await checkCallbackUrl(query.webhook, ["webhook"]);
-    const row = await startGeneration(ctx, { modelId: path.modelId, input: body, surface: "gateway", mode: "queue", operation: "queue", webhookUrl, idempotency });
+    const row = await startGeneration(ctx, {
+      modelId: path.modelId,
+      input: body,
+      surface: "gateway",
+      mode: "queue",
+      operation: "queue",
+      webhookUrl,
+      idempotency,
+    });
     return json(queuedAnswer(row));
   },
 );

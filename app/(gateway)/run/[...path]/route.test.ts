@@ -3,7 +3,18 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { assets, models } from "@/db/schema";
 import { createActor } from "@/test/factories";
-import { activityOf, balanceOf, eventsOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestCount, simulatorRequestsFor } from "@/test/generation";
+import {
+  activityOf,
+  balanceOf,
+  eventsOf,
+  fundedActor,
+  jobRow,
+  jobsOf,
+  ledgerOf,
+  pathOf,
+  simulatorRequestCount,
+  simulatorRequestsFor,
+} from "@/test/generation";
 import { currentStorage, setStorage } from "@/lib/storage";
 import { grant } from "@/test/money";
 import { call } from "@/test/http";
@@ -15,7 +26,8 @@ const FLUX = "fal-ai/flux/dev";
 // 2.25 ₽ per megapixel × 1024×1024 (square_hd) = 2.359296 ₽ → 2.3593 ₽.
 const FLUX_SQUARE_HD = 23_593;
 
-const run = (modelId: string, body: unknown, key: string, query = "") => call(POST, `/run/${modelId}${query}`, { params: pathOf(modelId), body, key });
+const run = (modelId: string, body: unknown, key: string, query = "") =>
+  call(POST, `/run/${modelId}${query}`, { params: pathOf(modelId), body, key });
 
 describe("success", () => {
   test("a sync run answers the re-hosted result, charges the quote once and records activity", async () => {
@@ -25,14 +37,31 @@ describe("success", () => {
     expect(res.body).toMatchObject({
       request_id: expect.any(String),
       seed: 7,
-      images: [{ url: expect.stringMatching(/^http:\/\/localhost:3000\/files\/r\//), width: 1024, height: 1024, content_type: "image/jpeg" }],
+      images: [
+        { url: expect.stringMatching(/^http:\/\/localhost:3000\/files\/r\//), width: 1024, height: 1024, content_type: "image/jpeg" },
+      ],
     });
     const id = res.body.request_id;
     expect(await balanceOf(user.id)).toBe(1_000_000 - FLUX_SQUARE_HD);
     expect(await ledgerOf(user.id)).toEqual([{ type: "generation_reserve", amount: -FLUX_SQUARE_HD, generationId: id }]);
-    expect(await jobRow(id)).toMatchObject({ status: "completed", mode: "sync", surface: "gateway", operation: "run", costReservedCredits: FLUX_SQUARE_HD, costSettledCredits: FLUX_SQUARE_HD });
+    expect(await jobRow(id)).toMatchObject({
+      status: "completed",
+      mode: "sync",
+      surface: "gateway",
+      operation: "run",
+      costReservedCredits: FLUX_SQUARE_HD,
+      costSettledCredits: FLUX_SQUARE_HD,
+    });
     const [record] = await activityOf(id);
-    expect(record).toMatchObject({ userId: user.id, apiKeyId: apiKey.id, modelId: FLUX, operation: "run", credits: FLUX_SQUARE_HD, status: "completed", errorCode: null });
+    expect(record).toMatchObject({
+      userId: user.id,
+      apiKeyId: apiKey.id,
+      modelId: FLUX,
+      operation: "run",
+      credits: FLUX_SQUARE_HD,
+      status: "completed",
+      errorCode: null,
+    });
     const db = await getDb();
     const stored = await db.select().from(assets).where(eq(assets.generationId, id));
     expect(stored).toMatchObject([{ status: "stored", kind: "result", contentType: "image/jpeg", userId: user.id }]);
@@ -59,7 +88,12 @@ describe("success", () => {
     expect(events.filter((e) => e.kind === "progress").map((e) => e.stage)).toEqual(["queued", "submitted", "storing", "completed"]);
     expect(events.filter((e) => e.kind === "status").map((e) => e.status)).toEqual(["queued", "completed"]);
     const [submitted] = await simulatorRequestsFor(id);
-    expect(submitted).toMatchObject({ input: { prompt: "history", image_size: { width: 256, height: 256 } }, endpointId: expect.any(String), submittedAt: expect.any(Date), webhookUrl: null });
+    expect(submitted).toMatchObject({
+      input: { prompt: "history", image_size: { width: 256, height: 256 } },
+      endpointId: expect.any(String),
+      submittedAt: expect.any(Date),
+      webhookUrl: null,
+    });
     const job = await jobRow(id);
     expect(job).toMatchObject({ status: "completed", providerRequestId: submitted!.id, submittedAt: expect.any(Date) });
     expect((await activityOf(id))[0]).toMatchObject({ providerRequestId: submitted!.id });
@@ -129,7 +163,12 @@ describe("success", () => {
     expect(res.status).toBe(200);
     expect(await balanceOf(user.id)).toBe(0);
     expect(await ledgerOf(user.id)).toEqual([]);
-    expect(await jobRow(res.body.request_id)).toMatchObject({ sandbox: true, status: "completed", costReservedCredits: 0, costSettledCredits: 0 });
+    expect(await jobRow(res.body.request_id)).toMatchObject({
+      sandbox: true,
+      status: "completed",
+      costReservedCredits: 0,
+      costSettledCredits: 0,
+    });
   });
 
   test("a dynamic price settles from the actual output: longer speech than quoted is charged the difference", async () => {
@@ -147,13 +186,22 @@ describe("success", () => {
       { type: "generation_reserve", amount: -50_000, generationId: id },
       { type: "generation_settle_charge", amount: -50_000, generationId: id },
     ]);
-    expect(await jobRow(id)).toMatchObject({ costReservedCredits: 50_000, costSettledCredits: 100_000, providerRequestId: expect.any(String) });
+    expect(await jobRow(id)).toMatchObject({
+      costReservedCredits: 50_000,
+      costSettledCredits: 100_000,
+      providerRequestId: expect.any(String),
+    });
     expect((await activityOf(id))[0]).toMatchObject({ credits: 100_000 });
     // The ending that moves money (a transaction) also records what the quick run left to it.
-    expect(await db.select({ status: assets.status, contentType: assets.contentType }).from(assets).where(eq(assets.generationId, id))).toEqual([
-      { status: "stored", contentType: "audio/wav" },
+    expect(
+      await db.select({ status: assets.status, contentType: assets.contentType }).from(assets).where(eq(assets.generationId, id)),
+    ).toEqual([{ status: "stored", contentType: "audio/wav" }]);
+    expect((await eventsOf(id)).filter((e) => e.kind === "progress").map((e) => e.stage)).toEqual([
+      "queued",
+      "submitted",
+      "storing",
+      "completed",
     ]);
-    expect((await eventsOf(id)).filter((e) => e.kind === "progress").map((e) => e.stage)).toEqual(["queued", "submitted", "storing", "completed"]);
 
     // Shorter than quoted (15 characters → 1 s): the excess comes back.
     const short = await run(tts, { text: "y".repeat(15) }, key);
@@ -241,7 +289,12 @@ describe("validation", () => {
     expect(nul.status).toBe(400);
     expect(nul.body).toMatchObject({ error: "invalid_body", issues: [{ path: ["prompt"], message: expect.stringContaining("NUL") }] });
     for (const raw of ['{"prompt":"a\\ud800b"}', `{"prompt":"x","extra":${"[".repeat(100_000)}${"]".repeat(100_000)}}`]) {
-      const res = await call(POST, `/run/${FLUX}`, { params: pathOf(FLUX), key, body: raw, headers: { "content-type": "application/json" } });
+      const res = await call(POST, `/run/${FLUX}`, {
+        params: pathOf(FLUX),
+        key,
+        body: raw,
+        headers: { "content-type": "application/json" },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("invalid_body");
     }

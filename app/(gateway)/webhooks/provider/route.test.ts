@@ -23,7 +23,11 @@ afterAll(() => jobs.uninstall());
 /** A job submitted to the simulator that will not finish by itself for a minute. */
 async function pendingJob() {
   const actor = await fundedActor(100);
-  const res = await call(QUEUE, `/queue/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "awaiting a webhook [latency:60000]" }, key: actor.key });
+  const res = await call(QUEUE, `/queue/${FLUX}`, {
+    params: pathOf(FLUX),
+    body: { prompt: "awaiting a webhook [latency:60000]" },
+    key: actor.key,
+  });
   await jobs.drain();
   const row = await jobRow(res.body.requestId);
   return { ...actor, id: row.id, providerRequestId: row.providerRequestId! };
@@ -45,7 +49,8 @@ function signed(body: Record<string, unknown>, secret = localProviderSecret()) {
   };
 }
 
-const deliver = (w: { body: string; headers: Record<string, string> }) => call(POST, "/webhooks/provider", { body: w.body, headers: w.headers });
+const deliver = (w: { body: string; headers: Record<string, string> }) =>
+  call(POST, "/webhooks/provider", { body: w.body, headers: w.headers });
 
 async function okPayload(providerRequestId: string) {
   const png = await image("png", 16);
@@ -53,7 +58,10 @@ async function okPayload(providerRequestId: string) {
     request_id: providerRequestId,
     gateway_request_id: providerRequestId,
     status: "OK",
-    payload: { images: [{ url: `data:image/png;base64,${png.toString("base64")}`, width: 1024, height: 1024, content_type: "image/png" }], seed: 1 },
+    payload: {
+      images: [{ url: `data:image/png;base64,${png.toString("base64")}`, width: 1024, height: 1024, content_type: "image/png" }],
+      seed: 1,
+    },
   };
 }
 
@@ -62,7 +70,13 @@ describe("success", () => {
     const { user, id, providerRequestId } = await pendingJob();
     const res = await deliver(signed(await okPayload(providerRequestId)));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, status: "completed", deduped: false, unmapped: false, assets: { found: 1, uploaded: 1, failed: 0 } });
+    expect(res.body).toEqual({
+      ok: true,
+      status: "completed",
+      deduped: false,
+      unmapped: false,
+      assets: { found: 1, uploaded: 1, failed: 0 },
+    });
     const row = await jobRow(id);
     expect(row).toMatchObject({ status: "completed", costSettledCredits: 23_593 });
     expect((row.output as { images: { url: string }[] }).images[0]!.url).toContain("/files/r/");
@@ -86,7 +100,12 @@ describe("success", () => {
   test("a failure webhook ends the job failed and refunds it once", async () => {
     const { user, id, providerRequestId } = await pendingJob();
     const res = await deliver(
-      signed({ request_id: providerRequestId, status: "ERROR", error: "Invalid status code: 422", payload: { detail: [{ loc: ["body", "prompt"], msg: "nope", type: "value_error" }] } }),
+      signed({
+        request_id: providerRequestId,
+        status: "ERROR",
+        error: "Invalid status code: 422",
+        payload: { detail: [{ loc: ["body", "prompt"], msg: "nope", type: "value_error" }] },
+      }),
     );
     expect(res.body).toEqual({ ok: true, status: "failed", deduped: false, unmapped: false, assets: { found: 0, uploaded: 0, failed: 0 } });
     expect(await jobRow(id)).toMatchObject({ status: "failed", errorCode: "generation_failed" });
@@ -96,7 +115,13 @@ describe("success", () => {
   test("a request no job knows is answered unmapped", async () => {
     const res = await deliver(signed(await okPayload("00000000-0000-4000-8000-00000000beef")));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, status: "completed", deduped: false, unmapped: true, assets: { found: 0, uploaded: 0, failed: 0 } });
+    expect(res.body).toEqual({
+      ok: true,
+      status: "completed",
+      deduped: false,
+      unmapped: true,
+      assets: { found: 0, uploaded: 0, failed: 0 },
+    });
   });
 });
 
@@ -109,7 +134,12 @@ describe("auth", () => {
     expect(res.body).toMatchObject({ success: false, error: "invalid_signature" });
     expect(await jobRow(id)).toMatchObject({ status: "queued", output: null });
     const db = await getDb();
-    expect(await db.select().from(inboundEvents).where(eq(inboundEvents.externalId, `local:${providerRequestId}`))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(inboundEvents)
+        .where(eq(inboundEvents.externalId, `local:${providerRequestId}`)),
+    ).toEqual([]);
     expect(await ledgerOf(user.id)).toHaveLength(1);
   });
 

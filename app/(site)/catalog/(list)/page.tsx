@@ -22,7 +22,11 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** The URL's query, read like the API reads it; a bad value falls back to its default. */
 function stateOf(raw: Record<string, string | string[] | undefined>): { state: CatalogState; invalid: string[] } {
-  const flat = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.at(-1) : v]).filter(([, v]) => v !== undefined));
+  const flat = Object.fromEntries(
+    Object.entries(raw)
+      .map(([k, v]) => [k, Array.isArray(v) ? v.at(-1) : v])
+      .filter(([, v]) => v !== undefined),
+  );
   if (flat.limit === undefined) flat.limit = String(PAGE_SIZE);
   const parsed = listModelsQuery.safeParse(flat);
   if (parsed.success) return { state: parsed.data, invalid: [] };
@@ -55,7 +59,10 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
               {t("count", { count: result.total })}
             </p>
             {filtered && (
-              <a href={catalogHref({ ...state, search: undefined, category: [], lab: [], tag: [] })} className="text-sm text-brand-700 hover:underline">
+              <a
+                href={catalogHref({ ...state, search: undefined, category: [], lab: [], tag: [] })}
+                className="text-sm text-brand-700 hover:underline"
+              >
                 {t("clear")}
               </a>
             )}

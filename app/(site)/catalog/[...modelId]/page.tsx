@@ -63,11 +63,26 @@ export default async function ModelPage({ params }: { params: Params }) {
       <header className="flex flex-col gap-6 md:flex-row">
         <figure className="w-full shrink-0 md:w-80" data-testid="model-example-figure">
           {/* eslint-disable-next-line @next/next/no-img-element -- a small JPEG the app renders and caches, or an admin's URL */}
-          <img src={example} alt={t("exampleAlt", { model: card.displayName })} width={480} height={300} className="aspect-[8/5] w-full rounded-lg bg-slate-200 object-cover shadow-sm" data-testid="model-example" />
+          <img
+            src={example}
+            alt={t("exampleAlt", { model: card.displayName })}
+            width={480}
+            height={300}
+            className="aspect-[8/5] w-full rounded-lg bg-slate-200 object-cover shadow-sm"
+            data-testid="model-example"
+          />
           {audio && (
-            <audio controls preload="none" src={`${renderedExamplePath(card.modelId)}?as=audio`} className="mt-2 w-full" aria-label={t("exampleAudio", { model: card.displayName })} />
+            <audio
+              controls
+              preload="none"
+              src={`${renderedExamplePath(card.modelId)}?as=audio`}
+              className="mt-2 w-full"
+              aria-label={t("exampleAudio", { model: card.displayName })}
+            />
           )}
-          <figcaption className="mt-1 text-xs text-slate-600">{example.startsWith("/examples/") ? t("exampleSimulated") : t("exampleOutput")}</figcaption>
+          <figcaption className="mt-1 text-xs text-slate-600">
+            {example.startsWith("/examples/") ? t("exampleSimulated") : t("exampleOutput")}
+          </figcaption>
         </figure>
         <div className="space-y-3">
           <h1 className="text-3xl font-bold tracking-tight text-slate-900">{card.displayName}</h1>
@@ -96,7 +111,11 @@ export default async function ModelPage({ params }: { params: Params }) {
           </dl>
           <div className="flex flex-wrap gap-1.5">
             {card.tags.map((tag) => (
-              <Link key={tag} href={catalogHref(base, { tag: [tag] })} className="rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-600 hover:border-slate-400">
+              <Link
+                key={tag}
+                href={catalogHref(base, { tag: [tag] })}
+                className="rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-600 hover:border-slate-400"
+              >
                 #{tag}
               </Link>
             ))}
@@ -122,7 +141,10 @@ export default async function ModelPage({ params }: { params: Params }) {
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-600">{t("noSchema")}</p>
       )}
       <p className="mt-8 text-sm text-slate-600">
-        {t("json")} <a className="text-brand-700 underline" href={`/models/${card.modelId}`}>/models/{card.modelId}</a>
+        {t("json")}{" "}
+        <a className="text-brand-700 underline" href={`/models/${card.modelId}`}>
+          /models/{card.modelId}
+        </a>
       </p>
     </div>
   );

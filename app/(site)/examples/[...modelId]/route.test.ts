@@ -40,7 +40,11 @@ describe("success", () => {
     }
     const speech = await get(await firstOf("text-to-speech"), "?as=audio");
     expect(speech.headers.get("content-type")).toBe("audio/wav");
-    expect(Buffer.from(await speech.arrayBuffer()).subarray(0, 4).toString("ascii")).toBe("RIFF");
+    expect(
+      Buffer.from(await speech.arrayBuffer())
+        .subarray(0, 4)
+        .toString("ascii"),
+    ).toBe("RIFF");
   });
 });
 

@@ -16,9 +16,7 @@ export default async function CheckEmailPage() {
     <div className="mx-auto max-w-md px-4 py-16">
       <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-xl font-semibold text-slate-900">{t("checkTitle")}</h1>
-        <p className="mt-2 text-sm text-slate-600">
-          {t("checkSent")}
-        </p>
+        <p className="mt-2 text-sm text-slate-600">{t("checkSent")}</p>
         {mailbox && (
           <p className="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
             {t.rich("checkMailbox", {

@@ -61,7 +61,8 @@ function proxy(method: Method, target: string, o: { key?: string; body?: unknown
 
 const submit = (key: string, input: unknown, query = "") =>
   proxy("POST", `${QUEUE}/${FLUX}${query}`, { key, body: input, headers: { "x-fal-queue-priority": "normal" } });
-const status = (key: string, id: string, logs = false) => proxy("GET", `${QUEUE}/fal-ai/flux/requests/${id}/status?logs=${logs ? 1 : 0}`, { key });
+const status = (key: string, id: string, logs = false) =>
+  proxy("GET", `${QUEUE}/fal-ai/flux/requests/${id}/status?logs=${logs ? 1 : 0}`, { key });
 const result = (key: string, id: string) => proxy("GET", `${QUEUE}/fal-ai/flux/requests/${id}`, { key });
 const urlsOf = (id: string) => ({
   response_url: `${QUEUE}/fal-ai/flux/requests/${id}`,
@@ -90,7 +91,13 @@ describe("success", () => {
     await jobs.drain();
     const done = await status(key, id);
     expect(done.status).toBe(200);
-    expect(done.body).toEqual({ status: "COMPLETED", request_id: id, logs: null, metrics: { inference_time: expect.any(Number) }, ...urlsOf(id) });
+    expect(done.body).toEqual({
+      status: "COMPLETED",
+      request_id: id,
+      logs: null,
+      metrics: { inference_time: expect.any(Number) },
+      ...urlsOf(id),
+    });
     const withLogs = await status(key, id, true);
     expect(withLogs.body.logs.length).toBeGreaterThan(0);
     expect(withLogs.body.logs[0]).toEqual({ message: expect.any(String), level: "INFO", source: "USER", timestamp: expect.any(String) });
@@ -117,7 +124,11 @@ describe("success", () => {
 
   test("stream: fal.run/{model}/stream answers SSE with the output as its one bare data event", async () => {
     const { user, key } = await fundedActor(100);
-    const res = await proxy("POST", `https://fal.run/${FLUX}/stream`, { key, body: { prompt: "streamed", seed: 2 }, headers: { accept: "application/json, text/event-stream" } });
+    const res = await proxy("POST", `https://fal.run/${FLUX}/stream`, {
+      key,
+      body: { prompt: "streamed", seed: 2 },
+      headers: { accept: "application/json, text/event-stream" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const blocks = res.text.split("\n\n").filter((b) => b.startsWith("data: "));
@@ -133,7 +144,10 @@ describe("success", () => {
     const { key } = await fundedActor(100);
     const id = (await submit(key, { prompt: "watched" })).body.request_id;
     await jobs.drain();
-    const res = await proxy("GET", `${QUEUE}/fal-ai/flux/requests/${id}/status/stream?logs=0`, { key, headers: { accept: "application/json, text/event-stream" } });
+    const res = await proxy("GET", `${QUEUE}/fal-ai/flux/requests/${id}/status/stream?logs=0`, {
+      key,
+      headers: { accept: "application/json, text/event-stream" },
+    });
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const events = res.text
       .split("\n\n")
@@ -145,7 +159,10 @@ describe("success", () => {
   test("status stream of a queued job follows it to COMPLETED (woken by its change notices), then closes", async () => {
     const { key } = await fundedActor(100);
     const id = (await submit(key, { prompt: "followed live" })).body.request_id;
-    const streamed = proxy("GET", `${QUEUE}/fal-ai/flux/requests/${id}/status/stream?logs=1`, { key, headers: { accept: "application/json, text/event-stream" } });
+    const streamed = proxy("GET", `${QUEUE}/fal-ai/flux/requests/${id}/status/stream?logs=1`, {
+      key,
+      headers: { accept: "application/json, text/event-stream" },
+    });
     let done = false;
     void streamed.finally(() => (done = true));
     while (!done) {
@@ -181,10 +198,18 @@ describe("success", () => {
     const res = await proxy("POST", `https://fal.run/${FLUX}`, { key, body: { prompt: "break [fail:generation]" } });
     expect(res.status).toBe(422);
     const id = res.headers.get("x-fal-request-id")!;
-    expect(res.body).toMatchObject({ detail: [{ loc: ["body"], msg: expect.any(String), type: "generation_failed" }], error_type: "generation_failed", request_id: id });
+    expect(res.body).toMatchObject({
+      detail: [{ loc: ["body"], msg: expect.any(String), type: "generation_failed" }],
+      error_type: "generation_failed",
+      request_id: id,
+    });
     const queued = (await submit(key, { prompt: "break later [fail:generation]" })).body.request_id;
     await jobs.drain();
-    expect((await status(key, queued)).body).toMatchObject({ status: "COMPLETED", error: expect.any(String), error_type: "generation_failed" });
+    expect((await status(key, queued)).body).toMatchObject({
+      status: "COMPLETED",
+      error: expect.any(String),
+      error_type: "generation_failed",
+    });
     const failed = await result(key, queued);
     expect(failed.status).toBe(422);
     expect(failed.body.detail[0]).toMatchObject({ loc: ["body"], type: "generation_failed" });
@@ -206,7 +231,12 @@ describe("success", () => {
         "webhook-timestamp": String(got.headers["webhook-timestamp"]),
         "webhook-signature": String(got.headers["webhook-signature"]),
       }) as Record<string, unknown>;
-      expect(verified).toEqual({ request_id: id, gateway_request_id: id, status: "OK", payload: expect.objectContaining({ seed: 4, images: expect.any(Array) }) });
+      expect(verified).toEqual({
+        request_id: id,
+        gateway_request_id: id,
+        status: "OK",
+        payload: expect.objectContaining({ seed: 4, images: expect.any(Array) }),
+      });
       const [delivery] = await (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.generationId, id));
       expect(delivery).toMatchObject({ status: "delivered", url: receiver.url });
     } finally {
@@ -216,17 +246,40 @@ describe("success", () => {
 
   test("storage.upload: initiate → PUT to upload_url (no key) → the user's upload at file_url, usable as a model input", async () => {
     const { user, key } = await fundedActor(100);
-    const init = await proxy("POST", "https://rest.fal.ai/storage/upload/initiate?storage_type=fal-cdn-v3", { key, body: { content_type: "image/png", file_name: "in.png" } });
+    const init = await proxy("POST", "https://rest.fal.ai/storage/upload/initiate?storage_type=fal-cdn-v3", {
+      key,
+      body: { content_type: "image/png", file_name: "in.png" },
+    });
     expect(init.status).toBe(200);
-    expect(init.body).toEqual({ upload_url: expect.stringMatching(/^http:\/\/localhost:3000\/fal\/storage\/upload\//), file_url: expect.stringMatching(/^http:\/\/localhost:3000\/files\/u\/.+\.png$/) });
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3366aa" } }).png().toBuffer();
+    expect(init.body).toEqual({
+      upload_url: expect.stringMatching(/^http:\/\/localhost:3000\/fal\/storage\/upload\//),
+      file_url: expect.stringMatching(/^http:\/\/localhost:3000\/files\/u\/.+\.png$/),
+    });
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3366aa" } })
+      .png()
+      .toBuffer();
     const token = new URL(init.body.upload_url).pathname.split("/").pop()!;
-    const put = await call(UPLOAD_PUT, new URL(init.body.upload_url).pathname, { method: "PUT", body: new Uint8Array(png), headers: { "content-type": "image/png" }, params: { token } });
+    const put = await call(UPLOAD_PUT, new URL(init.body.upload_url).pathname, {
+      method: "PUT",
+      body: new Uint8Array(png),
+      headers: { "content-type": "image/png" },
+      params: { token },
+    });
     expect(put.status).toBe(200);
-    const [asset] = await (await getDb()).select().from(assets).where(and(eq(assets.userId, user.id), eq(assets.publicUrl, init.body.file_url)));
+    const [asset] = await (
+      await getDb()
+    )
+      .select()
+      .from(assets)
+      .where(and(eq(assets.userId, user.id), eq(assets.publicUrl, init.body.file_url)));
     expect(asset).toMatchObject({ kind: "upload", contentType: "image/png", status: "stored" });
     // One URL, one file.
-    const twice = await call(UPLOAD_PUT, new URL(init.body.upload_url).pathname, { method: "PUT", body: new Uint8Array(png), headers: { "content-type": "image/png" }, params: { token } });
+    const twice = await call(UPLOAD_PUT, new URL(init.body.upload_url).pathname, {
+      method: "PUT",
+      body: new Uint8Array(png),
+      headers: { "content-type": "image/png" },
+      params: { token },
+    });
     expect(twice.status).toBe(409);
     const run = await proxy("POST", "https://fal.run/fal-ai/esrgan", { key, body: { image_url: init.body.file_url } });
     expect(run.status).toBe(200);
@@ -245,9 +298,18 @@ describe("validation", () => {
     ["not a URL", "fal-ai/flux/dev"],
   ])("%s → 400 in the envelope, nothing fetched", async (_, target) => {
     const { key } = await fundedActor(100);
-    const res = await call(POST, "/api/fal/proxy", { method: "POST", body: { prompt: "x" }, headers: { authorization: `Key ${key}`, ...(target ? { "x-fal-target-url": target } : {}) } });
+    const res = await call(POST, "/api/fal/proxy", {
+      method: "POST",
+      body: { prompt: "x" },
+      headers: { authorization: `Key ${key}`, ...(target ? { "x-fal-target-url": target } : {}) },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ success: false, error: "invalid_params", message: expect.stringContaining("x-fal-target-url"), detail: expect.any(String) });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: "invalid_params",
+      message: expect.stringContaining("x-fal-target-url"),
+      detail: expect.any(String),
+    });
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 
@@ -264,7 +326,11 @@ describe("validation", () => {
     const { user, key } = await fundedActor(100);
     const res = await submit(key, { prompt: 42 });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, error: "invalid_body", detail: [{ loc: ["body", "prompt"], msg: expect.any(String), type: "value_error" }] });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: "invalid_body",
+      detail: [{ loc: ["body", "prompt"], msg: expect.any(String), type: "value_error" }],
+    });
     expect(res.headers.get("x-fal-error-type")).toBe("invalid_body");
     expect(await balanceOf(user.id)).toBe(1_000_000);
   });
@@ -281,19 +347,30 @@ describe("validation", () => {
     const { key } = await fundedActor(0);
     const res = await proxy("POST", `https://fal.run/${FLUX}`, { key, body: { prompt: "x" } });
     expect(res.status).toBe(402);
-    expect(res.body).toMatchObject({ error: "insufficient_balance", error_type: "insufficient_balance", detail: expect.stringContaining("") });
+    expect(res.body).toMatchObject({
+      error: "insufficient_balance",
+      error_type: "insufficient_balance",
+      detail: expect.stringContaining(""),
+    });
   });
 
   test("an upload of bytes other than the initiated type → 415; a forged token → 404", async () => {
     const { key } = await fundedActor(100);
-    const init = await proxy("POST", "https://rest.fal.ai/storage/upload/initiate", { key, body: { content_type: "image/jpeg", file_name: "a.jpg" } });
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } }).png().toBuffer();
+    const init = await proxy("POST", "https://rest.fal.ai/storage/upload/initiate", {
+      key,
+      body: { content_type: "image/jpeg", file_name: "a.jpg" },
+    });
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#000" } })
+      .png()
+      .toBuffer();
     const path = new URL(init.body.upload_url).pathname;
     const token = path.split("/").pop()!;
     expect((await call(UPLOAD_PUT, path, { method: "PUT", body: new Uint8Array(png), params: { token } })).status).toBe(415);
     const forged = `${token.split(".")[0]}.${"A".repeat(43)}`;
     expect((await call(UPLOAD_PUT, path, { method: "PUT", body: new Uint8Array(png), params: { token: forged } })).status).toBe(404);
-    expect((await proxy("POST", "https://rest.fal.ai/storage/upload/initiate", { key, body: { content_type: "text/html" } })).status).toBe(415);
+    expect((await proxy("POST", "https://rest.fal.ai/storage/upload/initiate", { key, body: { content_type: "text/html" } })).status).toBe(
+      415,
+    );
   });
 });
 
@@ -303,14 +380,20 @@ describe("auth", () => {
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ error: "unauthorized", detail: expect.any(String), error_type: "unauthorized" });
     const { key } = await fundedActor(100);
-    expect((await proxy("POST", `https://fal.run/${FLUX}`, { body: { prompt: "x" }, headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    expect(
+      (await proxy("POST", `https://fal.run/${FLUX}`, { body: { prompt: "x" }, headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(200);
   });
 
   test("another user's request is 404, as a missing one", async () => {
     const owner = await fundedActor(100);
     const other = await fundedActor(100);
     const id = (await submit(owner.key, { prompt: "mine" })).body.request_id;
-    for (const res of [await status(other.key, id), await result(other.key, id), await proxy("PUT", `${QUEUE}/fal-ai/flux/requests/${id}/cancel`, { key: other.key })]) {
+    for (const res of [
+      await status(other.key, id),
+      await result(other.key, id),
+      await proxy("PUT", `${QUEUE}/fal-ai/flux/requests/${id}/cancel`, { key: other.key }),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ error: "not_found", detail: "Request not found" });
     }

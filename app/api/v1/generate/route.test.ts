@@ -44,7 +44,9 @@ describe("success", () => {
       id: expect.any(String),
       status: "completed",
       model: FLUX,
-      output: expect.objectContaining({ images: [expect.objectContaining({ url: expect.stringContaining("/files/r/"), width: 1024, height: 1024 })] }),
+      output: expect.objectContaining({
+        images: [expect.objectContaining({ url: expect.stringContaining("/files/r/"), width: 1024, height: 1024 })],
+      }),
       processing_time_ms: expect.any(Number),
       cost_rub: 2.3593,
     });
@@ -118,7 +120,13 @@ describe("callbacks", () => {
         "webhook-timestamp": String(last.headers["webhook-timestamp"]),
         "webhook-signature": String(last.headers["webhook-signature"]),
       });
-      expect(verified).toMatchObject({ request_id: id, model: FLUX, status: "completed", payload: { id, status: "completed" }, created_at: expect.any(String) });
+      expect(verified).toMatchObject({
+        request_id: id,
+        model: FLUX,
+        status: "completed",
+        payload: { id, status: "completed" },
+        created_at: expect.any(String),
+      });
       // Every attempt carries the same webhook-id, so a receiver can dedupe.
       expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(1);
       const db = await getDb();

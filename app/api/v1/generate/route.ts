@@ -14,9 +14,16 @@ export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit:
   const idempotency = idempotencyOf(req, ctx.principal, { operation: "generate", modelId: body.model, body });
   const webhookUrl = await checkCallbackUrl(body.webhook_url, ["webhook_url"]);
   const mode = body.sync ? "sync" : "queue";
-  const row = await startGeneration(ctx, { modelId: body.model, input: body.input, surface: "skill", mode, operation: "generate", webhookUrl, idempotency, signal: req.signal }).catch(
-    unknownModelIsInvalid,
-  );
+  const row = await startGeneration(ctx, {
+    modelId: body.model,
+    input: body.input,
+    surface: "skill",
+    mode,
+    operation: "generate",
+    webhookUrl,
+    idempotency,
+    signal: req.signal,
+  }).catch(unknownModelIsInvalid);
   return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
 });
 

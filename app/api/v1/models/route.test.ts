@@ -25,7 +25,11 @@ describe("success", () => {
       gatewayCategory: "text-to-image",
     });
     const byId = Object.fromEntries(models.map((m) => [m.id, m]));
-    expect(byId["fal-ai/kling-video/v2/master/text-to-video"]).toMatchObject({ category: "text-to-video", priceUnit: "seconds", priceRub: 25.2 });
+    expect(byId["fal-ai/kling-video/v2/master/text-to-video"]).toMatchObject({
+      category: "text-to-video",
+      priceUnit: "seconds",
+      priceRub: 25.2,
+    });
     expect(byId["fal-ai/ltx-video"]).toMatchObject({ priceUnit: "videos", billingUnit: "request" });
     expect(byId["fal-ai/ideogram/v2"]).toMatchObject({ priceUnit: "images", priceRub: 6.12 }); // 7.2 ₽ − 15 %
     expect(byId["fal-ai/minimax/speech-02-hd"]).toMatchObject({ category: "audio", billingUnit: "1k_chars" });
@@ -37,14 +41,20 @@ describe("success", () => {
   test("category=audio folds speech, sound, music and voice cloning together", async () => {
     const { models } = skillModelsResponse.parse((await get("?category=audio")).body);
     const audio = ["text-to-speech", "speech-to-text", "text-to-audio", "music", "voice-cloning"];
-    expect(models.map((m) => m.id).sort()).toEqual(seedEntries().filter((m) => audio.includes(m.category)).map((m) => m.modelId).sort());
+    expect(models.map((m) => m.id).sort()).toEqual(
+      seedEntries()
+        .filter((m) => audio.includes(m.category))
+        .map((m) => m.modelId)
+        .sort(),
+    );
     expect(models.every((m) => m.category === "audio")).toBe(true);
   });
 
   test("format=compact leaves out descriptions and gateway details", async () => {
     const { models } = skillModelsResponse.parse((await get("?format=compact&category=3d")).body);
     expect(models.length).toBe(4);
-    for (const m of models) expect(Object.keys(m).sort()).toEqual(["category", "id", "name", "priceRub"].concat(m.priceUnit ? ["priceUnit"] : []).sort());
+    for (const m of models)
+      expect(Object.keys(m).sort()).toEqual(["category", "id", "name", "priceRub"].concat(m.priceUnit ? ["priceUnit"] : []).sort());
   });
 });
 
@@ -52,7 +62,11 @@ describe("validation", () => {
   test.each(["category=embedding", "format=tiny"])("%s → 400 INVALID_PARAMS in the skill envelope", async (query) => {
     const res = await get(`?${query}`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: expect.any(String), code: "INVALID_PARAMS", details: { reason: "invalid_query", issues: [expect.any(Object)] } });
+    expect(res.body).toEqual({
+      error: expect.any(String),
+      code: "INVALID_PARAMS",
+      details: { reason: "invalid_query", issues: [expect.any(Object)] },
+    });
   });
 });
 

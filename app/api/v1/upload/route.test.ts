@@ -117,7 +117,11 @@ describe("success", () => {
   });
 });
 
-const skillError = (reason: string) => ({ error: expect.any(String), code: "INVALID_PARAMS", details: expect.objectContaining({ reason }) });
+const skillError = (reason: string) => ({
+  error: expect.any(String),
+  code: "INVALID_PARAMS",
+  details: expect.objectContaining({ reason }),
+});
 
 describe("validation", () => {
   test("an EXE named .png → 400 (the skill surface's status for a bad file format)", async () => {
@@ -129,7 +133,10 @@ describe("validation", () => {
 
   test("WAV bytes declared as audio/mpeg → 400", async () => {
     const actor = await createActor();
-    const res = await call(POST, "/api/v1/upload", { key: actor.key, body: { data: media.wav().toString("base64"), mime_type: "audio/mpeg" } });
+    const res = await call(POST, "/api/v1/upload", {
+      key: actor.key,
+      body: { data: media.wav().toString("base64"), mime_type: "audio/mpeg" },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(skillError("unsupported_media_type"));
   });

@@ -45,7 +45,11 @@ function follow(method: "GET" | "PUT", url: string, key: string, params = "") {
 }
 
 const submit = (key: string, input: unknown, app = FLUX) =>
-  call(POST, `/fal/queue/${app}`, { body: input, headers: { ...pyHeaders(key), "content-type": "application/json", "x-fal-queue-priority": "low", "x-fal-runner-hint": "eu" }, params: { path: app.split("/") } });
+  call(POST, `/fal/queue/${app}`, {
+    body: input,
+    headers: { ...pyHeaders(key), "content-type": "application/json", "x-fal-queue-priority": "low", "x-fal-runner-hint": "eu" },
+    params: { path: app.split("/") },
+  });
 
 /** Python's _parse_status, which raises on anything else. */
 function parseStatus(data: Record<string, unknown>) {
@@ -53,7 +57,13 @@ function parseStatus(data: Record<string, unknown>) {
   if (data.status === "IN_PROGRESS") return { kind: "InProgress", logs: data.logs };
   if (data.status === "COMPLETED") {
     if (!("logs" in data)) throw new Error("KeyError: logs");
-    return { kind: "Completed", logs: data.logs, metrics: data.metrics ?? {}, error: data.error ?? null, error_type: data.error_type ?? null };
+    return {
+      kind: "Completed",
+      logs: data.logs,
+      metrics: data.metrics ?? {},
+      error: data.error ?? null,
+      error_type: data.error_type ?? null,
+    };
   }
   throw new Error(`Unknown status: ${String(data.status)}`);
 }
@@ -99,7 +109,11 @@ describe("success", () => {
 
   test("run and stream under /fal/run: the output; every SSE block is one JSON event", async () => {
     const { key } = await fundedActor(100);
-    const run = await call(RUN, `/fal/run/${FLUX}`, { body: { prompt: "py sync", seed: 3 }, headers: { ...pyHeaders(key), "content-type": "application/json" }, params: { path: FLUX.split("/") } });
+    const run = await call(RUN, `/fal/run/${FLUX}`, {
+      body: { prompt: "py sync", seed: 3 },
+      headers: { ...pyHeaders(key), "content-type": "application/json" },
+      params: { path: FLUX.split("/") },
+    });
     expect(run.status).toBe(200);
     expect(run.body).toMatchObject({ seed: 3, images: [{ width: 1024 }] });
     expect(run.headers.get("x-fal-request-id")).toMatch(/^[0-9a-f-]{36}$/);

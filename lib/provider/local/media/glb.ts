@@ -6,8 +6,14 @@ export function renderGlb(seed: string): Uint8Array {
   const [sx, sy, sz] = [0.3 + rand() * 0.7, 0.3 + rand() * 0.7, 0.3 + rand() * 0.7];
   const positions = new Float32Array(
     [
-      [-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1],
-      [-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1],
+      [-1, -1, -1],
+      [1, -1, -1],
+      [1, 1, -1],
+      [-1, 1, -1],
+      [-1, -1, 1],
+      [1, -1, 1],
+      [1, 1, 1],
+      [-1, 1, 1],
     ].flatMap(([x, y, z]) => [x! * sx, y! * sy, z! * sz]),
   );
   // Two counter-clockwise triangles per face, seen from outside.

@@ -47,5 +47,7 @@ export async function renderImage(seed: string, width: number, height: number, i
     }
   }
   const img = sharp(pixels, { raw: { width, height, channels: 3 } });
-  return format === "png" ? img.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer() : img.jpeg({ quality: 85, optimiseCoding: false }).toBuffer();
+  return format === "png"
+    ? img.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer()
+    : img.jpeg({ quality: 85, optimiseCoding: false }).toBuffer();
 }

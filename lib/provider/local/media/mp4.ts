@@ -25,7 +25,12 @@ function loopFor(width: number, height: number) {
   if (!d) {
     const l = LOOPS[key];
     if (!l) throw new Error(`no video loop for ${key}`);
-    d = { ...l, sps: Buffer.from(l.sps, "base64"), pps: Buffer.from(l.pps, "base64"), frames: l.frames.map((f) => Buffer.from(f, "base64")) };
+    d = {
+      ...l,
+      sps: Buffer.from(l.sps, "base64"),
+      pps: Buffer.from(l.pps, "base64"),
+      frames: l.frames.map((f) => Buffer.from(f, "base64")),
+    };
     decoded.set(key, d);
   }
   return d;
@@ -106,10 +111,41 @@ export function renderMp4(width: number, height: number, durationMs: number): Ui
   const moov = (chunkOffset: number) =>
     box(
       "moov",
-      fullBox("mvhd", 0, 0, u32(0), u32(0), u32(1000), u32(movieDuration), u32(0x00010000), u16(0x0100), zeros(10), MATRIX, zeros(24), u32(2)),
+      fullBox(
+        "mvhd",
+        0,
+        0,
+        u32(0),
+        u32(0),
+        u32(1000),
+        u32(movieDuration),
+        u32(0x00010000),
+        u16(0x0100),
+        zeros(10),
+        MATRIX,
+        zeros(24),
+        u32(2),
+      ),
       box(
         "trak",
-        fullBox("tkhd", 0, 3, u32(0), u32(0), u32(1), zeros(4), u32(movieDuration), zeros(8), u16(0), u16(0), u16(0), zeros(2), MATRIX, u32(width << 16), u32(height << 16)),
+        fullBox(
+          "tkhd",
+          0,
+          3,
+          u32(0),
+          u32(0),
+          u32(1),
+          zeros(4),
+          u32(movieDuration),
+          zeros(8),
+          u16(0),
+          u16(0),
+          u16(0),
+          zeros(2),
+          MATRIX,
+          u32(width << 16),
+          u32(height << 16),
+        ),
         box(
           "mdia",
           fullBox("mdhd", 0, 0, u32(0), u32(0), u32(timescale), u32(mediaDuration), u16(0x55c4), u16(0)), // language "und"

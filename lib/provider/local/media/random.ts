@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 /** 16 hex characters (64 bits) that decide a piece of media: the same inputs give the same bytes. */
 export function seedHex(...parts: unknown[]): string {
   const h = createHash("sha256");
-  for (const p of parts) h.update(typeof p === "string" ? p : JSON.stringify(p) ?? "null").update("\0");
+  for (const p of parts) h.update(typeof p === "string" ? p : (JSON.stringify(p) ?? "null")).update("\0");
   return h.digest("hex").slice(0, 16);
 }
 

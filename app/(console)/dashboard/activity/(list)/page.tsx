@@ -25,14 +25,21 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
   const filters = filtersFrom(await searchParams);
   const t = await getTranslations("activity");
   const query = activityQuery.safeParse({ ...filters, limit: ACTIVITY_PAGE_SIZE });
-  const [keys, initialPage] = await Promise.all([listKeys(ctx.db, ctx.principal.userId), query.success ? listActivity(ctx, query.data) : undefined]);
+  const [keys, initialPage] = await Promise.all([
+    listKeys(ctx.db, ctx.principal.userId),
+    query.success ? listActivity(ctx, query.data) : undefined,
+  ]);
   // A job is recorded when it ends: until then it is listed above, with any retry of its provider call.
   const inFlight = await listInFlightRuns(ctx.db, ctx.principal.userId);
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
       {inFlight.length > 0 && <InFlightRuns runs={inFlight} />}
-      <ActivityList initialFilters={filters} initialPage={initialPage} keys={keys.map((k) => ({ id: k.id, name: k.name, start: k.start }))} />
+      <ActivityList
+        initialFilters={filters}
+        initialPage={initialPage}
+        keys={keys.map((k) => ({ id: k.id, name: k.name, start: k.start }))}
+      />
     </>
   );
 }

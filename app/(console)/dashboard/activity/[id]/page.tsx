@@ -78,7 +78,11 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
           {retry && (
             <Alert tone="amber">
               <span data-testid="activity-retry-reason">
-                {t(retry.failing === "submit" ? "retrySubmit" : "retryPoll", { failed: retry.attempt, max: retry.maxAttempts, next: f.dateTime(retry.nextAt) })}
+                {t(retry.failing === "submit" ? "retrySubmit" : "retryPoll", {
+                  failed: retry.attempt,
+                  max: retry.maxAttempts,
+                  next: f.dateTime(retry.nextAt),
+                })}
               </span>
             </Alert>
           )}
@@ -113,7 +117,9 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
                       <td className={cellClass}>{a.contentType ?? "—"}</td>
                       <td className={cellClass}>{sizeLabel(a.sizeBytes, tm, f) ?? "—"}</td>
                       <td className={cellClass}>
-                        <Badge tone={a.status === "stored" ? "green" : a.status === "failed" ? "red" : "slate"}>{t(`asset_${a.status}`)}</Badge>
+                        <Badge tone={a.status === "stored" ? "green" : a.status === "failed" ? "red" : "slate"}>
+                          {t(`asset_${a.status}`)}
+                        </Badge>
                         {a.error && <span className="ml-2 text-xs text-red-700">{a.error}</span>}
                       </td>
                       <td className={cellClass}>{f.dateTime(a.createdAt)}</td>
@@ -123,7 +129,13 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
               </div>
             )}
           </Card>
-          <Card title={t("input")}>{generation ? <JsonBlock value={generation.input} label={t("modelInput")} open /> : <p className="text-sm text-slate-600">{t("noInput")}</p>}</Card>
+          <Card title={t("input")}>
+            {generation ? (
+              <JsonBlock value={generation.input} label={t("modelInput")} open />
+            ) : (
+              <p className="text-sm text-slate-600">{t("noInput")}</p>
+            )}
+          </Card>
         </div>
         <Card title={t("summary")} className="h-fit min-w-0">
           <dl className="divide-y divide-slate-100">

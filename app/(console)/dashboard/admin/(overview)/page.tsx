@@ -44,7 +44,10 @@ export default async function AdminStatsPage({ searchParams }: { searchParams: P
         <Stat label={t("issued")} value={f.credits(stats.credits.issued)} hint={t("issuedHint")} testId="stat-issued" />
         <Stat label={t("used")} value={f.credits(stats.credits.used)} hint={t("usedHint")} testId="stat-used" />
       </div>
-      <Card title={t("topSpenders")} actions={<WindowTabs windows={windows} current={window} href={(w) => `/dashboard/admin?window=${w}`} />}>
+      <Card
+        title={t("topSpenders")}
+        actions={<WindowTabs windows={windows} current={window} href={(w) => `/dashboard/admin?window=${w}`} />}
+      >
         {top.items.length === 0 ? (
           <p className="text-sm text-slate-600">{t("noSpend", { window })}</p>
         ) : (
@@ -52,13 +55,20 @@ export default async function AdminStatsPage({ searchParams }: { searchParams: P
             {top.items.map((u) => (
               <tr key={u.userId} data-testid="top-user-row">
                 <Td label={t("colUser")}>
-                  <Link href={`/dashboard/admin/users/${encodeURIComponent(u.userId)}`} className="font-medium text-brand-700 hover:underline">
+                  <Link
+                    href={`/dashboard/admin/users/${encodeURIComponent(u.userId)}`}
+                    className="font-medium text-brand-700 hover:underline"
+                  >
                     {u.email ?? u.userId}
                   </Link>
                   {u.name && <div className="text-xs text-slate-600">{u.name}</div>}
                 </Td>
-                <Td label={t("colOps")} className="tabular-nums">{f.number(u.count)}</Td>
-                <Td label={t("colSpent")} className="tabular-nums">{f.credits(u.credits)}</Td>
+                <Td label={t("colOps")} className="tabular-nums">
+                  {f.number(u.count)}
+                </Td>
+                <Td label={t("colSpent")} className="tabular-nums">
+                  {f.credits(u.credits)}
+                </Td>
                 <Td>
                   <ShareBar value={u.credits} max={max} />
                 </Td>

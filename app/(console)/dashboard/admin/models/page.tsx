@@ -34,8 +34,19 @@ export default async function AdminModelsPage({ searchParams }: { searchParams: 
     <div>
       <PageHeader title={t("title")} description={t("description")} actions={<SyncCatalogButton />} />
       <form method="get" className="mb-4 flex flex-wrap items-center gap-3">
-        <input name="search" defaultValue={query.search ?? ""} placeholder={t("searchPlaceholder")} aria-label={t("search")} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
-        <select name="category" defaultValue={query.category[0] ?? ""} aria-label={t("category")} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm">
+        <input
+          name="search"
+          defaultValue={query.search ?? ""}
+          placeholder={t("searchPlaceholder")}
+          aria-label={t("search")}
+          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm"
+        />
+        <select
+          name="category"
+          defaultValue={query.category[0] ?? ""}
+          aria-label={t("category")}
+          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm"
+        >
           <option value="">{t("allCategories")}</option>
           {CATEGORY_ORDER.map((c) => (
             <option key={c} value={c}>

@@ -26,7 +26,9 @@ describe("POST /admin/models/sync", () => {
 
   test("an unknown model, or one the provider does not have, is 404 unknown_model", async () => {
     const session = await admin();
-    expect((await call(POST, "/admin/models/sync", { body: { modelId: "fal-ai/nope" }, session })).body).toMatchObject({ error: "unknown_model" });
+    expect((await call(POST, "/admin/models/sync", { body: { modelId: "fal-ai/nope" }, session })).body).toMatchObject({
+      error: "unknown_model",
+    });
     await call(upsert, "/admin/models", { body: { modelId: "acme/only-here", displayName: "Only here", category: "music" }, session });
     const res = await call(POST, "/admin/models/sync", { body: { modelId: "acme/only-here" }, session });
     expect(res.status).toBe(404);
@@ -34,14 +36,23 @@ describe("POST /admin/models/sync", () => {
   });
 
   test("a failing provider → 502 provider_error, and nothing changes", async () => {
-    setCatalogSource({ name: "broken", listModels: () => Promise.reject(new Error("down")), fetchSchema: () => Promise.reject(new Error("down")) });
+    setCatalogSource({
+      name: "broken",
+      listModels: () => Promise.reject(new Error("down")),
+      fetchSchema: () => Promise.reject(new Error("down")),
+    });
     const res = await call(POST, "/admin/models/sync", { body: { modelId: "fal-ai/flux/dev" }, session: await admin() });
     expect(res.status).toBe(502);
     expect(res.body).toEqual({ success: false, error: "provider_error", message: "The catalog source (broken) failed; retry later" });
   });
 
   test("missing modelId → 400 invalid_body; a user's session → 403", async () => {
-    expect((await call(POST, "/admin/models/sync", { body: {}, session: await admin() })).body).toMatchObject({ error: "invalid_body", issues: [{ path: ["modelId"] }] });
-    expect((await call(POST, "/admin/models/sync", { body: { modelId: "fal-ai/flux/dev" }, session: (await createActor()).session })).status).toBe(403);
+    expect((await call(POST, "/admin/models/sync", { body: {}, session: await admin() })).body).toMatchObject({
+      error: "invalid_body",
+      issues: [{ path: ["modelId"] }],
+    });
+    expect(
+      (await call(POST, "/admin/models/sync", { body: { modelId: "fal-ai/flux/dev" }, session: (await createActor()).session })).status,
+    ).toBe(403);
   });
 });

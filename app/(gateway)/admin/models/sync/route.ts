@@ -5,9 +5,7 @@ import { json } from "@/lib/http/json";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /admin/models/sync – refresh one model's schema from the provider
-export const POST = withGateway({ auth: "admin", body: modelIdBody }, async ({ ctx, body }) =>
-  json(await syncModel(ctx.db, body.modelId)),
-);
+export const POST = withGateway({ auth: "admin", body: modelIdBody }, async ({ ctx, body }) => json(await syncModel(ctx.db, body.modelId)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");

@@ -55,7 +55,12 @@ describe("GET /admin/usage/top-users", () => {
     const session = await adminSession();
     const res = await call(GET, `/admin/usage/top-users?${qs}`, { session });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "invalid_query", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_query",
+      message: expect.any(String),
+      issues: [{ path, message: expect.any(String) }],
+    });
   });
 
   runAuthContract("GET /admin/usage/top-users", GET, "/admin/usage/top-users", "admin");
@@ -75,12 +80,30 @@ describe("GET /admin/users/{id}/usage", () => {
     expect(res.body).toEqual({
       windows: [
         { window: "24h", credits: 40, count: 1, byModel: [{ modelId: "m/a", credits: 40, count: 1 }] },
-        { window: "7d", credits: 42, count: 2, byModel: [{ modelId: "m/a", credits: 40, count: 1 }, { modelId: "m/b", credits: 2, count: 1 }] },
-        { window: "30d", credits: 42, count: 2, byModel: [{ modelId: "m/a", credits: 40, count: 1 }, { modelId: "m/b", credits: 2, count: 1 }] },
+        {
+          window: "7d",
+          credits: 42,
+          count: 2,
+          byModel: [
+            { modelId: "m/a", credits: 40, count: 1 },
+            { modelId: "m/b", credits: 2, count: 1 },
+          ],
+        },
+        {
+          window: "30d",
+          credits: 42,
+          count: 2,
+          byModel: [
+            { modelId: "m/a", credits: 40, count: 1 },
+            { modelId: "m/b", credits: 2, count: 1 },
+          ],
+        },
       ],
     });
     const picked = await call(USER_USAGE, "/?windows=1h", { session, params: { id: user.id } });
-    expect(picked.body).toEqual({ windows: [{ window: "1h", credits: 40, count: 1, byModel: [{ modelId: "m/a", credits: 40, count: 1 }] }] });
+    expect(picked.body).toEqual({
+      windows: [{ window: "1h", credits: 40, count: 1, byModel: [{ modelId: "m/a", credits: 40, count: 1 }] }],
+    });
     const missing = await call(USER_USAGE, "/", { session, params: { id: "no-such-user" } });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ success: false, error: "not_found", message: "User not found" });

@@ -5,7 +5,9 @@ import { topUsers } from "@/lib/usage/top-users";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/usage/top-users – the biggest spenders over a window
-export const GET = withGateway({ auth: "admin", query: topUsersQuery }, async ({ ctx, query }) => json(await topUsers(ctx.db, query.window, query.limit)));
+export const GET = withGateway({ auth: "admin", query: topUsersQuery }, async ({ ctx, query }) =>
+  json(await topUsers(ctx.db, query.window, query.limit)),
+);
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

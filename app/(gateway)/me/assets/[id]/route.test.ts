@@ -41,7 +41,15 @@ describe("success", () => {
     const up = await uploaded(actor.key);
     const res = await call(GET, `/me/assets/${up.assetId}`, { key: actor.key, params: { id: up.assetId } });
     expect(res.status).toBe(200);
-    expect(assetSchema.parse(res.body)).toMatchObject({ id: up.assetId, kind: "upload", status: "stored", publicUrl: up.url, contentType: "image/png", s3Bucket: "local", sourceUrl: null });
+    expect(assetSchema.parse(res.body)).toMatchObject({
+      id: up.assetId,
+      kind: "upload",
+      status: "stored",
+      publicUrl: up.url,
+      contentType: "image/png",
+      s3Bucket: "local",
+      sourceUrl: null,
+    });
   });
 
   test("DELETE removes the object: the URL answers 404 and the row is kept as deleted", async () => {
@@ -59,7 +67,9 @@ describe("success", () => {
     expect(row).toMatchObject({ status: "deleted", deletedAt: expect.any(Date) });
     expect(await currentStorage()!.head(row!.s3Key)).toBeNull();
     expect((await call(GET, `/me/assets/${up.assetId}`, { key: actor.key, params: { id: up.assetId } })).body).toEqual(notFound);
-    expect((await call(DELETE, `/me/assets/${up.assetId}`, { key: actor.key, method: "DELETE", params: { id: up.assetId } })).status).toBe(404);
+    expect((await call(DELETE, `/me/assets/${up.assetId}`, { key: actor.key, method: "DELETE", params: { id: up.assetId } })).status).toBe(
+      404,
+    );
   });
 
   test("on S3, DELETE removes the object from the bucket", async () => {
@@ -120,7 +130,10 @@ describe("auth", () => {
     const [alice, bob] = [await createActor(), await createActor()];
     const up = await uploaded(alice.key);
     const foreign = await call(GET, `/me/assets/${up.assetId}`, { key: bob.key, params: { id: up.assetId } });
-    const missing = await call(GET, "/me/assets/00000000-0000-4000-8000-000000000000", { key: bob.key, params: { id: "00000000-0000-4000-8000-000000000000" } });
+    const missing = await call(GET, "/me/assets/00000000-0000-4000-8000-000000000000", {
+      key: bob.key,
+      params: { id: "00000000-0000-4000-8000-000000000000" },
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual(missing.body);
     expect(foreign.body).toEqual(notFound);

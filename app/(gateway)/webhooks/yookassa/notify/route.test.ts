@@ -35,7 +35,11 @@ async function topup(session: string, amountRub = 500, extra: Record<string, unk
 const local = (body: unknown, secret = localPaymentSecret()) =>
   call(POST, "/webhooks/yookassa/notify", { body, headers: { authorization: `Bearer ${secret}` } });
 const fromYookassa = (body: unknown, ip = YOOKASSA_IP) => call(POST, "/webhooks/yookassa/notify", { body, socket: ip });
-const succeeded = (id: string, value = "500.00") => ({ type: "notification", event: "payment.succeeded", object: { id, status: "succeeded", amount: { value, currency: "RUB" } } });
+const succeeded = (id: string, value = "500.00") => ({
+  type: "notification",
+  event: "payment.succeeded",
+  object: { id, status: "succeeded", amount: { value, currency: "RUB" } },
+});
 
 describe("success", () => {
   test("the local confirmation page's notification grants once; the same notification 5× at once grants nothing more", async () => {
@@ -53,7 +57,9 @@ describe("success", () => {
     }
     expect(await balanceOf(alice.user.id)).toBe(5_000_000);
     const ledger = await ledgerOf(alice.user.id);
-    expect(ledger).toMatchObject([{ type: "topup", amount: 5_000_000, balanceAfter: 5_000_000, paymentId: payment.id, idempotencyKey: `payment:${payment.id}` }]);
+    expect(ledger).toMatchObject([
+      { type: "topup", amount: 5_000_000, balanceAfter: 5_000_000, paymentId: payment.id, idempotencyKey: `payment:${payment.id}` },
+    ]);
     // The saved card is the user's first, so the default.
     const methods = await (await getDb()).select().from(paymentMethods).where(eq(paymentMethods.userId, alice.user.id));
     expect(methods).toMatchObject([{ provider: "local", cardLast4: "4242", cardBrand: "Visa", isDefault: true }]);
@@ -71,12 +77,21 @@ describe("success", () => {
       // One delivery recorded the event first; one (not necessarily the same) won the grant.
       expect(bodies.filter((b) => !b.deduped)).toHaveLength(1);
       expect(bodies.filter((b) => b.processed)).toEqual([{ ok: true, processed: true, reason: null, deduped: expect.any(Boolean) }]);
-      expect(bodies.filter((b) => !b.processed)).toEqual(Array(4).fill({ ok: true, processed: false, reason: "already_succeeded", deduped: expect.any(Boolean) }));
+      expect(bodies.filter((b) => !b.processed)).toEqual(
+        Array(4).fill({ ok: true, processed: false, reason: "already_succeeded", deduped: expect.any(Boolean) }),
+      );
       expect(await balanceOf(alice.user.id)).toBe(3_000_000);
       expect(await ledgerOf(alice.user.id)).toHaveLength(1);
       // Every delivery was checked against the provider's API, never trusted on its body.
-      expect(yookassa.calls.filter((c) => c.route === "get" && c.path.endsWith(payment.paymentProviderId)).length).toBeGreaterThanOrEqual(1);
-      const [event] = await (await getDb()).select().from(inboundEvents).where(eq(inboundEvents.externalId, `payment.succeeded:${payment.paymentProviderId}`));
+      expect(yookassa.calls.filter((c) => c.route === "get" && c.path.endsWith(payment.paymentProviderId)).length).toBeGreaterThanOrEqual(
+        1,
+      );
+      const [event] = await (
+        await getDb()
+      )
+        .select()
+        .from(inboundEvents)
+        .where(eq(inboundEvents.externalId, `payment.succeeded:${payment.paymentProviderId}`));
       expect(event).toMatchObject({ source: "yookassa", handledAt: expect.any(Date), result: { processed: true } });
     } finally {
       setEnv({ PAYMENT_PROVIDER: undefined });
@@ -87,7 +102,11 @@ describe("success", () => {
     const alice = await createActor();
     const payment = await topup(alice.session);
     await payLocally(payment.paymentProviderId, "pay");
-    const late = await local({ type: "notification", event: "payment.canceled", object: { id: payment.paymentProviderId, status: "canceled" } });
+    const late = await local({
+      type: "notification",
+      event: "payment.canceled",
+      object: { id: payment.paymentProviderId, status: "canceled" },
+    });
     expect(late.body).toEqual({ ok: true, processed: false, reason: "already_succeeded", deduped: false });
     expect(await paymentRow(payment.id)).toMatchObject({ status: "succeeded", cancellationReason: null });
     expect(await balanceOf(alice.user.id)).toBe(5_000_000);
@@ -126,7 +145,11 @@ describe("forged notifications grant nothing", () => {
   test("no credentials from outside the provider's address ranges → 401 invalid_signature", async () => {
     const res = await fromYookassa(succeeded("anything"), "203.0.113.9");
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ success: false, error: "invalid_signature", message: "The notification does not come from the payment provider" });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_signature",
+      message: "The notification does not come from the payment provider",
+    });
   });
 
   test("an unknown payment → processed:false unknown_payment", async () => {
@@ -193,7 +216,12 @@ describe("validation", () => {
   ])("%s → 400 invalid_body", async (_, body, path) => {
     const res = await local(body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: "invalid_body", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+    expect(res.body).toEqual({
+      success: false,
+      error: "invalid_body",
+      message: expect.any(String),
+      issues: [{ path, message: expect.any(String) }],
+    });
   });
 });
 

@@ -45,15 +45,15 @@ export default async function LocalPaymentPage({ params }: { params: Promise<{ i
           <div className="flex justify-between">
             <dt className="text-slate-600">{t("status")}</dt>
             <dd>
-              <Badge tone={payment.status === "succeeded" ? "green" : payment.status === "canceled" ? "red" : "amber"}>{tb.has(statusKey) ? tb(statusKey) : payment.status}</Badge>
+              <Badge tone={payment.status === "succeeded" ? "green" : payment.status === "canceled" ? "red" : "amber"}>
+                {tb.has(statusKey) ? tb(statusKey) : payment.status}
+              </Badge>
             </dd>
           </div>
         </dl>
         {payment.status === "pending" ? (
           <>
-            <p className="mt-4 text-sm text-slate-600">
-              {payment.savePaymentMethod ? t("explainSave") : t("explain")}
-            </p>
+            <p className="mt-4 text-sm text-slate-600">{payment.savePaymentMethod ? t("explainSave") : t("explain")}</p>
             <div className="mt-6 flex gap-3">
               <form method="post" action={pay}>
                 <Button type="submit">{t("pay")}</Button>

@@ -6,7 +6,10 @@ import { call } from "@/test/http";
 import { GET } from "./route";
 
 const schemaOf = async (modelId: string, query = "", key?: string) =>
-  call(GET, `/api/v1/models/${modelId}/schema${query}`, { params: { path: [...modelId.split("/"), "schema"] }, key: key ?? (await createActor()).key });
+  call(GET, `/api/v1/models/${modelId}/schema${query}`, {
+    params: { path: [...modelId.split("/"), "schema"] },
+    key: key ?? (await createActor()).key,
+  });
 
 describe("success", () => {
   test("compact (default): required names and each parameter's type, description, default, enum, bounds", async () => {
@@ -15,7 +18,13 @@ describe("success", () => {
     const body = skillModelSchema.parse(res.body);
     expect(body.required).toEqual(["prompt"]);
     expect(body.properties.prompt).toEqual({ type: "string", description: "The prompt to generate from." });
-    expect(body.properties.num_images).toEqual({ type: "integer", description: "How many images to generate.", default: 1, minimum: 1, maximum: 4 });
+    expect(body.properties.num_images).toEqual({
+      type: "integer",
+      description: "How many images to generate.",
+      default: 1,
+      minimum: 1,
+      maximum: 4,
+    });
     expect(body.properties.image_size).toEqual({
       type: "string|object",
       description: "A preset, or a custom size in pixels.",

@@ -17,7 +17,13 @@ const PAGE_SIZE = 50;
 /** The URL holds the state (search, filters, page), so views can be shared and reloaded. */
 function parse(search: SearchParams) {
   const { one, page } = listState(search);
-  const parsed = listUsersQuery.safeParse({ q: one("q"), role: one("role"), banned: one("banned"), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const parsed = listUsersQuery.safeParse({
+    q: one("q"),
+    role: one("role"),
+    banned: one("banned"),
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  });
   return { page, query: parsed.success ? parsed.data : listUsersQuery.parse({ limit: PAGE_SIZE }) };
 }
 
@@ -63,8 +69,12 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
                 {u.name && <div className="text-xs text-slate-600">{u.name}</div>}
               </Td>
               <Td label={t("colRole")}>{u.role === "admin" ? <Badge tone="brand">{t("roleAdmin")}</Badge> : t("roleUser")}</Td>
-              <Td label={t("colStatus")}>{u.banned ? <Badge tone="red">{t("banned")}</Badge> : <Badge tone="green">{t("active")}</Badge>}</Td>
-              <Td label={t("colBalance")} className="tabular-nums">{f.credits(u.balance)}</Td>
+              <Td label={t("colStatus")}>
+                {u.banned ? <Badge tone="red">{t("banned")}</Badge> : <Badge tone="green">{t("active")}</Badge>}
+              </Td>
+              <Td label={t("colBalance")} className="tabular-nums">
+                {f.credits(u.balance)}
+              </Td>
               <Td label={t("colJoined")}>{f.dateTime(u.createdAt)}</Td>
             </tr>
           ))}

@@ -65,7 +65,9 @@ export function BanCard({ user, isSelf }: { user: AdminUser; isSelf: boolean }) 
         onConfirm={() => asking && ban.mutate(asking, { onSettled: () => setAsking(null) })}
         onClose={() => setAsking(null)}
       >
-        <p>{t("banConfirmBody", { until: asking?.expiresAt ? t("untilWhen", { when: f.dateTime(asking.expiresAt) }) : t("untilLifted") })}</p>
+        <p>
+          {t("banConfirmBody", { until: asking?.expiresAt ? t("untilWhen", { when: f.dateTime(asking.expiresAt) }) : t("untilLifted") })}
+        </p>
       </ConfirmDialog>
     </Card>
   );

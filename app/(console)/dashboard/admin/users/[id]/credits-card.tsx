@@ -31,7 +31,12 @@ export function CreditsCard({ userId }: { userId: string }) {
   const [done, setDone] = useState<string | null>(null);
   const move = useAdminAction(({ action, body }: { action: Action; body: { amount: number; description: string | null } }) =>
     apiFetch<Result>(`/admin/users/${encodeURIComponent(userId)}/credits/${action}`, { body }).then((r) => {
-      setDone(t(action === "grant" ? "granted" : "tookBack", { amount: f.credits(Math.abs(r.transaction.amount)), balance: f.credits(r.transaction.balanceAfter) }));
+      setDone(
+        t(action === "grant" ? "granted" : "tookBack", {
+          amount: f.credits(Math.abs(r.transaction.amount)),
+          balance: f.credits(r.transaction.balanceAfter),
+        }),
+      );
       setAmount("");
     }),
   );
@@ -51,7 +56,10 @@ export function CreditsCard({ userId }: { userId: string }) {
   return (
     <Card title={t("creditsTitle")}>
       <form className="space-y-3" onSubmit={(e) => e.preventDefault()}>
-        <Field label={t("amount")} hint={credits === null ? t("amountHint") : t("amountCredits", { count: credits, formatted: f.number(credits) })}>
+        <Field
+          label={t("amount")}
+          hint={credits === null ? t("amountHint") : t("amountCredits", { count: credits, formatted: f.number(credits) })}
+        >
           <Input name="amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="500" required />
         </Field>
         <Field label={t("description")} hint={t("descriptionHint")}>

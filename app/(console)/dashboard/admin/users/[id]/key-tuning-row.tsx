@@ -42,12 +42,32 @@ export function KeyTuningRow({ userId, apiKey, onDelete }: { userId: string; api
         {tuning ? (
           <form onSubmit={save} className="flex flex-wrap items-center gap-2">
             <label className="flex items-center gap-1 text-xs">
-              <input type="checkbox" checked={tuning.rateLimitEnabled} onChange={(e) => setTuning({ ...tuning, rateLimitEnabled: e.target.checked })} />
+              <input
+                type="checkbox"
+                checked={tuning.rateLimitEnabled}
+                onChange={(e) => setTuning({ ...tuning, rateLimitEnabled: e.target.checked })}
+              />
               {t("limit")}
             </label>
-            <Input aria-label={t("perWindow")} className="w-24" type="number" min={0} placeholder={t("default")} required value={tuning.rateLimitMax} onChange={(e) => setTuning({ ...tuning, rateLimitMax: e.target.value })} />
+            <Input
+              aria-label={t("perWindow")}
+              className="w-24"
+              type="number"
+              min={0}
+              placeholder={t("default")}
+              required
+              value={tuning.rateLimitMax}
+              onChange={(e) => setTuning({ ...tuning, rateLimitMax: e.target.value })}
+            />
             <span className="text-xs">{t("per")}</span>
-            <Input aria-label={t("windowMinutes")} className="w-20" type="number" min={1} value={tuning.windowMinutes} onChange={(e) => setTuning({ ...tuning, windowMinutes: e.target.value })} />
+            <Input
+              aria-label={t("windowMinutes")}
+              className="w-20"
+              type="number"
+              min={1}
+              value={tuning.windowMinutes}
+              onChange={(e) => setTuning({ ...tuning, windowMinutes: e.target.value })}
+            />
             <span className="text-xs">{t("min")}</span>
             <Button type="submit" variant="secondary">
               {t("save")}
@@ -57,7 +77,11 @@ export function KeyTuningRow({ userId, apiKey, onDelete }: { userId: string; api
           <div>
             <div className="tabular-nums">
               {apiKey.tuning.rateLimitEnabled
-                ? t("limitValue", { max: f.number(apiKey.tuning.rateLimitMax), minutes: f.number(apiKey.tuning.rateLimitTimeWindow / 60_000), left: apiKey.tuning.remaining === null ? "—" : f.number(apiKey.tuning.remaining) })
+                ? t("limitValue", {
+                    max: f.number(apiKey.tuning.rateLimitMax),
+                    minutes: f.number(apiKey.tuning.rateLimitTimeWindow / 60_000),
+                    left: apiKey.tuning.remaining === null ? "—" : f.number(apiKey.tuning.remaining),
+                  })
                 : t("off")}
             </div>
             <button

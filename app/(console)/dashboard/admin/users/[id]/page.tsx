@@ -76,7 +76,10 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
         <Card
           title={t("transactions", { count: f.number(ledger.total) })}
           actions={
-            <Link href={`/dashboard/admin/transactions?userId=${encodeURIComponent(user.id)}`} className="text-sm text-brand-600 hover:underline">
+            <Link
+              href={`/dashboard/admin/transactions?userId=${encodeURIComponent(user.id)}`}
+              className="text-sm text-brand-600 hover:underline"
+            >
               {t("all")}
             </Link>
           }

@@ -13,11 +13,23 @@ import { KeyTuningRow } from "./key-tuning-row";
 import { SessionsCard } from "./sessions-card";
 import { useAdminAction, type AdminUser } from "./use-admin-action";
 
-export function UserAdmin({ user, sessions, keys, isSelf }: { user: AdminUser; sessions: SessionView[]; keys: TunedKey[]; isSelf: boolean }) {
+export function UserAdmin({
+  user,
+  sessions,
+  keys,
+  isSelf,
+}: {
+  user: AdminUser;
+  sessions: SessionView[];
+  keys: TunedKey[];
+  isSelf: boolean;
+}) {
   const t = useTranslations("adminUser");
   const [deleting, setDeleting] = useState<TunedKey | null>(null);
   const remove = useAdminAction((id: string) =>
-    apiFetch(`/admin/users/${encodeURIComponent(user.id)}/keys/${encodeURIComponent(id)}`, { method: "DELETE" }).then(() => setDeleting(null)),
+    apiFetch(`/admin/users/${encodeURIComponent(user.id)}/keys/${encodeURIComponent(id)}`, { method: "DELETE" }).then(() =>
+      setDeleting(null),
+    ),
   );
   return (
     <div className="space-y-6">

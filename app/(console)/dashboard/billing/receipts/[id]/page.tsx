@@ -16,7 +16,10 @@ export async function generateMetadata() {
 export default async function ReceiptPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const { db, principal } = await requireViewer();
-  const [payment] = await db.select().from(payments).where(and(eq(payments.id, id), eq(payments.userId, principal.userId)));
+  const [payment] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, id), eq(payments.userId, principal.userId)));
   if (!payment || payment.status !== "succeeded") notFound();
   const [t, f] = await Promise.all([getTranslations("receipt"), getFormat()]);
   const rows: [string, string][] = [

@@ -28,7 +28,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const queue = async (prompt: string, key: string, input: Record<string, unknown> = {}) =>
   (await call(GENERATE, "/api/v1/generate", { body: { model: FLUX, input: { prompt, ...input } }, key })).body.id as string;
 const stream = (id: string, key: string, options: { query?: string; lastEventId?: string } = {}) =>
-  openStream(GET, `/api/v1/requests/${id}/stream${options.query ?? ""}`, { key, params: { requestId: id }, lastEventId: options.lastEventId });
+  openStream(GET, `/api/v1/requests/${id}/stream${options.query ?? ""}`, {
+    key,
+    params: { requestId: id },
+    lastEventId: options.lastEventId,
+  });
 
 async function statusAndLogRows(id: string) {
   const db = await getDb();
@@ -58,9 +62,16 @@ describe("success", () => {
     expect(first.events.map((e) => e.id)).toEqual(rows.map((r) => String(r.seq)));
     expect(first.events[0]).toEqual({ id: String(rows[0]!.seq), event: "status", data: { id, status: "queued" } });
     expect(first.events.filter((e) => e.event === "log").length).toBeGreaterThanOrEqual(4);
-    expect(first.events.filter((e) => e.event === "log").every((e) => typeof e.data.message === "string" && typeof e.data.timestamp === "string")).toBe(true);
+    expect(
+      first.events
+        .filter((e) => e.event === "log")
+        .every((e) => typeof e.data.message === "string" && typeof e.data.timestamp === "string"),
+    ).toBe(true);
     expect(first.events.filter((e) => e.event === "completed" || e.event === "failed")).toHaveLength(1);
-    expect(first.events.at(-1)).toMatchObject({ event: "completed", data: { id, status: "completed", model: FLUX, output: expect.any(Object) } });
+    expect(first.events.at(-1)).toMatchObject({
+      event: "completed",
+      data: { id, status: "completed", model: FLUX, output: expect.any(Object) },
+    });
     // Each `status` carries the status its event recorded (the job's is `completed` by now).
     const statuses = rows.filter((r) => r.kind === "status").map((r) => r.data.status);
     expect(first.events.filter((e) => e.event === "status").map((e) => e.data.status)).toEqual(statuses.slice(0, -1));

@@ -17,7 +17,8 @@ async function adminSession() {
   return { admin, session: (await createSession(admin)).token };
 }
 
-const balanceOf = async (userId: string) => (await (await getDb()).select().from(balances).where(eq(balances.userId, userId)))[0]?.credits ?? 0;
+const balanceOf = async (userId: string) =>
+  (await (await getDb()).select().from(balances).where(eq(balances.userId, userId)))[0]?.credits ?? 0;
 const rowsOf = async (userId: string) => (await getDb()).select().from(creditTransactions).where(eq(creditTransactions.userId, userId));
 
 describe("POST /admin/users/{id}/credits/grant", () => {
@@ -29,7 +30,15 @@ describe("POST /admin/users/{id}/credits/grant", () => {
       expect(res.status).toBe(201);
       expect(adminCreditsResult.parse(res.body)).toEqual(res.body);
       expect(res.body).toEqual({
-        transaction: { id: expect.any(String), userId: user.id, type: "grant", amount: 5_000_000, balanceAfter: 5_000_000, description: "Welcome bonus", createdAt: expect.any(String) },
+        transaction: {
+          id: expect.any(String),
+          userId: user.id,
+          type: "grant",
+          amount: 5_000_000,
+          balanceAfter: 5_000_000,
+          description: "Welcome bonus",
+          createdAt: expect.any(String),
+        },
       });
       expect(await balanceOf(user.id)).toBe(5_000_000);
       const [row] = await rowsOf(user.id);
@@ -63,7 +72,12 @@ describe("POST /admin/users/{id}/credits/grant", () => {
       const user = await createUser();
       const res = await call(GRANT, "/", { session, params: { id: user.id }, body });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, error: "invalid_body", message: expect.any(String), issues: [{ path, message: expect.any(String) }] });
+      expect(res.body).toEqual({
+        success: false,
+        error: "invalid_body",
+        message: expect.any(String),
+        issues: [{ path, message: expect.any(String) }],
+      });
       expect(await rowsOf(user.id)).toEqual([]);
     });
 
@@ -76,7 +90,10 @@ describe("POST /admin/users/{id}/credits/grant", () => {
     });
   });
 
-  runAuthContract("POST /admin/users/{id}/credits/grant", GRANT, "/", "admin", (user) => ({ params: { id: user.id }, body: { amount: 1 } }));
+  runAuthContract("POST /admin/users/{id}/credits/grant", GRANT, "/", "admin", (user) => ({
+    params: { id: user.id },
+    body: { amount: 1 },
+  }));
 });
 
 describe("POST /admin/users/{id}/credits/clawback", () => {
@@ -140,9 +157,19 @@ describe("POST /admin/users/{id}/credits/clawback", () => {
       const missing = await call(CLAWBACK, "/", { session, params: { id: "no-such-user" }, body: { amount: 1 } });
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual(notFound);
-      expect(await (await getDb()).select().from(balances).where(and(eq(balances.userId, "no-such-user")))).toEqual([]);
+      expect(
+        await (
+          await getDb()
+        )
+          .select()
+          .from(balances)
+          .where(and(eq(balances.userId, "no-such-user"))),
+      ).toEqual([]);
     });
   });
 
-  runAuthContract("POST /admin/users/{id}/credits/clawback", CLAWBACK, "/", "admin", (user) => ({ params: { id: user.id }, body: { amount: 1 } }));
+  runAuthContract("POST /admin/users/{id}/credits/clawback", CLAWBACK, "/", "admin", (user) => ({
+    params: { id: user.id },
+    body: { amount: 1 },
+  }));
 });

@@ -6,9 +6,8 @@ import { deleteKey } from "@/lib/keys/delete-key";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // PATCH /admin/users/{id}/keys/{keyId} – tune a user's key (name, cap, enabled, rate limit)
-export const PATCH = withGateway(
-  { auth: "admin", params: userKeyParams, body: adminUpdateKeyBody },
-  async ({ ctx, params, body }) => json({ key: await tuneUserKey(ctx.db, params.id, params.keyId, body) }),
+export const PATCH = withGateway({ auth: "admin", params: userKeyParams, body: adminUpdateKeyBody }, async ({ ctx, params, body }) =>
+  json({ key: await tuneUserKey(ctx.db, params.id, params.keyId, body) }),
 );
 
 // DELETE /admin/users/{id}/keys/{keyId} – delete a user's key
