@@ -5,8 +5,8 @@
  */
 import { postgresHandle } from "@/db/client";
 import { cliDatabaseUrl } from "@/db/pglite-lock";
-import { grantCredits } from "@/lib/billing/ledger";
-import { rubToCredits } from "@/lib/money/credits";
+import { grantCredits } from "@/lib/billing/ledger/ledger";
+import { rubToCredits } from "@/lib/billing/pricing/credits";
 
 async function main() {
   const [userId, rub] = process.argv.slice(2);

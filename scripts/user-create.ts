@@ -18,9 +18,9 @@ import { migrateDatabase } from "@/db/migrate";
 import { cliDatabaseUrl } from "@/db/pglite-lock";
 import { apiKeys, users } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
-import { grantCredits } from "@/lib/billing/ledger";
+import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { newKeyId } from "@/lib/keys/create-key";
-import { rubToCredits } from "@/lib/money/credits";
+import { rubToCredits } from "@/lib/billing/pricing/credits";
 
 function fail(message: string): never {
   process.stderr.write(`user:create: ${message}\n`);

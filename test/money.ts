@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { activity } from "@/db/schema";
-import { grantCredits, reserveCredits } from "@/lib/billing/ledger";
+import { grantCredits, reserveCredits } from "@/lib/billing/ledger/ledger";
 
 let seq = 0;
 const uid = () => `${Date.now().toString(36)}-${(seq++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { creditTransactions, payments } from "@/db/schema";
-import { getBalanceCredits } from "@/lib/billing/ledger";
+import { getBalanceCredits } from "@/lib/billing/ledger/ledger";
 import { env, resetEnv } from "@/lib/env";
-import { confirmLocalPayment, type LocalOutcome } from "@/lib/payments/local/confirm";
+import { confirmLocalPayment, type LocalOutcome } from "@/lib/billing/payments/local/confirm";
 
 /** Sets (or, with undefined, unsets) variables and re-reads the configuration. */
 export function setEnv(vars: Record<string, string | undefined>): void {

@@ -6,7 +6,7 @@ import type { Db } from "@/db/client";
 import * as schema from "@/db/schema";
 import { apiKeys, users } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
-import { grantCredits } from "@/lib/billing/ledger";
+import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { agent, call, openStream, sleep, type Answer, type SseClient, type SseEvent } from "../lib/clients";
 import { load, percentile } from "../lib/load";
 import type { Row } from "../lib/report";

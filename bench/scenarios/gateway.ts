@@ -6,7 +6,7 @@ import { setDbHandle, postgresHandle, type Db } from "@/db/client";
 import * as schema from "@/db/schema";
 import { apiKeys, users } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
-import { grantCredits } from "@/lib/billing/ledger";
+import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { rawProvider } from "@/lib/provider/registry";
 import { load, paced as pacedLoad, percentile, type LoadResult } from "../lib/load";
 import type { Row } from "../lib/report";

@@ -2,7 +2,7 @@ import { useLocale, useTranslations } from "next-intl";
 import Link from "next/link";
 import { Badge, Table, Td } from "@/components/dashboard/ui";
 import { formatFor } from "@/lib/i18n/format";
-import type { TransactionView } from "@/lib/transactions/list-transactions";
+import type { TransactionView } from "@/lib/billing/ledger/list-transactions";
 
 /** Ledger rows; with `showUser`, each row names its user (the e-mail) and links to the user's admin page. */
 export function TransactionsTable({

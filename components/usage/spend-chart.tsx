@@ -1,6 +1,6 @@
 import { useLocale, useTranslations } from "next-intl";
 import { formatFor } from "@/lib/i18n/format";
-import type { HistoryGranularity } from "@/lib/usage/windows";
+import type { HistoryGranularity } from "@/lib/billing/usage/windows";
 
 type Point = { bucket: string; credits: number; count: number };
 

@@ -1,7 +1,7 @@
 import { NonRetriableError } from "inngest";
 import { getDb } from "@/db/client";
-import { chargeAutoTopup } from "@/lib/payments/auto-topup/charge";
-import { isPaymentProviderError } from "@/lib/payments/errors";
+import { chargeAutoTopup } from "@/lib/billing/payments/auto-topup/charge";
+import { isPaymentProviderError } from "@/lib/billing/payments/errors";
 import { inngest } from "../client";
 import { autoTopupRequested } from "../events";
 

@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { sendLowBalanceMail } from "@/lib/payments/low-balance-mail";
+import { sendLowBalanceMail } from "@/lib/billing/payments/low-balance-mail";
 import { inngest } from "../client";
 import { lowBalanceCrossed } from "../events";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { balances, jobRuns } from "@/db/schema";
-import { grantCredits } from "@/lib/billing/ledger";
+import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,6 +1,6 @@
 import { cron } from "inngest";
 import { getDb } from "@/db/client";
-import { reconcileStalePayments } from "@/lib/payments/reconcile-stale";
+import { reconcileStalePayments } from "@/lib/billing/payments/reconcile-stale";
 import { inngest } from "../client";
 import { paymentsReconcileRequested } from "../events";
 

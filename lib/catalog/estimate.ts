@@ -1,6 +1,6 @@
 import type { Executor } from "@/db/client";
 import { isApiError, type Issue } from "@/lib/http/errors";
-import { quoteForInput, quoteSummary } from "@/lib/money/pricing";
+import { quoteForInput, quoteSummary } from "@/lib/billing/pricing/pricing";
 import type { ModelRow } from "./columns";
 import { getModelForUse } from "./get";
 import { validateModelInput, withDefaults } from "./validate-input";

@@ -3,7 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rawRows, tableRow } from "@/db/client";
 import { generationRequests } from "@/db/schema";
 import { isSandbox } from "@/lib/auth/principal";
-import { afterReserve, reserveCredits, reserveCtes } from "@/lib/billing/ledger";
+import { afterReserve, reserveCredits, reserveCtes } from "@/lib/billing/ledger/ledger";
 import type { ModelRow } from "@/lib/catalog/columns";
 import type { ProviderName } from "@/lib/provider";
 import { appendEvents, insertEventsFor, progressEvent, statusEvent } from "./event-log";

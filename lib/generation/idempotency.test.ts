@@ -7,7 +7,7 @@ import { GET as OPENAPI } from "@/app/(gateway)/openapi.json/route";
 import { POST as QUEUE } from "@/app/(gateway)/queue/[...path]/route";
 import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { POST as GENERATE } from "@/app/api/v1/generate/route";
-import { grantCredits } from "@/lib/billing/ledger";
+import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { createActor, createApiKey } from "@/test/factories";

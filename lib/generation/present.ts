@@ -1,6 +1,6 @@
 import { env } from "@/lib/env";
 import { ApiError, gatewayErrors, type ErrorCode } from "@/lib/http/errors";
-import { creditsToRub } from "@/lib/money/credits";
+import { creditsToRub } from "@/lib/billing/pricing/credits";
 import type { GenerationRow } from "./types";
 
 /**

@@ -1,7 +1,7 @@
 import { isSandbox } from "@/lib/auth/principal";
 import { getModelForRun } from "@/lib/catalog/get";
 import { validateModelInput } from "@/lib/catalog/validate-input";
-import { quoteForInput } from "@/lib/money/pricing";
+import { quoteForInput } from "@/lib/billing/pricing/pricing";
 import { breakerFor, providerFor } from "@/lib/provider";
 import { createGeneration } from "./create-generation";
 import { dispatchGeneration } from "./dispatch";

@@ -1,6 +1,6 @@
 import type { PriceUnit } from "@/db/schema/models";
-import { formatCredits, formatPriceRub, SEPARATORS } from "@/lib/money/credits";
-import type { Decimal } from "@/lib/money/decimal";
+import { formatCredits, formatPriceRub, SEPARATORS } from "@/lib/billing/pricing/credits";
+import type { Decimal } from "@/lib/billing/pricing/decimal";
 import type { Locale } from "./config";
 
 const MONTHS: Record<Locale, string[]> = {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { env } from "@/lib/env";
-import { CREDITS_PER_RUB } from "@/lib/money/credits";
+import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
 
 /**
  * Columns every key view selects. `windowCount` is read from the key's rate-limit window

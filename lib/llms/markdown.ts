@@ -1,6 +1,6 @@
 import type { PriceUnit } from "@/db/schema/models";
-import { formatDecimal, parseDecimal } from "@/lib/money/decimal";
-import { quote, type PricedModel } from "@/lib/money/pricing";
+import { formatDecimal, parseDecimal } from "@/lib/billing/pricing/decimal";
+import { quote, type PricedModel } from "@/lib/billing/pricing/pricing";
 
 /** Text placed inside a Markdown link label or a table cell. */
 export const inline = (s: string) =>

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { balances } from "@/db/schema";
 import { env } from "@/lib/env";
 import { MINUTE_MS, type RateLimitRule } from "./rules";
-import { CREDITS_PER_RUB } from "@/lib/money/credits";
+import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
 
 export type Tier = { tier: number; rpm: number };
 

@@ -5,7 +5,7 @@ import { getDbHandle, setDbHandle, type Db } from "@/db/client";
 import { env } from "@/lib/env";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { resetOutcomes } from "@/lib/observability/outcomes";
-import { yookassaRequest } from "@/lib/payments/yookassa/http";
+import { yookassaRequest } from "@/lib/billing/payments/yookassa/http";
 import { breakerFor, resetBreakers } from "@/lib/provider/circuit-breaker";
 import { currentStorage, setStorage } from "@/lib/storage";
 import { clearStorageFailure } from "@/lib/storage/failures";

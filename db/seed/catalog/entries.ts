@@ -1,7 +1,7 @@
 import type { JsonSchema, ModelSchema, PriceUnit } from "@/db/schema/models";
-import { CREDITS_PER_RUB } from "@/lib/money/credits";
-import { ceilDiv, parseDecimal } from "@/lib/money/decimal";
-import { quote } from "@/lib/money/pricing";
+import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
+import { ceilDiv, parseDecimal } from "@/lib/billing/pricing/decimal";
+import { quote } from "@/lib/billing/pricing/pricing";
 import { seedModels } from "./data";
 import { russianOverlay } from "./ru";
 import { thumbnailPath, type SeedModel } from "./types";

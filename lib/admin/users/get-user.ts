@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { balances, users } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { bannedNow } from "./banned-now";
-import { windowUsage } from "@/lib/usage/window-usage";
+import { windowUsage } from "@/lib/billing/usage/window-usage";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { licenseTypes, priceUnits } from "@/db/schema/models";
-import { formatDecimal, isDecimalError, parseDecimal } from "@/lib/money/decimal";
+import { formatDecimal, isDecimalError, parseDecimal } from "@/lib/billing/pricing/decimal";
 import { defineOperations } from "./operation";
 import { booleanQuery, csvOf, limitQuery, offsetQuery } from "./models";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { userRoles } from "@/db/schema";
-import { usageWindowNames } from "@/lib/usage/windows";
+import { usageWindowNames } from "@/lib/billing/usage/windows";
 import { apiKeyListSchema } from "./keys";
 import { sessionListSchema } from "./me";
 import { defineOperations } from "./operation";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import { usageWindowNames } from "@/lib/usage/windows";
+import { usageWindowNames } from "@/lib/billing/usage/windows";
 
 describe("OpenAPI covers the money read and admin money endpoints", () => {
   test("each operation is documented with its accepted query values", () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { transactionTypes } from "@/db/schema";
-import { historyRangeProblem } from "@/lib/usage/history-range";
-import { defaultUsageWindows, historyGranularities, MAX_HISTORY_BUCKETS, usageWindowNames } from "@/lib/usage/windows";
+import { historyRangeProblem } from "@/lib/billing/usage/history-range";
+import { defaultUsageWindows, historyGranularities, MAX_HISTORY_BUCKETS, usageWindowNames } from "@/lib/billing/usage/windows";
 import { windowUsageSchema } from "./admin-users";
 import { limitQuery, offsetQuery } from "./models";
 import { defineOperations } from "./operation";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { skillBalance } from "@/lib/balance/skill-balance";
+import { skillBalance } from "@/lib/billing/balance/skill-balance";
 import { env } from "@/lib/env";
 import { dataResult, defineTool } from "../tool";
 

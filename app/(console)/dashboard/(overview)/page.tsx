@@ -8,12 +8,12 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { SpendChart } from "@/components/usage/spend-chart";
 import { WindowTabs } from "@/components/usage/window-tabs";
 import { requireViewer } from "@/lib/auth/viewer";
-import { readBalance } from "@/lib/balance/read-balance";
+import { readBalance } from "@/lib/billing/balance/read-balance";
 import { listKeys } from "@/lib/keys/list-keys";
 import { getFormat } from "@/lib/i18n/server";
-import { usageHistory } from "@/lib/usage/history";
-import { recentRuns } from "@/lib/usage/recent-runs";
-import { bucketStart } from "@/lib/usage/windows";
+import { usageHistory } from "@/lib/billing/usage/history";
+import { recentRuns } from "@/lib/billing/usage/recent-runs";
+import { bucketStart } from "@/lib/billing/usage/windows";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("overview"))("title") };

@@ -2,7 +2,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { Badge, Table, Td } from "@/components/dashboard/ui";
 import { Card } from "@/components/ui/card";
 import { formatFor } from "@/lib/i18n/format";
-import type { PaymentView } from "@/lib/payments/payment-view";
+import type { PaymentView } from "@/lib/billing/payments/payment-view";
 
 const tone = { succeeded: "green", canceled: "red", pending: "amber", waiting_for_capture: "amber" } as const;
 

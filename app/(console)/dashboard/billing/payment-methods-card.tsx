@@ -7,7 +7,7 @@ import { Alert, Badge } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/me/api-fetch";
-import type { PaymentMethodView } from "@/lib/payments/methods/method-view";
+import type { PaymentMethodView } from "@/lib/billing/payments/methods/method-view";
 
 export function PaymentMethodsCard({ methods }: { methods: PaymentMethodView[] }) {
   const t = useTranslations("billing");

@@ -7,10 +7,10 @@ import { WindowTabs } from "@/components/usage/window-tabs";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getFormat } from "@/lib/i18n/server";
 import { priceUnits, type PriceUnit } from "@/db/schema/models";
-import { usageByKey } from "@/lib/usage/by-key";
-import { usageByModel } from "@/lib/usage/by-model";
-import { usageHistory } from "@/lib/usage/history";
-import { usageWindows, type HistoryGranularity } from "@/lib/usage/windows";
+import { usageByKey } from "@/lib/billing/usage/by-key";
+import { usageByModel } from "@/lib/billing/usage/by-model";
+import { usageHistory } from "@/lib/billing/usage/history";
+import { usageWindows, type HistoryGranularity } from "@/lib/billing/usage/windows";
 
 const isPriceUnit = (u: string): u is PriceUnit => (priceUnits as readonly string[]).includes(u);
 

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb, rawRows } from "@/db/client";
 import { models } from "@/db/schema";
 import { adminStatsSchema } from "@/lib/api/contracts/admin-money";
-import { clawbackCredits, refundGeneration, reserveCredits } from "@/lib/billing/ledger";
+import { clawbackCredits, refundGeneration, reserveCredits } from "@/lib/billing/ledger/ledger";
 import { runAuthContract } from "@/test/auth-contract";
 import { createApiKey, createSession, createUser } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,7 +1,7 @@
 import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { listTransactions } from "@/lib/transactions/list-transactions";
+import { listTransactions } from "@/lib/billing/ledger/list-transactions";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/transactions – the ledger across users, newest first

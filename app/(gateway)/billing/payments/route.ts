@@ -1,7 +1,7 @@
 import { paymentListQuery } from "@/lib/api/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { listPayments } from "@/lib/payments/list-payments";
+import { listPayments } from "@/lib/billing/payments/list-payments";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments – your payments, newest first

@@ -1,7 +1,7 @@
 import { topupBody } from "@/lib/api/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { createTopup } from "@/lib/payments/create-topup";
+import { createTopup } from "@/lib/billing/payments/create-topup";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /billing/topup – start a card top-up; the user confirms at confirmationUrl

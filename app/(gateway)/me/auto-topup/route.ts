@@ -1,7 +1,7 @@
 import { autoTopupBody } from "@/lib/api/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { updateAutoTopup } from "@/lib/payments/auto-topup/settings";
+import { updateAutoTopup } from "@/lib/billing/payments/auto-topup/settings";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // PATCH /me/auto-topup – auto top-up settings (dashboard session only: they let us charge your card)

@@ -1,4 +1,4 @@
-import { gatewayBalance } from "@/lib/balance/gateway-balance";
+import { gatewayBalance } from "@/lib/billing/balance/gateway-balance";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";

@@ -1,6 +1,6 @@
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { listPaymentMethods } from "@/lib/payments/methods/list-methods";
+import { listPaymentMethods } from "@/lib/billing/payments/methods/list-methods";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/payment-methods – your saved cards (dashboard session only)

@@ -1,7 +1,7 @@
 import { transactionsQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { listTransactions } from "@/lib/transactions/list-transactions";
+import { listTransactions } from "@/lib/billing/ledger/list-transactions";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/transactions – your ledger, newest first

@@ -1,7 +1,7 @@
 import { usageQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { meUsage } from "@/lib/usage/me-usage";
+import { meUsage } from "@/lib/billing/usage/me-usage";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage – spend per window, by model

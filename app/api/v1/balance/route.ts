@@ -1,4 +1,4 @@
-import { skillBalance } from "@/lib/balance/skill-balance";
+import { skillBalance } from "@/lib/billing/balance/skill-balance";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { skillOtherMethods } from "@/lib/http/unknown-route";

@@ -7,7 +7,7 @@ import { WindowTabs } from "@/components/usage/window-tabs";
 import { adminStats } from "@/lib/admin/stats";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { getFormat } from "@/lib/i18n/server";
-import { topUsers } from "@/lib/usage/top-users";
+import { topUsers } from "@/lib/billing/usage/top-users";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("admin"))("statsTitle") };

@@ -6,7 +6,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { transactionTypes } from "@/db/schema";
 import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
 import { requireAdmin } from "@/lib/auth/viewer";
-import { listAdminTransactions } from "@/lib/transactions/list-admin-transactions";
+import { listAdminTransactions } from "@/lib/billing/ledger/list-admin-transactions";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("admin"))("txTitle") };

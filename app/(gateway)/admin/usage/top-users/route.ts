@@ -1,7 +1,7 @@
 import { topUsersQuery } from "@/lib/api/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { topUsers } from "@/lib/usage/top-users";
+import { topUsers } from "@/lib/billing/usage/top-users";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/usage/top-users – the biggest spenders over a window

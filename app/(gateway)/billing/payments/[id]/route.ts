@@ -1,8 +1,8 @@
 import { paymentParams } from "@/lib/api/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { getPaymentFresh } from "@/lib/payments/get-payment";
-import { toPaymentView } from "@/lib/payments/payment-view";
+import { getPaymentFresh } from "@/lib/billing/payments/get-payment";
+import { toPaymentView } from "@/lib/billing/payments/payment-view";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments/{id} – one payment (by the provider's id); a pending one is re-read first

@@ -1,7 +1,7 @@
 import { paymentMethodParams } from "@/lib/api/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { noContent } from "@/lib/http/json";
-import { deletePaymentMethod } from "@/lib/payments/methods/delete-method";
+import { deletePaymentMethod } from "@/lib/billing/payments/methods/delete-method";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // DELETE /me/payment-methods/{id} – forget a saved card (dashboard session only)

@@ -1,7 +1,7 @@
 import { usageByQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { usageByKey } from "@/lib/usage/by-key";
+import { usageByKey } from "@/lib/billing/usage/by-key";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/by-key – spend per API key over a window

@@ -1,7 +1,7 @@
 import { usageByQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { usageByModel } from "@/lib/usage/by-model";
+import { usageByModel } from "@/lib/billing/usage/by-model";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/by-model – spend per model over a window

@@ -1,8 +1,8 @@
 import { historyQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { usageHistory } from "@/lib/usage/history";
-import { resolveHistoryRange } from "@/lib/usage/history-range";
+import { usageHistory } from "@/lib/billing/usage/history";
+import { resolveHistoryRange } from "@/lib/billing/usage/history-range";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/history – spend over time in UTC buckets

@@ -2,7 +2,7 @@ import { notificationBody } from "@/lib/api/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { UNVERIFIED_BODY_MAX_BYTES } from "@/lib/http/request";
-import { handlePaymentNotification } from "@/lib/payments/handle-notification";
+import { handlePaymentNotification } from "@/lib/billing/payments/handle-notification";
 import { webhookIpLimit } from "@/lib/rate-limit/rules";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { currentViewer } from "@/lib/auth/viewer";
 import { getFormat } from "@/lib/i18n/server";
-import { getLocalPayment } from "@/lib/payments/local/get-local-payment";
+import { getLocalPayment } from "@/lib/billing/payments/local/get-local-payment";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("payLocal"))("title") };

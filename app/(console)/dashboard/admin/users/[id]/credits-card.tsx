@@ -7,7 +7,7 @@ import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/me/api-fetch";
-import { rubToCredits } from "@/lib/money/credits";
+import { rubToCredits } from "@/lib/billing/pricing/credits";
 import { useAdminAction } from "./use-admin-action";
 
 type Action = "grant" | "clawback";

@@ -10,7 +10,7 @@ import { isApiError } from "@/lib/http/errors";
 import { listUserKeysWithTuning } from "@/lib/admin/users/user-keys";
 import { listSessions } from "@/lib/me/sessions";
 import { getFormat } from "@/lib/i18n/server";
-import { listTransactions } from "@/lib/transactions/list-transactions";
+import { listTransactions } from "@/lib/billing/ledger/list-transactions";
 import { CreditsCard } from "./credits-card";
 import { UserAdmin } from "./user-admin";
 

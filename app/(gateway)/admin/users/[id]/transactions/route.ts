@@ -1,4 +1,4 @@
-import { userTransactions } from "@/lib/admin/money/user-money";
+import { userTransactions } from "@/lib/billing/admin/user-money";
 import { userIdParams } from "@/lib/api/contracts/admin-users";
 import { transactionsQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";

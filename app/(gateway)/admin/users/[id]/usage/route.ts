@@ -1,4 +1,4 @@
-import { userUsage } from "@/lib/admin/money/user-money";
+import { userUsage } from "@/lib/billing/admin/user-money";
 import { userIdParams } from "@/lib/api/contracts/admin-users";
 import { usageQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";

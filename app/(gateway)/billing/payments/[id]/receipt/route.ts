@@ -1,6 +1,6 @@
 import { paymentParams } from "@/lib/api/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
-import { receiptUrl } from "@/lib/payments/receipt-url";
+import { receiptUrl } from "@/lib/billing/payments/receipt-url";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments/{id}/receipt – redirect to the payment's receipt

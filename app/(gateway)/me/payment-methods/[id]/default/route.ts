@@ -1,7 +1,7 @@
 import { paymentMethodParams } from "@/lib/api/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { setDefaultPaymentMethod } from "@/lib/payments/methods/set-default-method";
+import { setDefaultPaymentMethod } from "@/lib/billing/payments/methods/set-default-method";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /me/payment-methods/{id}/default – make a saved card the default (dashboard session only)

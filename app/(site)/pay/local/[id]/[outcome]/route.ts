@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { withGateway } from "@/lib/http/handler";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 import { notFound } from "@/lib/http/errors";
-import { confirmLocalPayment } from "@/lib/payments/local/confirm";
+import { confirmLocalPayment } from "@/lib/billing/payments/local/confirm";
 
 const decisionParams = z.object({ id: z.string().min(1).max(128), outcome: z.enum(["pay", "decline"]) });
 

@@ -1,4 +1,4 @@
-import { adminClawbackCredits } from "@/lib/admin/money/adjust-credits";
+import { adminClawbackCredits } from "@/lib/billing/admin/adjust-credits";
 import { adminCreditsBody } from "@/lib/api/contracts/admin-money";
 import { userIdParams } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";

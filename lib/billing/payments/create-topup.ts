@@ -5,7 +5,7 @@ import { payments } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
-import { rubToCredits } from "@/lib/money/credits";
+import { rubToCredits } from "@/lib/billing/pricing/credits";
 import { isPaymentProviderError, paymentProviderApiError } from "./errors";
 import { toPaymentView } from "./payment-view";
 import { currentPaymentProvider } from "./registry";

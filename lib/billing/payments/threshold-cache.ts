@@ -2,7 +2,7 @@ import { and, eq, max } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { autoTopupSettings } from "@/db/schema";
 import { env } from "@/lib/env";
-import { CREDITS_PER_RUB } from "@/lib/money/credits";
+import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
 
 const TTL_MS = 30_000;
 let cached: { credits: number; at: number } | undefined;

@@ -1,7 +1,7 @@
 import type { Executor } from "@/db/client";
 import { assertUserExists } from "@/lib/admin/users/get-user";
-import { clawbackCredits, grantCredits, type Move } from "@/lib/billing/ledger";
-import { transactionView } from "@/lib/transactions/list-transactions";
+import { clawbackCredits, grantCredits, type Move } from "@/lib/billing/ledger/ledger";
+import { transactionView } from "@/lib/billing/ledger/list-transactions";
 
 export type AdjustCredits = { adminId: string; userId: string; amount: number; description?: string | null };
 

@@ -1,5 +1,5 @@
 import type { Executor } from "@/db/client";
-import { creditsToRub } from "@/lib/money/credits";
+import { creditsToRub } from "@/lib/billing/pricing/credits";
 import { tierForSpent } from "@/lib/rate-limit/tiers";
 import { readBalance } from "./read-balance";
 

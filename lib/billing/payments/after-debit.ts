@@ -7,7 +7,7 @@ import { knownMaxThresholdCredits, maxThresholdCredits } from "./threshold-cache
 const inFlight = new Set<Promise<void>>();
 
 /**
- * Called by lib/billing/ledger.ts after every debit (reserve, settle charge, clawback) with the
+ * Called by lib/billing/ledger/ledger.ts after every debit (reserve, settle charge, clawback) with the
  * balance it left. Above every threshold it returns at once without touching the database. Below,
  * the work runs detached from the request (and from the caller's transaction, which may not have
  * committed yet): one statement marks the crossing, and only the debit that set the mark sends the

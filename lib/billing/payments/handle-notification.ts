@@ -48,7 +48,7 @@ const result = (processed: boolean, reason: string | null, deduped: boolean): No
 /**
  * POST /webhooks/yookassa/notify. Recorded first in inbound_events (unique per provider, event and
  * payment), so a redelivery answers `deduped: true`; then the payment is re-read from the provider
- * and applied exactly once (lib/payments/apply-provider-payment.ts). Events we do not act on are
+ * and applied exactly once (lib/billing/payments/apply-provider-payment.ts). Events we do not act on are
  * acknowledged with 200 and `processed: false`, so the provider stops redelivering them.
  */
 export async function handlePaymentNotification(db: Db, req: Request, body: Notification): Promise<NotificationResult> {

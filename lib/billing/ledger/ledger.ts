@@ -4,8 +4,8 @@ import { rawRows, type Executor } from "@/db/client";
 import { balances, type TransactionType } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { env } from "@/lib/env";
-import { CREDITS_PER_RUB, creditsToRub } from "@/lib/money/credits";
-import { afterDebit } from "@/lib/payments/after-debit"; // payments: auto top-up / low-balance hook on debits
+import { CREDITS_PER_RUB, creditsToRub } from "@/lib/billing/pricing/credits";
+import { afterDebit } from "@/lib/billing/payments/after-debit"; // payments: auto top-up / low-balance hook on debits
 import { monthOf } from "./month";
 
 /**

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { users } from "@/db/schema";
 import { sendMail } from "@/lib/email/send-mail";
 import { env } from "@/lib/env";
-import { formatCredits } from "@/lib/money/credits";
+import { formatCredits } from "@/lib/billing/pricing/credits";
 
 /**
  * The low-balance notice, once per crossing (the event id carries the crossing). The opt-out is

@@ -1,5 +1,5 @@
 import type { Executor } from "@/db/client";
-import { readBalance } from "@/lib/balance/read-balance";
+import { readBalance } from "@/lib/billing/balance/read-balance";
 import { windowUsage } from "./window-usage";
 import type { UsageWindow } from "./windows";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rawRows, type Executor } from "@/db/client";
-import { CREDITS_PER_RUB } from "@/lib/money/credits";
+import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
 import { env } from "@/lib/env";
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
-import { grantCredits } from "@/lib/billing/ledger";
+import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { log } from "@/lib/logger";
 import { clearLowBalanceIfRecovered } from "./low-balance";
 import type { PaymentRow } from "./payment-view";
