@@ -2,6 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, inject } from "vitest";
 import { closeDb, setDbHandle } from "@/db/client";
+import { installDebitFollowUps } from "@/lib/billing/payments/after-debit";
 import { resetEnv } from "@/lib/env";
 import { openFileDatabase } from "./db";
 
@@ -14,6 +15,8 @@ delete process.env.HOSTNAME;
 delete process.env.PORT;
 resetEnv();
 setDbHandle(await openFileDatabase(inject("runId"), inject("pgliteSnapshot")));
+// As lib/server/start.ts does at start-up: the ledger's debits reach the payments follow-ups.
+installDebitFollowUps();
 
 afterAll(async () => {
   await closeDb();

@@ -19,6 +19,8 @@ export function startServer(): Promise<void> {
       console.error(err.message);
       process.exit(1);
     }
+    // Auto top-up and the low-balance mail follow the ledger's debits (the ledger does not know payments).
+    (await import("@/lib/billing/payments/after-debit")).installDebitFollowUps();
     reportAppUrl();
     installShutdown(env().SHUTDOWN_GRACE_MS, { stopJobs, closeDatabase: closeDb });
     try {

@@ -5,7 +5,7 @@ import { balances, type TransactionType } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { env } from "@/lib/env";
 import { CREDITS_PER_RUB, creditsToRub } from "@/lib/billing/pricing/credits";
-import { afterDebit } from "@/lib/billing/payments/after-debit"; // payments: auto top-up / low-balance hook on debits
+import { publishDebit } from "./debit-hook";
 import { monthOf } from "./month";
 
 /**
@@ -247,13 +247,13 @@ export function reserveCtes(input: ReserveInput): SQL {
   return sql`${reserveDebitCtes(input, month, { onlyWithoutCap: true })}, reserved as (${reserveLedgerInsert(input, key)} returning balance_after)`;
 }
 
-/** What a reserve made through `reserveCtes` owes the payments hook. */
+/** What a reserve made through `reserveCtes` owes the debit listeners. */
 export function afterReserve(db: Executor, userId: string, balanceAfter: number): void {
-  afterDebit(db, userId, balanceAfter); // payments hook
+  publishDebit(db, userId, balanceAfter);
 }
 
 async function finishReserve(db: Executor, input: ReserveInput, key: string, move: Move | null): Promise<Move> {
-  if (move?.applied) afterDebit(db, input.userId, move.balance); // payments hook
+  if (move?.applied) publishDebit(db, input.userId, move.balance);
   if (move) return move;
   // Nothing moved: either the balance is short, or (rarely) a concurrent duplicate won the key.
   const replay = await existingMove(db, key);
@@ -377,7 +377,7 @@ export async function settleGeneration(db: Executor, input: SettleInput): Promis
         from debited
       ${RETURNING}`,
   );
-  if (move?.applied) afterDebit(db, input.userId, move.balance); // payments hook
+  if (move?.applied) publishDebit(db, input.userId, move.balance);
   return { settledCredits: input.reservedCredits + Math.abs(move?.transaction?.amount ?? 0), move };
 }
 
@@ -447,6 +447,6 @@ export async function clawbackCredits(db: Executor, input: ClawbackInput): Promi
       ${RETURNING}`,
   );
   if (!move) throw new Error("clawback wrote no ledger row");
-  if (move.applied) afterDebit(db, input.userId, move.balance); // payments hook
+  if (move.applied) publishDebit(db, input.userId, move.balance);
   return move;
 }

@@ -1,5 +1,6 @@
 import { getDb, type Executor } from "@/db/client";
 import { autoTopupRequested, lowBalanceCrossed } from "@/inngest/events";
+import { onDebit } from "@/lib/billing/ledger/debit-hook";
 import { log } from "@/lib/logger";
 import { markLowBalanceCrossing } from "./low-balance";
 import { knownMaxThresholdCredits, maxThresholdCredits } from "./threshold-cache";
@@ -7,7 +8,7 @@ import { knownMaxThresholdCredits, maxThresholdCredits } from "./threshold-cache
 const inFlight = new Set<Promise<void>>();
 
 /**
- * Called by lib/billing/ledger/ledger.ts after every debit (reserve, settle charge, clawback) with the
+ * Told by the ledger after every debit (reserve, settle charge, clawback; lib/billing/ledger/debit-hook.ts) with the
  * balance it left. Above every threshold it returns at once without touching the database. Below,
  * the work runs detached from the request (and from the caller's transaction, which may not have
  * committed yet): one statement marks the crossing, and only the debit that set the mark sends the
@@ -48,4 +49,9 @@ async function onLowBalance(userId: string, balanceAfterCredits: number): Promis
 /** Resolves when every detached follow-up started so far has finished (tests, graceful shutdown). */
 export async function afterDebitSettled(): Promise<void> {
   while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+}
+
+/** Installs the follow-ups on the ledger's debits: once per process, at start-up (and per test file). */
+export function installDebitFollowUps(): () => void {
+  return onDebit("payments.low-balance", afterDebit);
 }
