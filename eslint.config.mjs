@@ -41,7 +41,7 @@ const PLATFORM_CLASSES = [
 const crossBundleInstanceof = {
   selector: `BinaryExpression[operator='instanceof']:not([right.type='Identifier'][right.name=/^(${PLATFORM_CLASSES.join("|")})$/])`,
   message:
-    "instanceof fails across server bundles in the production build: use the family's brand guard (lib/brand.ts), e.g. isApiError(err), isProviderUnavailable(err), or drizzle's is().",
+    "instanceof fails across server bundles in the production build: use the family's brand guard (lib/brand.ts), e.g. isDomainError(err), isProviderUnavailable(err), or drizzle's is().",
 };
 
 const config = [

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
 import { preflightHeaders } from "@/lib/http/cors";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 
@@ -48,14 +48,14 @@ export function proxy(req: NextRequest) {
  * store nor compare one, so a page passing it to a query would fail with a 500. (The API's
  * query strings, which skip the proxy, are checked by its wrapper.)
  */
-function refusedUrl(url: URL): ApiError | null {
+function refusedUrl(url: URL): DomainError | null {
   try {
     decodeURIComponent(url.pathname);
   } catch {
-    return new ApiError("invalid_params", "The URL path has a malformed percent-encoding");
+    return new DomainError("invalid_params", "The URL path has a malformed percent-encoding");
   }
-  if (url.pathname.includes("%00")) return new ApiError("invalid_params", "The URL path contains a NUL character (%00)");
-  if (url.search.includes("%00")) return new ApiError("invalid_query", "The query string contains a NUL character (%00)");
+  if (url.pathname.includes("%00")) return new DomainError("invalid_params", "The URL path contains a NUL character (%00)");
+  if (url.search.includes("%00")) return new DomainError("invalid_query", "The query string contains a NUL character (%00)");
   return null;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import * as provider from "@/lib/provider/errors";
-import * as http from "@/lib/http/errors";
+import * as domain from "@/lib/errors";
 
 /**
  * The production build copies a module into several server chunks. A second copy of a module is
@@ -11,7 +11,7 @@ async function secondCopy() {
   vi.resetModules();
   const copy = {
     provider: await import("@/lib/provider/errors"),
-    http: await import("@/lib/http/errors"),
+    domain: await import("@/lib/errors"),
   };
   expect(copy.provider.ProviderUnavailableError).not.toBe(provider.ProviderUnavailableError);
   return copy;
@@ -32,23 +32,23 @@ describe("success", () => {
     expect([unavailable, open, model, rejected].map(provider.isModelFailed)).toEqual([false, false, true, false]);
     expect([unavailable, open, model, rejected].map(provider.isProviderRejected)).toEqual([false, false, false, true]);
     // The HTTP answer of another copy's error is still the right one.
-    expect(provider.providerErrorToApiError(open)).toMatchObject({ code: "provider_error", status: 503 });
+    expect(provider.providerErrorToDomainError(open)).toMatchObject({ code: "provider_error", httpStatus: 503 });
   });
 
-  test("an ApiError from another copy is rendered as itself, not as internal_error", async () => {
+  test("a DomainError from another copy is rendered as itself, not as internal_error", async () => {
     const copy = await secondCopy();
-    const err = new copy.http.ApiError("insufficient_balance", "Balance too low");
-    expect(err instanceof http.ApiError).toBe(false);
-    expect(http.isApiError(err)).toBe(true);
+    const err = new copy.domain.DomainError("insufficient_balance", "Balance too low");
+    expect(err instanceof domain.DomainError).toBe(false);
+    expect(domain.isDomainError(err)).toBe(true);
   });
 });
 
 describe("validation", () => {
   test("plain errors and look-alikes are not members of a family", () => {
     const lookalike = Object.assign(new Error("x"), { kind: "unavailable", code: "not_found", status: 404 });
-    for (const value of [lookalike, new Error("x"), null, undefined, "ProviderError", { name: "ApiError" }]) {
+    for (const value of [lookalike, new Error("x"), null, undefined, "ProviderError", { name: "DomainError" }]) {
       expect(provider.isProviderError(value)).toBe(false);
-      expect(http.isApiError(value)).toBe(false);
+      expect(domain.isDomainError(value)).toBe(false);
     }
   });
 

@@ -1,13 +1,11 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, asc, desc, eq, ne, or } from "drizzle-orm";
 import { activity, assets } from "@/db/schema";
-import type { RequestContext } from "@/lib/http/handler";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { deleteAssetRows } from "./delete-assets";
 import { toActivityRecord, toAsset } from "./present";
 
-type Ctx = RequestContext<"key">;
-
-async function findRecord(ctx: Ctx, falRequestId: string) {
+async function findRecord(ctx: ServiceContext, falRequestId: string) {
   const [record] = await ctx.db
     .select()
     .from(activity)
@@ -19,7 +17,7 @@ async function findRecord(ctx: Ctx, falRequestId: string) {
 }
 
 /** The record's live assets: those re-hosted from its provider request or made by its generation. */
-async function recordAssets(ctx: Ctx, record: typeof activity.$inferSelect) {
+async function recordAssets(ctx: ServiceContext, record: typeof activity.$inferSelect) {
   const source = record.requestId
     ? or(eq(assets.falRequestId, record.providerRequestId!), eq(assets.generationId, record.requestId))
     : eq(assets.falRequestId, record.providerRequestId!);
@@ -31,14 +29,14 @@ async function recordAssets(ctx: Ctx, record: typeof activity.$inferSelect) {
 }
 
 /** GET /me/activity/{falRequestId}: the owner's record and its assets; anyone else gets 404. */
-export async function getActivityWithAssets(ctx: Ctx, falRequestId: string) {
+export async function getActivityWithAssets(ctx: ServiceContext, falRequestId: string) {
   const record = await findRecord(ctx, falRequestId);
   const rows = await recordAssets(ctx, record);
   return { record: toActivityRecord(record), assets: rows.map(toAsset) };
 }
 
 /** DELETE /me/activity/{falRequestId}/assets: deletes every asset of the record. */
-export async function deleteActivityAssets(ctx: Ctx, falRequestId: string) {
+export async function deleteActivityAssets(ctx: ServiceContext, falRequestId: string) {
   const record = await findRecord(ctx, falRequestId);
   const ids = await deleteAssetRows(ctx.db, await recordAssets(ctx, record));
   return { deleted: ids.length, ids };

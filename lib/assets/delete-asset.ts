@@ -1,9 +1,9 @@
-import { notFound } from "@/lib/http/errors";
-import type { RequestContext } from "@/lib/http/handler";
+import type { ServiceContext } from "@/lib/context";
+import { notFound } from "@/lib/errors";
 import { deleteAssetRows, findLiveAsset } from "./delete-assets";
 
 /** DELETE /me/assets/{id}: the object is removed and the URL answers 404 from then on. */
-export async function deleteAsset(ctx: RequestContext<"key">, id: string) {
+export async function deleteAsset(ctx: ServiceContext, id: string) {
   const row = await findLiveAsset(ctx.db, ctx.principal.userId, id);
   if (!row) throw notFound("Asset");
   await deleteAssetRows(ctx.db, [row]);

@@ -1,10 +1,10 @@
-import { notFound } from "@/lib/http/errors";
-import type { RequestContext } from "@/lib/http/handler";
+import type { ServiceContext } from "@/lib/context";
+import { notFound } from "@/lib/errors";
 import { findLiveAsset } from "./delete-assets";
 import { toAsset } from "./present";
 
 /** GET /me/assets/{id}: the owner's live asset, else 404. */
-export async function getAssetOrThrow(ctx: RequestContext<"key">, id: string) {
+export async function getAssetOrThrow(ctx: ServiceContext, id: string) {
   const row = await findLiveAsset(ctx.db, ctx.principal.userId, id);
   if (!row) throw notFound("Asset");
   return toAsset(row);

@@ -1,11 +1,11 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, count, desc, eq, ne, type SQL } from "drizzle-orm";
 import { assets } from "@/db/schema";
-import type { RequestContext } from "@/lib/http/handler";
 import { toAsset } from "./present";
 
 /** GET /me/assets: the owner's live assets, newest first. */
 export async function listAssets(
-  ctx: RequestContext<"key">,
+  ctx: ServiceContext,
   q: { kind?: "upload" | "result" | "integration"; status?: "pending" | "stored" | "failed"; limit: number; offset: number },
 ) {
   const filters: SQL[] = [eq(assets.userId, ctx.principal.userId), ne(assets.status, "deleted")];

@@ -1,4 +1,3 @@
-import type { Executor } from "@/db/client";
 import type { ApiKeyMode, UserRole } from "@/db/schema";
 
 /** Who is calling: resolved once per request by lib/auth/resolve.ts. */
@@ -17,6 +16,3 @@ export type Principal = {
 };
 
 export const isSandbox = (p: Principal) => p.apiKeyMode === "test";
-
-/** What domain verbs receive: a database (or transaction) and the caller. */
-export type AuthContext = { db: Executor; principal: Principal };

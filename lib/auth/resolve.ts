@@ -3,18 +3,18 @@ import type { Executor } from "@/db/client";
 import { preparedStatement } from "@/db/prepared";
 import { sessions, users, type ApiKeyMode, type UserRole } from "@/db/schema";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { hashApiKey, parseApiKey } from "./api-key";
 import type { Principal } from "./principal";
 import { sessionTokenFrom } from "./session-cookie";
 
-const unauthorized = (message: string) => new ApiError("unauthorized", message);
+const unauthorized = (message: string) => new DomainError("unauthorized", message);
 
 type UserRow = Pick<typeof users.$inferSelect, "id" | "email" | "name" | "role" | "banned" | "banExpires">;
 
 function assertNotBanned(user: Pick<UserRow, "banned" | "banExpires">, now: Date): void {
   if (user.banned && (!user.banExpires || user.banExpires > now)) {
-    throw new ApiError("forbidden", "This account is banned");
+    throw new DomainError("forbidden", "This account is banned");
   }
 }
 
@@ -58,7 +58,7 @@ function assertSameOrigin(req: Request): void {
     site !== null
       ? site === "same-origin" || site === "none"
       : origin === null || origin === new URL(req.url).origin || origin === new URL(env().APP_URL).origin;
-  if (!sameOrigin) throw new ApiError("forbidden", "Cross-site request refused: use an API key, or the dashboard");
+  if (!sameOrigin) throw new DomainError("forbidden", "Cross-site request refused: use an API key, or the dashboard");
 }
 
 const keyByHash = preparedStatement(
@@ -235,7 +235,7 @@ export function authorize(mode: AuthMode, principal: Principal | null): void {
   if (!principal) throw unauthorized("Authentication required: send `Authorization: Bearer <key>` or sign in");
   if (mode === "key") return;
   if (principal.source !== "session") {
-    throw new ApiError("forbidden", "This action is available only in the dashboard, not with an API key");
+    throw new DomainError("forbidden", "This action is available only in the dashboard, not with an API key");
   }
-  if (mode === "admin" && principal.role !== "admin") throw new ApiError("forbidden", "Admin role required");
+  if (mode === "admin" && principal.role !== "admin") throw new DomainError("forbidden", "Admin role required");
 }

@@ -1,9 +1,10 @@
+import type { ServiceContext } from "@/lib/context";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
-import { isApiError } from "@/lib/http/errors";
-import type { AuthContext, Principal } from "./principal";
+import { isDomainError } from "@/lib/errors";
+import type { Principal } from "./principal";
 import { resolveSession } from "./resolve";
 import { SESSION_COOKIES } from "./session-cookie";
 
@@ -19,20 +20,20 @@ export const currentViewer = cache(async (): Promise<Principal | null> => {
   try {
     return await resolveSession(await getDb(), token);
   } catch (err) {
-    if (isApiError(err)) return null;
+    if (isDomainError(err)) return null;
     throw err;
   }
 });
 
 /** For dashboard pages: the viewer's context, or a redirect to sign-in. */
-export async function requireViewer(): Promise<AuthContext> {
+export async function requireViewer(): Promise<ServiceContext> {
   const principal = await currentViewer();
   if (!principal) redirect("/signin?callbackUrl=/dashboard");
-  return { db: await getDb(), principal };
+  return { requestId: crypto.randomUUID(), db: await getDb(), principal };
 }
 
 /** For admin pages; the admin layout already refuses others, this keeps each page safe alone. */
-export async function requireAdmin(): Promise<AuthContext> {
+export async function requireAdmin(): Promise<ServiceContext> {
   const ctx = await requireViewer();
   if (ctx.principal.role !== "admin") redirect("/dashboard");
   return ctx;

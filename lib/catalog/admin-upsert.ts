@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { models, modelTombstones } from "@/db/schema";
 import { typicalCreditCost } from "@/db/seed/catalog/entries";
 import { LIST_PRICE_SCALE, MAX_LIST_PRICE, type UpsertModelBody } from "@/lib/api/contracts/admin-models";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { compareDecimal, formatDecimal, parseDecimal } from "@/lib/billing/pricing/decimal";
 import { listPriceFor, quote } from "@/lib/billing/pricing/pricing";
 import { toAdminRecord } from "./admin-record";
@@ -13,7 +13,7 @@ import { forgetCachedModels } from "./get";
 type Price = Pick<ModelRow, "priceRub" | "priceUnit" | "discountPercent" | "creditCost" | "originalPriceRub">;
 
 const badPrice = (path: "priceRub" | "originalPriceRub", message: string) =>
-  new ApiError("invalid_body", message, { issues: [{ path: [path], message }] });
+  new DomainError("invalid_body", message, { issues: [{ path: [path], message }] });
 
 /**
  * The list price to store. The body speaks like the record: `priceRub` is the unit price charged
@@ -112,7 +112,7 @@ async function writeUpsertModel(db: Db, body: UpsertModelBody) {
     }
     const missing = (["displayName", "category"] as const).filter((f) => body[f] === undefined);
     if (missing.length) {
-      throw new ApiError("invalid_body", `A new model needs ${missing.join(" and ")}`, {
+      throw new DomainError("invalid_body", `A new model needs ${missing.join(" and ")}`, {
         issues: missing.map((f) => ({ path: [f], message: "Required when creating a model" })),
       });
     }
@@ -128,7 +128,7 @@ async function writeUpsertModel(db: Db, body: UpsertModelBody) {
       })
       .onConflictDoNothing({ target: models.modelId })
       .returning();
-    if (!row) throw new ApiError("conflict", "The model was created concurrently; retry to update it");
+    if (!row) throw new DomainError("conflict", "The model was created concurrently; retry to update it");
     await tx.delete(modelTombstones).where(eq(modelTombstones.modelId, body.modelId));
     return { model: toAdminRecord(row), created: true };
   });

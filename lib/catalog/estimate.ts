@@ -1,5 +1,5 @@
 import type { Executor } from "@/db/client";
-import { isApiError, type Issue } from "@/lib/http/errors";
+import { isDomainError, type Issue } from "@/lib/errors";
 import { quoteForInput, quoteSummary } from "@/lib/billing/pricing/pricing";
 import type { ModelRow } from "./columns";
 import { getModelForUse } from "./get";
@@ -31,7 +31,7 @@ export async function previewEstimate(db: Executor, modelId: string, input: Reco
   try {
     return { estimate: estimateOf(model, validateModelInput(model, input)), issues: [] };
   } catch (err) {
-    if (!isApiError(err) || err.code !== "invalid_body") throw err;
+    if (!isDomainError(err) || err.code !== "invalid_body") throw err;
     const issues = err.extra.issues ?? [];
     const onlyMissing = issues.every((i) => i.path.length === 1 && input[i.path[0]!] === undefined);
     return { estimate: onlyMissing ? estimateOf(model, withDefaults(model.schema?.input, input)) : null, issues };

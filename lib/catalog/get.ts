@@ -2,13 +2,13 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { preparedQuery } from "@/db/prepared";
 import { models } from "@/db/schema";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { processWide } from "@/lib/process-wide";
 import { toModelCard, type ModelRow } from "./columns";
 import { catalogSource } from "./source";
 
-export const unknownModel = (modelId: string) => new ApiError("unknown_model", `Unknown model: ${modelId}`);
+export const unknownModel = (modelId: string) => new DomainError("unknown_model", `Unknown model: ${modelId}`);
 
 const visibleModel = preparedQuery((db) =>
   db

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { models, modelTombstones } from "@/db/schema";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { toAdminRecord } from "./admin-record";
 import { forgetCachedModels, unknownModel } from "./get";
@@ -13,7 +13,7 @@ async function fromSource<T>(what: string, call: (source: CatalogSource) => Prom
     return await call(source);
   } catch (error) {
     log.warn("catalog source failed", { source: source.name, what, error });
-    throw new ApiError("provider_error", `The catalog source (${source.name}) failed; retry later`);
+    throw new DomainError("provider_error", `The catalog source (${source.name}) failed; retry later`);
   }
 }
 
@@ -22,7 +22,7 @@ export async function syncModel(db: Executor, modelId: string) {
   const [row] = await db.select({ alias: models.alias }).from(models).where(eq(models.modelId, modelId));
   if (!row) throw unknownModel(modelId);
   const fetched = await fromSource(`schema of ${row.alias}`, (s) => s.fetchSchema(row.alias));
-  if (!fetched) throw new ApiError("unknown_model", `The provider has no model ${row.alias}`);
+  if (!fetched) throw new DomainError("unknown_model", `The provider has no model ${row.alias}`);
   const [updated] = await db
     .update(models)
     .set({ schema: fetched.schema, schemaRu: fetched.schemaRu, schemaFetchedAt: new Date() })

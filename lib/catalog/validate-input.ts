@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { JsonSchema } from "@/db/schema/models";
-import { ApiError, type Issue } from "@/lib/http/errors";
+import { DomainError, type Issue } from "@/lib/errors";
 import { log } from "@/lib/logger";
 
 /**
@@ -97,7 +97,7 @@ export function validateModelInput(
   if (result.success) return result.data;
   const issues = result.error.issues.flatMap((i) => flatten(i, input));
   const first = issues[0]!;
-  throw new ApiError("invalid_body", `${first.path.length ? `${first.path.join(".")}: ` : ""}${first.message}`, { issues });
+  throw new DomainError("invalid_body", `${first.path.length ? `${first.path.join(".")}: ` : ""}${first.message}`, { issues });
 }
 
 /** Top-level schema defaults filled in where the input leaves a field out (for previews). */

@@ -1,10 +1,10 @@
 import type { RouteHandler } from "@/lib/http/handler";
-import type { Issue } from "@/lib/http/errors";
+import type { Issue } from "@/lib/errors";
 import { detailOf, REQUEST_ID_HEADER } from "./render";
 
 /**
  * Errors on the fal surface: the gateway's envelope (`{success: false, error, message, …}`, as
- * withGateway renders every ApiError) with fal's fields added, so both kinds of client read them:
+ * withGateway renders every DomainError) with fal's fields added, so both kinds of client read them:
  * `detail` (what fal's SDKs show; `[{loc, msg, type}]` with 422 for invalid input, as fal's
  * ValidationError expects) and `error_type` (also in X-Fal-Error-Type, which Python's client reads).
  * A job's id, when the error has one, is in x-fal-request-id too.

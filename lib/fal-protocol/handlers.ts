@@ -1,4 +1,6 @@
+import type { ServiceContext } from "@/lib/context";
 import { eq } from "drizzle-orm";
+import { httpStatusOf } from "@/lib/http/errors";
 import { modelInputBody } from "@/lib/api/contracts/generation";
 import { generationRequests } from "@/db/schema";
 import { env } from "@/lib/env";
@@ -11,8 +13,8 @@ import { startGeneration } from "@/lib/generation/start-generation";
 import { streamCallerRefusal } from "@/lib/generation/stream-standing";
 import { takeStreamSlot } from "@/lib/generation/stream-slots";
 import { isFinal, type GenerationRow } from "@/lib/generation/types";
-import { ApiError, isApiError } from "@/lib/http/errors";
-import { withGateway, type RequestContext, type RouteContext, type RouteHandler } from "@/lib/http/handler";
+import { DomainError, isDomainError } from "@/lib/errors";
+import { withGateway, type RouteContext, type RouteHandler } from "@/lib/http/handler";
 import { normalizeError } from "@/lib/http/render";
 import { parseWith, readJson } from "@/lib/http/request";
 import { checkOutboundUrl, isOutboundError } from "@/lib/net";
@@ -41,7 +43,6 @@ const origin = () => env().APP_URL.replace(/\/$/, "");
 /** Where a job's fal URLs point: fal's own queue host through the proxy (the client sends them back through it), else our prefix. */
 export const queueBaseOf = (via: FalVia) => (via === "proxy" ? "https://queue.fal.run" : `${origin()}/fal/queue`);
 
-type Ctx = RequestContext<"key">;
 type Call = { op: FalOperation; query: URLSearchParams; via: FalVia };
 
 const GENERATIONS = new Set<FalOperation["kind"]>(["run", "stream", "submit"]);
@@ -66,7 +67,7 @@ async function webhookOf(query: URLSearchParams): Promise<string | null> {
   const raw = query.get("fal_webhook");
   if (!raw) return null;
   const refuse = (message: string) =>
-    new ApiError("invalid_query", `fal_webhook: ${message}`, { issues: [{ path: ["fal_webhook"], message }] });
+    new DomainError("invalid_query", `fal_webhook: ${message}`, { issues: [{ path: ["fal_webhook"], message }] });
   if (raw.length > 2048) throw refuse("longer than 2048 characters");
   try {
     return (await checkOutboundUrl(raw)).toString();
@@ -81,19 +82,25 @@ async function webhookOf(query: URLSearchParams): Promise<string | null> {
  * that outlived the sync wait (it goes on, and is charged) is marked as a user timeout, the one
  * 504 neither fal client retries (a retry would start and charge a second job).
  */
-async function falRunError(ctx: Ctx, err: unknown): Promise<never> {
-  if (isApiError(err) && typeof err.extra.request_id === "string") {
+async function falRunError(ctx: ServiceContext, err: unknown): Promise<never> {
+  if (isDomainError(err) && typeof err.extra.request_id === "string") {
     if (err.code === "generation_failed") {
       const row = await getGenerationOrThrow(ctx, err.extra.request_id).catch(() => null);
       if (row?.status === "failed") throw endedError(row);
     }
     if (err.code === "timeout")
-      throw new ApiError(err.code, err.message, err.extra, { ...err.headers, "x-fal-request-timeout-type": "user" }, err.status);
+      throw new DomainError(err.code, err.message, err.extra, { ...err.headers, "x-fal-request-timeout-type": "user" }, httpStatusOf(err));
   }
   throw err;
 }
 
-function runSync(ctx: Ctx, req: Request, modelId: string, input: Record<string, unknown>, operation: string): Promise<GenerationRow> {
+function runSync(
+  ctx: ServiceContext,
+  req: Request,
+  modelId: string,
+  input: Record<string, unknown>,
+  operation: string,
+): Promise<GenerationRow> {
   const idempotency = idempotencyOf(req, ctx.principal, { operation, modelId, body: input });
   return startGeneration(ctx, {
     modelId,
@@ -108,7 +115,7 @@ function runSync(ctx: Ctx, req: Request, modelId: string, input: Record<string, 
 }
 
 /** POST fal.run/{model}: the output, as fal answers it. */
-async function run(ctx: Ctx, req: Request, modelId: string): Promise<Response> {
+async function run(ctx: ServiceContext, req: Request, modelId: string): Promise<Response> {
   const row = await runSync(ctx, req, modelId, await inputOf(req), "fal-run");
   return Response.json(falOutput(row), { headers: idHeader(row.id) });
 }
@@ -119,7 +126,7 @@ async function run(ctx: Ctx, req: Request, modelId: string): Promise<Response> {
  * once, so its failure keeps fal's status (422 `detail`, 402, …); a longer one opens the stream
  * with keep-alives, and a failure after that is a final `event: error` carrying fal's body.
  */
-async function stream(ctx: Ctx, req: Request, modelId: string): Promise<Response> {
+async function stream(ctx: ServiceContext, req: Request, modelId: string): Promise<Response> {
   const input = await inputOf(req);
   const release = takeStreamSlot(ctx.principal.userId);
   type Outcome = { row: GenerationRow } | { error: unknown };
@@ -137,14 +144,14 @@ async function stream(ctx: Ctx, req: Request, modelId: string): Promise<Response
       const outcome = early ?? (await work);
       if ("row" in outcome) return send(falOutput(outcome.row));
       const err = normalizeError(outcome.error, ctx.requestId);
-      send(falBodyOf(err.status, { success: false, error: err.code, message: err.message, ...err.extra }).body, "error");
+      send(falBodyOf(httpStatusOf(err), { success: false, error: err.code, message: err.message, ...err.extra }).body, "error");
     },
     { signal: req.signal, onClose: release, headers: early ? idHeader(early.row.id) : {} },
   );
 }
 
 /** POST queue.fal.run/{model}: queued; fal's submit answer. */
-async function submit(ctx: Ctx, req: Request, call: Call, modelId: string): Promise<Response> {
+async function submit(ctx: ServiceContext, req: Request, call: Call, modelId: string): Promise<Response> {
   const input = await inputOf(req);
   const webhookUrl = await webhookOf(call.query);
   const idempotency = idempotencyOf(req, ctx.principal, { operation: "fal-queue", modelId, body: input, options: { webhook: webhookUrl } });
@@ -152,7 +159,7 @@ async function submit(ctx: Ctx, req: Request, call: Call, modelId: string): Prom
   return Response.json(falSubmitted(row, queueBaseOf(call.via)), { headers: idHeader(row.id) });
 }
 
-async function reload(ctx: Ctx, id: string): Promise<GenerationRow> {
+async function reload(ctx: ServiceContext, id: string): Promise<GenerationRow> {
   const [row] = await ctx.db.select().from(generationRequests).where(eq(generationRequests.id, id)).limit(1);
   return row!;
 }
@@ -168,7 +175,7 @@ const stateOf = (row: GenerationRow, logs: number) => `${row.status}:${row.queue
  * notices it re-reads every second.
  */
 async function heldStatus(
-  ctx: Ctx,
+  ctx: ServiceContext,
   first: GenerationRow,
   withLogs: boolean,
   signal: AbortSignal,
@@ -197,7 +204,7 @@ async function heldStatus(
 }
 
 /** The topics that say a caller's standing may have changed (its key, its user, its session). */
-const standingTopics = (p: Ctx["principal"]) => [
+const standingTopics = (p: ServiceContext["principal"]) => [
   userTopic(p.userId),
   ...(p.apiKeyId ? [keyTopic(p.apiKeyId)] : []),
   ...(p.sessionId ? [sessionTopic(p.sessionId)] : []),
@@ -208,7 +215,13 @@ const standingTopics = (p: Ctx["principal"]) => [
  * job's change notices (re-reading every second without them); a caller that may no longer read
  * it (key deleted or disabled, user banned) ends it with an `event: error` in fal's body.
  */
-async function statusStream(ctx: Ctx, job: GenerationRow, withLogs: boolean, via: FalVia, signal: AbortSignal): Promise<Response> {
+async function statusStream(
+  ctx: ServiceContext,
+  job: GenerationRow,
+  withLogs: boolean,
+  via: FalVia,
+  signal: AbortSignal,
+): Promise<Response> {
   const release = takeStreamSlot(ctx.principal.userId);
   const hub = await eventHub();
   const jobTopic = generationTopic(job.id);
@@ -235,7 +248,7 @@ async function statusStream(ctx: Ctx, job: GenerationRow, withLogs: boolean, via
           standingCheckedAt = Date.now();
           const refusal = await streamCallerRefusal(ctx.db, ctx.principal);
           if (refusal)
-            return send(falBodyOf(refusal.status, { success: false, error: refusal.code, message: refusal.message }).body, "error");
+            return send(falBodyOf(httpStatusOf(refusal), { success: false, error: refusal.code, message: refusal.message }).body, "error");
         }
         woken = await changes.wait({ signal: abort, fallbackMs: POLL_MS });
         if (abort.aborted) return;
@@ -253,12 +266,12 @@ async function statusStream(ctx: Ctx, job: GenerationRow, withLogs: boolean, via
 }
 
 /** PUT …/cancel: fal's `{status}`: OK (cancelled, refunded), CANCELLATION_REQUESTED (asked of the provider), else 400. */
-async function cancel(ctx: Ctx, row: GenerationRow, modelId: string): Promise<Response> {
+async function cancel(ctx: ServiceContext, row: GenerationRow, modelId: string): Promise<Response> {
   const answer = await cancelGeneration(ctx, row.id, modelId);
   const ids = { request_id: row.id, requestId: row.id };
   if (answer.ok) return Response.json({ status: "OK" }, { headers: idHeader(row.id) });
   if (isFinal(answer.status as GenerationRow["status"])) {
-    throw new ApiError(
+    throw new DomainError(
       "conflict",
       "The request has already ended",
       { ...ids, status: "ALREADY_COMPLETED", detail: "The request has already ended", error_type: "already_completed" },
@@ -268,10 +281,10 @@ async function cancel(ctx: Ctx, row: GenerationRow, modelId: string): Promise<Re
   }
   if (row.status === "queued") return Response.json({ status: "CANCELLATION_REQUESTED" }, { status: 202, headers: idHeader(row.id) });
   const message = "The request is already running; only a queued request can be cancelled";
-  throw new ApiError("conflict", message, { ...ids, status: "IN_PROGRESS", detail: message, error_type: "already_running" }, {}, 400);
+  throw new DomainError("conflict", message, { ...ids, status: "IN_PROGRESS", detail: message, error_type: "already_running" }, {}, 400);
 }
 
-async function perform(ctx: Ctx, req: Request, call: Call): Promise<Response> {
+async function perform(ctx: ServiceContext, req: Request, call: Call): Promise<Response> {
   const { op } = call;
   switch (op.kind) {
     case "run":

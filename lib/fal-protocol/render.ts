@@ -1,4 +1,4 @@
-import { ApiError, type Issue } from "@/lib/http/errors";
+import { DomainError, type Issue } from "@/lib/errors";
 import type { GenerationRow } from "@/lib/generation/types";
 
 /**
@@ -85,14 +85,20 @@ export function detailOf(issues: Issue[], where: "body" | "query"): { loc: strin
  * A job that did not complete, as its result answers: fal's 422 with `detail` for a failed job
  * (the model's message; `type` is the gateway's code), 400 for a cancelled one.
  */
-export function endedError(row: GenerationRow): ApiError {
+export function endedError(row: GenerationRow): DomainError {
   const ids = { request_id: row.id, requestId: row.id };
   if (row.status === "cancelled") {
-    return new ApiError("conflict", "Request was cancelled", { ...ids, detail: "Request was cancelled", error_type: "cancelled" }, {}, 400);
+    return new DomainError(
+      "conflict",
+      "Request was cancelled",
+      { ...ids, detail: "Request was cancelled", error_type: "cancelled" },
+      {},
+      400,
+    );
   }
   const type = row.errorCode ?? "generation_failed";
   const msg = row.errorMessage ?? "The model failed";
-  return new ApiError(
+  return new DomainError(
     "generation_failed",
     `Generation failed: ${msg}; the charge was refunded`,
     { ...ids, detail: [{ loc: ["body"], msg, type }], error_type: type },
@@ -102,8 +108,8 @@ export function endedError(row: GenerationRow): ApiError {
 }
 
 /** A result asked for before the job ended: 400 with fal's detail (its clients then keep polling status). */
-export function notReadyError(row: GenerationRow): ApiError {
-  return new ApiError(
+export function notReadyError(row: GenerationRow): DomainError {
+  return new DomainError(
     "conflict",
     "Request is still in progress",
     { request_id: row.id, requestId: row.id, detail: "Request is still in progress", error_type: "request_in_progress" },

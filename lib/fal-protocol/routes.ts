@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { withGateway, type RouteContext, type RouteHandler } from "@/lib/http/handler";
 import { falEndpoint, type Located } from "./handlers";
 import { parseTarget, TARGET_HEADER, type FalHost } from "./target";
@@ -27,7 +27,7 @@ function allMethods(handler: RouteHandler, allow: string): Routes {
 }
 
 const badPath = (message: string) =>
-  new ApiError("invalid_params", `Invalid fal path: ${message}`, { issues: [{ path: ["path"], message }] });
+  new DomainError("invalid_params", `Invalid fal path: ${message}`, { issues: [{ path: ["path"], message }] });
 
 /** `/fal/run/[...path]` and `/fal/queue/[...path]`: the path after the prefix is fal's. */
 export function prefixRoutes(host: Extract<FalHost, "run" | "queue">): Routes {

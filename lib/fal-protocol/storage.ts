@@ -8,7 +8,7 @@ import { assets } from "@/db/schema";
 import { assetKey } from "@/lib/assets/keys";
 import { authSecret } from "@/lib/auth/secret";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/request";
 import { getStorage } from "@/lib/storage";
 import { extensionFor } from "@/lib/storage/media-types";
@@ -46,7 +46,7 @@ function signToken(claims: Claims): string {
   return `${payload}.${macOf(payload)}`;
 }
 
-const invalidToken = () => new ApiError("not_found", "Unknown or expired upload URL; initiate the upload again");
+const invalidToken = () => new DomainError("not_found", "Unknown or expired upload URL; initiate the upload again");
 
 function readToken(token: string, now = Date.now()): Claims {
   const [payload, mac] = token.split(".");
@@ -72,7 +72,7 @@ export async function initiateUpload(userId: string, raw: unknown) {
   const storage = getStorage();
   const type = declaredUploadType(body.content_type);
   if (!type) {
-    throw new ApiError(
+    throw new DomainError(
       "unsupported_media_type",
       `content_type ${body.content_type} is not accepted; accepted types: ${UPLOAD_CONTENT_TYPES.join(", ")}`,
     );
@@ -90,12 +90,12 @@ export async function receiveSignedUpload(db: Db, token: string, req: Request) {
   const claims = readToken(token);
   const storage = getStorage();
   const [existing] = await db.select({ id: assets.id }).from(assets).where(eq(assets.id, claims.i)).limit(1);
-  if (existing) throw new ApiError("conflict", "This upload URL was already used; initiate a new upload");
-  if (!req.body) throw new ApiError("invalid_body", "The file is empty", { issues: [{ path: ["file"], message: "The file is empty" }] });
+  if (existing) throw new DomainError("conflict", "This upload URL was already used; initiate a new upload");
+  if (!req.body) throw new DomainError("invalid_body", "The file is empty", { issues: [{ path: ["file"], message: "The file is empty" }] });
   const maxBytes = env().MAX_UPLOAD_BYTES;
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (declared > maxBytes)
-    throw new ApiError("asset_too_large", `The file is larger than the upload limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
+    throw new DomainError("asset_too_large", `The file is larger than the upload limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
   const stream = Readable.fromWeb(req.body as unknown as NodeWebReadableStream<Uint8Array>);
   const stored = await storeUpload(db, storage, claims.u, { stream, declaredType: claims.t, filename: claims.n }, maxBytes, {
     id: claims.i,

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { parseQueuePath } from "@/lib/http/model-path";
 
 /**
@@ -24,7 +24,7 @@ export const TARGET_HEADER = "x-fal-target-url";
 export type FalTarget = { host: FalHost; segments: string[]; search: string };
 
 const badTarget = (message: string) =>
-  new ApiError("invalid_params", `${TARGET_HEADER}: ${message}`, { issues: [{ path: [TARGET_HEADER], message }] });
+  new DomainError("invalid_params", `${TARGET_HEADER}: ${message}`, { issues: [{ path: [TARGET_HEADER], message }] });
 
 /**
  * The proxy's target: an `https://` URL on one of fal's hosts (no credentials, no other port), its
@@ -47,7 +47,7 @@ export function parseTarget(raw: string | null): FalTarget {
 }
 
 /** A path's segments, each decoded once; one trailing slash is allowed (fal's clients add it to full-URL ids). */
-export function segmentsOf(pathname: string, fail: (message: string) => ApiError): string[] {
+export function segmentsOf(pathname: string, fail: (message: string) => DomainError): string[] {
   const parts = pathname.replace(/^\//, "").replace(/\/$/, "").split("/");
   let segments: string[];
   try {
@@ -60,13 +60,13 @@ export function segmentsOf(pathname: string, fail: (message: string) => ApiError
 }
 
 const methodNotAllowed = (method: string, allowed: string) =>
-  new ApiError("method_not_allowed", `${method} is not accepted for this fal URL; use ${allowed}`, {}, { Allow: `${allowed}, OPTIONS` });
+  new DomainError("method_not_allowed", `${method} is not accepted for this fal URL; use ${allowed}`, {}, { Allow: `${allowed}, OPTIONS` });
 
-const notServed = () => new ApiError("not_found", "This fal URL is not served by the gateway (see docs/fal.md for what is)");
+const notServed = () => new DomainError("not_found", "This fal URL is not served by the gateway (see docs/fal.md for what is)");
 
 /** A model path needs `owner/app` at least, as fal's do. */
 function modelIdOf(segments: string[]): string {
-  if (segments.length < 2) throw new ApiError("not_found", "Application not found: fal model ids are owner/app[/path]");
+  if (segments.length < 2) throw new DomainError("not_found", "Application not found: fal model ids are owner/app[/path]");
   return segments.join("/");
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { createActor } from "@/test/factories";
 import { ctxOf, finishedGeneration } from "@/test/generation-records";
 import { getActivityDetail } from "./get-activity-detail";
@@ -66,7 +66,7 @@ describe("auth", () => {
     const bobCtx = await ctxOf(bob.session);
     for (const id of [g.record.id, g.falRequestId!, "act_missing"]) {
       const err = await getActivityDetail(bobCtx, id).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ApiError);
+      expect(err).toBeInstanceOf(DomainError);
       expect(err).toMatchObject({ code: "not_found" });
     }
   });

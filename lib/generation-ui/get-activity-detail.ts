@@ -1,15 +1,13 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, asc, desc, eq, ne, or } from "drizzle-orm";
 import { activity, assets, generationRequests } from "@/db/schema";
 import { getActivityWithAssets } from "@/lib/assets/activity-assets";
 import { toActivityRecord, toAsset } from "@/lib/assets/present";
-import type { RequestContext } from "@/lib/http/handler";
-import { notFound } from "@/lib/http/errors";
-
-type Ctx = RequestContext<"key">;
+import { notFound } from "@/lib/errors";
 
 export type ActivityDetail = Awaited<ReturnType<typeof getActivityDetail>>;
 
-async function findRecord(ctx: Ctx, id: string) {
+async function findRecord(ctx: ServiceContext, id: string) {
   const mine = eq(activity.userId, ctx.principal.userId);
   const [record] = await ctx.db
     .select()
@@ -21,7 +19,7 @@ async function findRecord(ctx: Ctx, id: string) {
 }
 
 /** A job's record by its generation (request) id: written when the job ends. */
-async function findRecordOfRequest(ctx: Ctx, requestId: string) {
+async function findRecordOfRequest(ctx: ServiceContext, requestId: string) {
   const [record] = await ctx.db
     .select()
     .from(activity)
@@ -31,7 +29,7 @@ async function findRecordOfRequest(ctx: Ctx, requestId: string) {
   return record ?? null;
 }
 
-async function findGeneration(ctx: Ctx, requestId: string | null) {
+async function findGeneration(ctx: ServiceContext, requestId: string | null) {
   if (!requestId) return null;
   const [row] = await ctx.db
     .select()
@@ -79,7 +77,7 @@ const pendingRecord = (g: Generation) => ({
 });
 
 /** Files of a record with no provider request id (it never reached the provider): by its generation. */
-async function generationAssets(ctx: Ctx, requestId: string | null) {
+async function generationAssets(ctx: ServiceContext, requestId: string | null) {
   if (!requestId) return [];
   const rows = await ctx.db
     .select()
@@ -95,7 +93,7 @@ async function generationAssets(ctx: Ctx, requestId: string | null) {
  * through GET /me/activity/{falRequestId}'s own domain function. Owner in every WHERE: another
  * user's record is exactly as missing as none.
  */
-export async function getActivityDetail(ctx: Ctx, id: string) {
+export async function getActivityDetail(ctx: ServiceContext, id: string) {
   let record = await findRecord(ctx, id);
   if (!record) {
     // A request id (the Activity page links unfinished jobs by it): the job's record once it

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { generationRequests } from "@/db/schema";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 
 export type RunCost = {
   requestId: string;

@@ -5,7 +5,7 @@ import { webhookDeliveries } from "@/db/schema";
 import { inngest } from "@/inngest/client";
 import { generationCallbackRequested } from "@/inngest/events";
 import { falWebhookBody } from "@/lib/fal-protocol/webhook";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { getWebhookSecret } from "@/lib/me/webhook-secret";
 import { checkOutboundUrl, isOutboundError, safeFetch } from "@/lib/net";
 import { gatewayResult, skillResult } from "./present";
@@ -33,7 +33,7 @@ export async function checkCallbackUrl(url: string | null | undefined, field: st
     return (await checkOutboundUrl(url)).toString();
   } catch (err) {
     if (!isOutboundError(err)) throw err;
-    throw new ApiError(field[0] === "webhook" ? "invalid_query" : "invalid_body", `${field.join(".")}: ${err.message}`, {
+    throw new DomainError(field[0] === "webhook" ? "invalid_query" : "invalid_body", `${field.join(".")}: ${err.message}`, {
       issues: [{ path: field, message: err.message }],
     });
   }

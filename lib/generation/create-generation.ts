@@ -1,3 +1,4 @@
+import type { ServiceContext } from "@/lib/context";
 import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { rawRows, tableRow } from "@/db/client";
@@ -8,7 +9,7 @@ import type { ModelRow } from "@/lib/catalog/columns";
 import type { ProviderName } from "@/lib/provider";
 import { appendEvents, insertEventsFor, progressEvent, statusEvent } from "./event-log";
 import { keyInsertFor, recordKey, type Idempotency } from "./idempotency";
-import type { GenerationContext, GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
+import type { GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
 export type NewGeneration = {
   model: ModelRow;
@@ -36,7 +37,7 @@ const createdEvents = () => [statusEvent("queued"), progressEvent("queued")];
  * one commit. When that statement debits nothing, the same work runs as a transaction through
  * `reserveCredits`, which locks a capped key's month and tells a short balance (402) from a cap.
  */
-export async function createGeneration(ctx: GenerationContext, g: NewGeneration): Promise<GenerationRow> {
+export async function createGeneration(ctx: ServiceContext, g: NewGeneration): Promise<GenerationRow> {
   const sandbox = isSandbox(ctx.principal);
   const now = new Date();
   const job: NewJob = {

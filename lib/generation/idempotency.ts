@@ -1,3 +1,4 @@
+import type { ServiceContext } from "@/lib/context";
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { and, eq, lte, sql, type SQL } from "drizzle-orm";
@@ -6,11 +7,11 @@ import { generationRequests, idempotencyKeys } from "@/db/schema";
 import { idempotencyHeaders } from "@/lib/api/contracts/generation";
 import { isSandbox, type Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/request";
 import { waitForGenerationNotice } from "./event-log";
 import { failureError, stillRunningError } from "./present";
-import { isFinal, type GenerationContext, type GenerationMode, type GenerationRow } from "./types";
+import { isFinal, type GenerationMode, type GenerationRow } from "./types";
 
 /**
  * `Idempotency-Key` on the generation-creating requests, as Stripe defines it: the first request
@@ -51,7 +52,7 @@ export function idempotencyOf(req: Request, principal: Principal, identity: Requ
  * The job a key names, or null when the key is new or older than 24 h (the expired row is deleted
  * here so the new job can take the key). The same key with another request is 422.
  */
-export async function keyedGeneration(ctx: GenerationContext, idem: Idempotency): Promise<GenerationRow | null> {
+export async function keyedGeneration(ctx: ServiceContext, idem: Idempotency): Promise<GenerationRow | null> {
   const owner = and(eq(idempotencyKeys.userId, ctx.principal.userId), eq(idempotencyKeys.key, idem.key));
   const [hit] = await ctx.db
     .select({ fingerprint: idempotencyKeys.fingerprint, createdAt: idempotencyKeys.createdAt, job: generationRequests })
@@ -65,7 +66,7 @@ export async function keyedGeneration(ctx: GenerationContext, idem: Idempotency)
     return null;
   }
   if (hit.fingerprint !== idem.fingerprint) {
-    throw new ApiError(
+    throw new DomainError(
       "idempotency_key_reused",
       "This Idempotency-Key was already used for a different request (route, model, body or options); send a new key for a new request",
     );

@@ -1,5 +1,5 @@
 import { ownObjectKey } from "@/lib/assets/read-input-url";
-import { ApiError, type Issue } from "@/lib/http/errors";
+import { DomainError, type Issue } from "@/lib/errors";
 import { checkOutboundUrl, isOutboundError } from "@/lib/net";
 import { currentStorage } from "@/lib/storage";
 
@@ -56,5 +56,5 @@ export async function refuseUnfetchableInputUrls(input: Record<string, unknown>)
   const problems = await Promise.all(fields.map((f) => problemOf(f.url)));
   const issues: Issue[] = fields.flatMap((f, i) => (problems[i] ? [{ path: f.path, message: problems[i] }] : []));
   if (!issues.length) return;
-  throw new ApiError("invalid_body", `${issues[0]!.path.join(".")}: ${issues[0]!.message}`, { issues });
+  throw new DomainError("invalid_body", `${issues[0]!.path.join(".")}: ${issues[0]!.message}`, { issues });
 }

@@ -1,5 +1,6 @@
 import { env } from "@/lib/env";
-import { ApiError, gatewayErrors, type ErrorCode } from "@/lib/http/errors";
+import { DomainError, type ErrorCode } from "@/lib/errors";
+import { gatewayErrors } from "@/lib/http/errors";
 import { creditsToRub } from "@/lib/billing/pricing/credits";
 import type { GenerationRow } from "./types";
 
@@ -38,25 +39,25 @@ export function statusBody(row: GenerationRow, logs?: { message: string; timesta
 }
 
 /** The error a failed job answers with, carrying its ids so a client can look it up. */
-export function failureError(row: GenerationRow): ApiError {
+export function failureError(row: GenerationRow): DomainError {
   const code: ErrorCode = row.errorCode && row.errorCode in gatewayErrors ? (row.errorCode as ErrorCode) : "generation_failed";
   const message =
     code === "provider_error"
       ? `The generation provider failed: ${row.errorMessage ?? "unavailable"}; the charge was refunded`
       : `Generation failed: ${row.errorMessage ?? "the model failed"}; the charge was refunded`;
-  return new ApiError(code, message, { requestId: row.id, request_id: row.id, status: "failed" });
+  return new DomainError(code, message, { requestId: row.id, request_id: row.id, status: "failed" });
 }
 
 /**
  * A sync wait that ends before its job does (the wait ran out, or the job was handed to the queue
  * after an unexpected failure): 504 `timeout` carrying the id to follow the job on `/queue`.
  */
-export function stillRunningError(id: string, reason: "timeout" | "handed_over" = "timeout"): ApiError {
+export function stillRunningError(id: string, reason: "timeout" | "handed_over" = "timeout"): DomainError {
   const message =
     reason === "timeout"
       ? "The generation did not finish within the sync wait; it goes on: fetch it through /queue with requestId"
       : "The generation could not be finished inline; it goes on in the queue: fetch it through /queue with requestId";
-  return new ApiError("timeout", message, { requestId: id, request_id: id, status: "in_progress" });
+  return new DomainError("timeout", message, { requestId: id, request_id: id, status: "in_progress" });
 }
 
 const skillStatus = (row: GenerationRow) => (row.status === "cancelled" ? "failed" : row.status);

@@ -1,4 +1,4 @@
-import type { Db } from "@/db/client";
+import type { ServiceContext } from "@/lib/context";
 import type { Principal } from "@/lib/auth/principal";
 import { json } from "@/lib/http/json";
 import { lastEventIdOf } from "@/lib/http/sse";
@@ -10,7 +10,6 @@ import { failureError, gatewayResult, queueUrls, statusBody } from "./present";
 import { logsOf } from "./logs";
 import { gatewayProgressStream, gatewayStatusStream } from "./streams";
 
-type Ctx = { db: Db; principal: Principal };
 type RequestPath = Exclude<QueuePath, { kind: "submit" }>;
 
 /**
@@ -18,7 +17,7 @@ type RequestPath = Exclude<QueuePath, { kind: "submit" }>;
  * the request's Last-Event-ID (or `lastEventId`) and answers 204 once the job is final.
  */
 export async function readQueuedRequest(
-  ctx: Ctx,
+  ctx: ServiceContext,
   path: RequestPath,
   query: { passthrough?: boolean; logs?: boolean },
   req?: Request,

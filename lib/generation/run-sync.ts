@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { processWide } from "@/lib/process-wide";
 import { drainableRun } from "@/lib/server/shutdown";
@@ -107,8 +107,8 @@ function answerOf(row: GenerationRow, cause?: unknown): GenerationRow {
   if (row.errorCode !== "provider_error" || !isProviderUnavailable(cause)) throw error;
   // The provider's own hint tells the client when a retry can work; an open circuit is 503.
   const retryAfter = { "Retry-After": String(Math.max(1, Math.ceil((cause.retryAfterMs ?? 1000) / 1000))) };
-  if (isCircuitOpen(cause)) throw new ApiError("provider_error", error.message, error.extra, retryAfter, 503);
-  throw new ApiError("provider_error", error.message, error.extra, cause.retryAfterMs == null ? {} : retryAfter);
+  if (isCircuitOpen(cause)) throw new DomainError("provider_error", error.message, error.extra, retryAfter, 503);
+  throw new DomainError("provider_error", error.message, error.extra, cause.retryAfterMs == null ? {} : retryAfter);
 }
 
 /** The inline work; it never throws (see runSync for what each way out means). */

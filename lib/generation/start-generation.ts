@@ -1,3 +1,4 @@
+import type { ServiceContext } from "@/lib/context";
 import { isSandbox } from "@/lib/auth/principal";
 import { getModelForRun } from "@/lib/catalog/get";
 import { validateModelInput } from "@/lib/catalog/validate-input";
@@ -10,7 +11,7 @@ import { keyedGeneration, replayGeneration, type Idempotency } from "./idempoten
 import { lapper } from "@/lib/http/server-timing";
 import { log } from "@/lib/logger";
 import { runSync } from "./run-sync";
-import type { GenerationContext, GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
+import type { GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
 export type StartGeneration = {
   modelId: string;
@@ -40,7 +41,7 @@ export type StartGeneration = {
  * fails to create its job looks the key up once more: if a concurrent duplicate recorded it
  * meanwhile (its insert won the unique index, or took the balance first), that job is the answer.
  */
-export async function startGeneration(ctx: GenerationContext, o: StartGeneration): Promise<GenerationRow> {
+export async function startGeneration(ctx: ServiceContext, o: StartGeneration): Promise<GenerationRow> {
   const startedAtMs = Date.now();
   const keyed = o.idempotency && (await keyedGeneration(ctx, o.idempotency));
   if (keyed) return replayGeneration(ctx.db, keyed, o.mode, startedAtMs, o.signal);

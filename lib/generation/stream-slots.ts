@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { processWide } from "@/lib/process-wide";
 
 // Process-wide: every stream route (gateway, skill, MCP) is its own server chunk, and one cap covers them all.
@@ -16,7 +16,7 @@ export function takeStreamSlot(userId: string): () => void {
   const max = env().STREAMS_PER_USER_MAX;
   const count = open.get(userId) ?? 0;
   if (count >= max) {
-    throw new ApiError("rate_limited", `At most ${max} streams may be open at once; close one first`, {}, { "Retry-After": "1" });
+    throw new DomainError("rate_limited", `At most ${max} streams may be open at once; close one first`, {}, { "Retry-After": "1" });
   }
   open.set(userId, count + 1);
   let released = false;

@@ -2,7 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys, sessions, users } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 
 /**
  * Whether the caller who opened a stream may still read it. A request is authorized once, when it
@@ -11,7 +11,7 @@ import { ApiError } from "@/lib/http/errors";
  * same rules as lib/auth/resolve.ts applies to each request. Null while the caller stands; else
  * the refusal the caller would now get for a new request (401 or 403).
  */
-export async function streamCallerRefusal(db: Executor, principal: Principal, now = new Date()): Promise<ApiError | null> {
+export async function streamCallerRefusal(db: Executor, principal: Principal, now = new Date()): Promise<DomainError | null> {
   return (await callerStanding(db, principal, now)).refusal;
 }
 
@@ -24,7 +24,7 @@ export async function callerStanding(
   db: Executor,
   principal: Principal,
   now = new Date(),
-): Promise<{ refusal: ApiError | null; lapsesAt: number | null }> {
+): Promise<{ refusal: DomainError | null; lapsesAt: number | null }> {
   const ban = { banned: users.banned, banExpires: users.banExpires };
   if (principal.apiKeyId) {
     const [row] = await db
@@ -33,9 +33,9 @@ export async function callerStanding(
       .innerJoin(users, eq(users.id, apiKeys.userId))
       .where(eq(apiKeys.id, principal.apiKeyId))
       .limit(1);
-    if (!row) return refused(new ApiError("unauthorized", "The API key was deleted"));
-    if (!row.enabled) return refused(new ApiError("unauthorized", "API key is disabled"));
-    if (row.expiresAt && row.expiresAt <= now) return refused(new ApiError("unauthorized", "API key has expired"));
+    if (!row) return refused(new DomainError("unauthorized", "The API key was deleted"));
+    if (!row.enabled) return refused(new DomainError("unauthorized", "API key is disabled"));
+    if (row.expiresAt && row.expiresAt <= now) return refused(new DomainError("unauthorized", "API key has expired"));
     return { refusal: banned(row, now), lapsesAt: row.expiresAt?.getTime() ?? null };
   }
   if (principal.sessionId) {
@@ -45,14 +45,14 @@ export async function callerStanding(
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, principal.sessionId), gt(sessions.expires, now)))
       .limit(1);
-    if (!row) return refused(new ApiError("unauthorized", "The session has ended; sign in again"));
+    if (!row) return refused(new DomainError("unauthorized", "The session has ended; sign in again"));
     return { refusal: banned(row, now), lapsesAt: row.expires.getTime() };
   }
   return { refusal: null, lapsesAt: null };
 }
 
-const refused = (refusal: ApiError) => ({ refusal, lapsesAt: null });
+const refused = (refusal: DomainError) => ({ refusal, lapsesAt: null });
 
-function banned(user: { banned: boolean; banExpires: Date | null }, now: Date): ApiError | null {
-  return user.banned && (!user.banExpires || user.banExpires > now) ? new ApiError("forbidden", "This account is banned") : null;
+function banned(user: { banned: boolean; banExpires: Date | null }, now: Date): DomainError | null {
+  return user.banned && (!user.banExpires || user.banExpires > now) ? new DomainError("forbidden", "This account is banned") : null;
 }

@@ -1,8 +1,10 @@
+import type { ServiceContext } from "@/lib/context";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
-import { skillCodeOf, type ApiError } from "@/lib/http/errors";
+import { type DomainError } from "@/lib/errors";
+import { skillCodeOf } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
 import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent } from "./event-log";
 import { eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "./event-hub";
@@ -31,12 +33,10 @@ import { isFinal, type GenerationRow } from "./types";
 const POLL_MS = 1_000;
 const STANDING_CHECK_MS = 3_000;
 
-/** Who follows the job: the stream re-checks this caller's standing as it goes. */
-export type StreamContext = { db: Db; principal: Principal };
 type Surface = "gateway" | "skill";
 
 /** The final event of a stream whose caller may no longer read it, in the surface's error shape. */
-function sendRefusal(send: SseSend, surface: Surface, refusal: ApiError) {
+function sendRefusal(send: SseSend, surface: Surface, refusal: DomainError) {
   send(
     "error",
     surface === "skill" ? { error: refusal.message, code: skillCodeOf[refusal.code] } : { error: refusal.code, message: refusal.message },
@@ -61,7 +61,7 @@ function standingTopics(principal: Principal): string[] {
 }
 
 async function follow(
-  ctx: StreamContext,
+  ctx: ServiceContext,
   surface: Surface,
   job: GenerationRow,
   stream: StreamKind,
@@ -150,7 +150,7 @@ function asOf(job: GenerationRow, data: StatusData): GenerationRow {
  * Gateway `status/stream`: event `status`, data = the status body as of that event. With `logs`,
  * each log line is a `status` event too, carrying the logs so far and the status at that moment.
  */
-export function gatewayStatusStream(ctx: StreamContext, job: GenerationRow, withLogs: boolean, from: number | null, signal?: AbortSignal) {
+export function gatewayStatusStream(ctx: ServiceContext, job: GenerationRow, withLogs: boolean, from: number | null, signal?: AbortSignal) {
   const { db } = ctx;
   // Every job's log opens with its `queued` status; a log line cannot come before it.
   let state: StatusData = { status: "queued" };
@@ -179,7 +179,7 @@ export function gatewayStatusStream(ctx: StreamContext, job: GenerationRow, with
 }
 
 /** Gateway `progress/stream`: event `progress` `{stage, percent?, message?}`. */
-export function gatewayProgressStream(ctx: StreamContext, job: GenerationRow, from: number | null, signal?: AbortSignal) {
+export function gatewayProgressStream(ctx: ServiceContext, job: GenerationRow, from: number | null, signal?: AbortSignal) {
   return follow(
     ctx,
     "gateway",
@@ -197,7 +197,7 @@ export function gatewayProgressStream(ctx: StreamContext, job: GenerationRow, fr
 }
 
 /** Skill stream: `status` `{id, status, queue_position?}`, `log`, then `completed` / `failed` with the GenerationResult. */
-export function skillStream(ctx: StreamContext, job: GenerationRow, from: number | null, signal?: AbortSignal) {
+export function skillStream(ctx: ServiceContext, job: GenerationRow, from: number | null, signal?: AbortSignal) {
   const { db } = ctx;
   return follow(
     ctx,

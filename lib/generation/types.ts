@@ -1,7 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { generationRequests, GenerationStatus } from "@/db/schema";
-import type { Principal } from "@/lib/auth/principal";
-import type { Db } from "@/db/client";
 
 export type GenerationRow = typeof generationRequests.$inferSelect;
 /** Which protocol made the job, and so the shape its results and callbacks take. */
@@ -9,9 +7,6 @@ export type GenerationSurface = "gateway" | "skill" | "fal";
 export type GenerationMode = "sync" | "queue";
 /** What activity records for the job (and /me/activity filters by). */
 export type GenerationOperation = "run" | "queue" | "generate" | "integration";
-
-/** What the engine needs of a request: its database, its caller and its X-Request-ID. */
-export type GenerationContext = { db: Db; principal: Principal; requestId?: string };
 
 export const FINAL_STATUSES: readonly GenerationStatus[] = ["completed", "failed", "cancelled"];
 /** The final statuses as a literal SQL list, for `status not in (…)` in raw statements. */

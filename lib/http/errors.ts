@@ -1,9 +1,8 @@
-import { brand } from "@/lib/brand";
+import type { DomainError, ErrorCode } from "@/lib/errors";
 
 /**
- * Every error the API can answer with: one table of stable codes and their HTTP statuses (the
- * spec's "Errors" section), plus the skill surface's coarser codes. Domain code throws `ApiError`;
- * only lib/http renders it.
+ * The HTTP face of the domain's errors (lib/errors.ts): each code's status on the gateway surface
+ * (the spec's "Errors" section) and the skill surface's coarser code. Only lib/http renders them.
  */
 export const gatewayErrors = {
   invalid_body: 400,
@@ -33,10 +32,7 @@ export const gatewayErrors = {
   /** File storage failing at run time (unreachable, refusing the credentials, full); Retry-After. */
   storage_unavailable: 503,
   timeout: 504,
-} as const;
-
-export type ErrorCode = keyof typeof gatewayErrors;
-export const errorCodes = Object.keys(gatewayErrors) as ErrorCode[];
+} as const satisfies Record<ErrorCode, number>;
 
 export const skillCodes = [
   "UNAUTHORIZED",
@@ -78,40 +74,5 @@ export const skillCodeOf: Record<ErrorCode, SkillCode> = {
   timeout: "PROVIDER_ERROR",
 };
 
-export type Issue = { path: string[]; message: string };
-
-/** Optional fields of the gateway envelope (and anything an error adds, e.g. a timeout's requestId). */
-export type ErrorExtra = {
-  issues?: Issue[];
-  required?: number;
-  available?: number;
-  recovery?: { action: string; url: string; minAmountRub?: number };
-  docs?: string;
-  [field: string]: unknown;
-};
-
-export class ApiError extends Error {
-  readonly status: number;
-
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly extra: ErrorExtra = {},
-    /** Response headers the error needs, e.g. Retry-After. */
-    readonly headers: Record<string, string> = {},
-    /** Overrides the table, for the one code that has two statuses (503 provider_error). */
-    status?: number,
-  ) {
-    super(message);
-    this.name = "ApiError";
-    this.status = status ?? gatewayErrors[code];
-  }
-}
-
-const apiErrors = brand<ApiError>("api-error");
-apiErrors.mark(ApiError);
-/** Domain code throws ApiError from any server chunk: check it with this, never `instanceof` (lib/brand.ts). */
-export const isApiError = apiErrors.is;
-
-export const notFound = (what = "Resource") => new ApiError("not_found", `${what} not found`);
-export const invalidJson = () => new ApiError("invalid_json", "Request body is not valid JSON");
+/** The status an error answers with: the table's, unless the error names its own. */
+export const httpStatusOf = (err: DomainError): number => err.httpStatus ?? gatewayErrors[err.code];

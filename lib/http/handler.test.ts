@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { z } from "zod";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { withGateway, withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { lap } from "@/lib/http/server-timing";
@@ -21,7 +21,7 @@ const skillBoom = withSkill({ auth: "none" }, () => {
   throw new Error("secret internals");
 });
 const typed = withGateway({ auth: "none" }, () => {
-  throw new ApiError("insufficient_balance", "Balance too low", {
+  throw new DomainError("insufficient_balance", "Balance too low", {
     required: 1.5,
     available: 0.25,
     recovery: { action: "topup", url: "/billing/topup", minAmountRub: 100 },

@@ -1,8 +1,9 @@
 import type { SQL } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "@/db/client";
+import { getDb } from "@/db/client";
 import { authorize, resolvePrincipal, type AuthMode } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
+import type { OptionalServiceContext, ServiceContext } from "@/lib/context";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
 import { observeRequest } from "@/lib/observability/request";
@@ -50,11 +51,8 @@ export type RouteOptions<A extends AuthMode, B extends Schema, Q extends Schema,
   carry?: (args: { params: Record<string, string | string[] | undefined>; url: URL; principal: Principal }) => SQL | null;
 };
 
-export type RequestContext<A extends AuthMode> = {
-  requestId: string;
-  db: Db;
-  principal: A extends "none" | "optional" ? Principal | null : Principal;
-};
+/** The domain's context (lib/context.ts); anonymous routes may have no caller. */
+export type RequestContext<A extends AuthMode> = A extends "none" | "optional" ? OptionalServiceContext : ServiceContext;
 
 export type HandlerArgs<A extends AuthMode, B extends Schema, Q extends Schema, P extends Schema> = {
   req: Request;

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { DomainError } from "@/lib/errors";
 
 /**
  * modelId contains slashes (`fal-ai/flux/dev`), so routes under /models and /queue are catch-alls
@@ -20,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function segmentsOf(raw: string | string[] | undefined): string[] {
   const segments = Array.isArray(raw) ? raw : raw ? [raw] : [];
   if (segments.length === 0 || segments.some((s) => s === "" || s === "." || s === "..")) {
-    throw new ApiError("invalid_params", "Invalid model path", {
+    throw new DomainError("invalid_params", "Invalid model path", {
       issues: [{ path: ["modelId"], message: "Expected a model id such as fal-ai/flux/dev" }],
     });
   }
@@ -56,6 +56,6 @@ export function parseQueuePath(raw: string | string[] | undefined): QueuePath {
     if (!kind) break;
     return { kind, modelId: joinModelId(segments.slice(0, i)), requestId: segments[i + 1]!.toLowerCase() } as QueuePath;
   }
-  if (segments.includes("requests")) throw new ApiError("not_found", "Request not found");
+  if (segments.includes("requests")) throw new DomainError("not_found", "Request not found");
   return { kind: "submit", modelId: joinModelId(segments) };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { log } from "@/lib/logger";
-import { ApiError, type ErrorCode, isApiError, type Issue, skillCodeOf } from "./errors";
+import { DomainError, type ErrorCode, isDomainError, type Issue } from "@/lib/errors";
+import { skillCodeOf, httpStatusOf } from "./errors";
 
 export type Surface = "gateway" | "skill";
 
@@ -9,24 +10,24 @@ export function toIssues(error: z.ZodError): Issue[] {
   return error.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
 }
 
-export function validationError(code: Extract<ErrorCode, `invalid_${string}`>, error: z.ZodError): ApiError {
+export function validationError(code: Extract<ErrorCode, `invalid_${string}`>, error: z.ZodError): DomainError {
   const issues = toIssues(error);
   const first = issues[0];
   const where = first && first.path.length ? `${first.path.join(".")}: ` : "";
-  return new ApiError(code, `${where}${first?.message ?? "Invalid input"}`, { issues });
+  return new DomainError(code, `${where}${first?.message ?? "Invalid input"}`, { issues });
 }
 
 /**
- * Turns anything thrown into an ApiError. Unknown errors become internal_error: logged with the
+ * Turns anything thrown into an DomainError. Unknown errors become internal_error: logged with the
  * request id, with nothing of their message or stack in the response.
  */
-export function normalizeError(err: unknown, requestId: string): ApiError {
-  if (isApiError(err)) return err;
+export function normalizeError(err: unknown, requestId: string): DomainError {
+  if (isDomainError(err)) return err;
   log.error("unhandled error", { requestId, error: err });
-  return new ApiError("internal_error", `Unexpected error. Quote X-Request-ID ${requestId} to support.`);
+  return new DomainError("internal_error", `Unexpected error. Quote X-Request-ID ${requestId} to support.`);
 }
 
-export function renderError(surface: Surface, err: ApiError, requestId: string): Response {
+export function renderError(surface: Surface, err: DomainError, requestId: string): Response {
   const body =
     surface === "skill"
       ? {
@@ -36,7 +37,7 @@ export function renderError(surface: Surface, err: ApiError, requestId: string):
         }
       : { success: false, error: err.code, message: err.message, ...err.extra };
   return Response.json(body, {
-    status: err.status,
+    status: httpStatusOf(err),
     headers: { ...err.headers, "X-Request-ID": requestId },
   });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, invalidJson, type Issue } from "./errors";
+import { DomainError, invalidJson, type Issue } from "@/lib/errors";
 import { validationError } from "./render";
 
 /**
@@ -35,7 +35,7 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
  */
 export const UNVERIFIED_BODY_MAX_BYTES = 1024 * 1024;
 
-const tooLarge = (maxBytes: number) => new ApiError("payload_too_large", `Request body is larger than ${maxBytes} bytes`);
+const tooLarge = (maxBytes: number) => new DomainError("payload_too_large", `Request body is larger than ${maxBytes} bytes`);
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
@@ -46,7 +46,7 @@ export async function readJson(req: Request, maxBytes: number): Promise<unknown>
   if (bytes.byteLength === 0) return undefined;
   // A missing Content-Type is read as JSON: many scripted clients omit it.
   if (type && !JSON_TYPE.test(type)) {
-    throw new ApiError("unsupported_media_type", `Content-Type ${type.split(";")[0]} is not accepted; send application/json`);
+    throw new DomainError("unsupported_media_type", `Content-Type ${type.split(";")[0]} is not accepted; send application/json`);
   }
   const text = new TextDecoder().decode(bytes);
   let body: unknown;
@@ -57,7 +57,7 @@ export async function readJson(req: Request, maxBytes: number): Promise<unknown>
   }
   // Nesting that deep only serves to exhaust the stack of whatever walks the value later.
   if (text.length > 2 * MAX_NESTING && nestingOf(text) > MAX_NESTING) {
-    throw new ApiError("invalid_body", `The body is nested deeper than ${MAX_NESTING} levels`, {
+    throw new DomainError("invalid_body", `The body is nested deeper than ${MAX_NESTING} levels`, {
       issues: [{ path: [], message: `Nested deeper than ${MAX_NESTING} levels` }],
     });
   }
@@ -125,7 +125,7 @@ function refuseUnstorableText(code: "invalid_body" | "invalid_query", value: unk
     }
   }
   if (!issues.length) return;
-  throw new ApiError(code, `${issues[0]!.path.join(".")}: ${issues[0]!.message}`, { issues });
+  throw new DomainError(code, `${issues[0]!.path.join(".")}: ${issues[0]!.message}`, { issues });
 }
 
 /** Query string → plain object (a repeated name keeps its last value); NUL characters refused. */

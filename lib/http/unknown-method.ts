@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { ApiError } from "./errors";
+import { DomainError } from "@/lib/errors";
 import { renderError } from "./render";
 
 /**
@@ -36,7 +36,7 @@ async function refusal(method: string, requestId: string): Promise<{ status: num
   const name = /^[A-Z][A-Z0-9_-]{0,31}$/i.test(method) ? method.toUpperCase() : "This method";
   const res = renderError(
     "gateway",
-    new ApiError("method_not_allowed", `${name} is not accepted here; use ${ALLOW}`, {}, { Allow: ALLOW }),
+    new DomainError("method_not_allowed", `${name} is not accepted here; use ${ALLOW}`, {}, { Allow: ALLOW }),
     requestId,
   );
   return { status: res.status, headers: [...res.headers], body: Buffer.from(await res.arrayBuffer()) };

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "./errors";
+import { DomainError, notFound } from "@/lib/errors";
 import { withGateway, withSkill, type RouteHandler } from "./handler";
 
 /**
@@ -27,7 +27,7 @@ const METHODS: Method[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 function otherMethods(wrap: typeof withGateway, allowed: Method[]): Record<Method | "OPTIONS", RouteHandler> {
   const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"])].sort().join(", ");
   const handler = wrap({ auth: "none" }, ({ req }) => {
-    throw new ApiError("method_not_allowed", `${req.method} is not accepted here; use ${allowed.join(" or ")}`, {}, { Allow: allow });
+    throw new DomainError("method_not_allowed", `${req.method} is not accepted here; use ${allowed.join(" or ")}`, {}, { Allow: allow });
   });
   // A plain OPTIONS (a CORS preflight is answered by proxy.ts before it gets here).
   const options = wrap({ auth: "none" }, () => new Response(null, { status: 204, headers: { Allow: allow } }));

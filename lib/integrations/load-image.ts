@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import sharp from "sharp";
 import { readInputUrl } from "@/lib/assets/read-input-url";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { isOutboundError } from "@/lib/net";
 import { fetchProviderMedia } from "@/lib/provider";
 import { MAX_INPUT_PIXELS } from "./text-overlay/square-cover";
@@ -40,7 +40,7 @@ export async function loadImage(url: string, field: string): Promise<Buffer> {
   return bytes;
 }
 
-const invalid = (field: string, message: string) => new ApiError("invalid_body", message, { issues: [{ path: [field], message }] });
+const invalid = (field: string, message: string) => new DomainError("invalid_body", message, { issues: [{ path: [field], message }] });
 
 async function collect(body: Readable, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -49,7 +49,7 @@ async function collect(body: Readable, maxBytes: number): Promise<Buffer> {
     total += (chunk as Buffer).byteLength;
     if (total > maxBytes) {
       body.destroy();
-      throw new ApiError("invalid_body", `The image is larger than ${maxBytes} bytes`);
+      throw new DomainError("invalid_body", `The image is larger than ${maxBytes} bytes`);
     }
     chunks.push(chunk as Buffer);
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { resetEnv } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { integrationAdapters, resolveIntegration } from "./registry";
 
 afterEach(() => {
@@ -21,11 +21,11 @@ describe("resolveIntegration", () => {
   });
 
   test.each(["unknown", "covers-edit-edit", "Covers", "covers-", "-edit", "edit"])("%s is 404 not_found", (segment) => {
-    expect(() => resolveIntegration(segment)).toThrow(ApiError);
+    expect(() => resolveIntegration(segment)).toThrow(DomainError);
     try {
       resolveIntegration(segment);
     } catch (err) {
-      expect(err).toMatchObject({ code: "not_found", status: 404 });
+      expect(err).toMatchObject({ code: "not_found" });
     }
   });
 
@@ -34,6 +34,6 @@ describe("resolveIntegration", () => {
     resetEnv();
     expect(slugOf("photo-edit")).toEqual({ slug: "photo-edit", action: "generate" });
     expect(slugOf("photo-edit-edit")).toEqual({ slug: "photo-edit", action: "edit" });
-    expect(() => resolveIntegration("photo")).toThrow(ApiError);
+    expect(() => resolveIntegration("photo")).toThrow(DomainError);
   });
 });

@@ -1,8 +1,8 @@
+import type { ServiceContext } from "@/lib/context";
 import type { z } from "zod";
 import { apiKeys } from "@/db/schema";
 import type { createKeyBody } from "@/lib/api/contracts/keys";
 import { base62, generateApiKey } from "@/lib/auth/api-key";
-import type { AuthContext } from "@/lib/auth/principal";
 
 export const newKeyId = () => `key_${base62(24)}`;
 
@@ -10,7 +10,7 @@ export const newKeyId = () => `key_${base62(24)}`;
  * Creates a key for the caller and returns its plaintext: the only time it exists outside the
  * caller's hands. Only the SHA-256 is stored (lib/auth/api-key.ts).
  */
-export async function createApiKey(ctx: AuthContext, input: z.output<typeof createKeyBody>, now = new Date()) {
+export async function createApiKey(ctx: ServiceContext, input: z.output<typeof createKeyBody>, now = new Date()) {
   const generated = generateApiKey(input.mode);
   const [row] = await ctx.db
     .insert(apiKeys)

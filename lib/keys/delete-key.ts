@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys, rateLimitWindows } from "@/db/schema";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { keyWindowKey } from "@/lib/rate-limit/sliding-window";
 
 /** Deletes a key of `userId`; it stops authenticating with the next request. */

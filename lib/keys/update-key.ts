@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { selectKeys, type KeyRow } from "./key-view";
 
 export type KeyPatch = {

@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
-import { type ApiError, type ErrorCode, skillCodeOf } from "@/lib/http/errors";
+import { type DomainError, type ErrorCode } from "@/lib/errors";
+import { skillCodeOf } from "@/lib/http/errors";
 import { normalizeError } from "@/lib/http/render";
 
 const site = (path: string) => new URL(path, env().APP_URL).toString();
@@ -8,7 +9,7 @@ const rub = (v: unknown) => `${v} ₽`;
 const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 
 /** What a model can do about each error: the sentence that follows the error's own message. */
-function adviceFor(err: ApiError): string | null {
+function adviceFor(err: DomainError): string | null {
   const x = err.extra;
   const advice: Partial<Record<ErrorCode, () => string>> = {
     insufficient_balance: () =>

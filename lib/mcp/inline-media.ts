@@ -1,9 +1,9 @@
+import type { ServiceContext } from "@/lib/context";
 import type { ContentBlock } from "@modelcontextprotocol/server";
 import { and, eq } from "drizzle-orm";
 import { assets } from "@/db/schema";
 import { findMediaUrls } from "@/lib/assets/media-refs";
 import type { GenerationRow } from "@/lib/generation/types";
-import type { RequestContext } from "@/lib/http/handler";
 import { log } from "@/lib/logger";
 import { currentStorage } from "@/lib/storage";
 
@@ -23,7 +23,7 @@ const inlineKind = (type: string | null): "image" | "audio" | null =>
 export type MediaFile = { url: string; contentType: string | null; sizeBytes: number | null };
 
 /** The result's media links, in the order the output lists them, with type and size where stored. */
-export async function resultMedia(ctx: RequestContext<"key">, row: GenerationRow): Promise<{ files: MediaFile[]; blocks: ContentBlock[] }> {
+export async function resultMedia(ctx: ServiceContext, row: GenerationRow): Promise<{ files: MediaFile[]; blocks: ContentBlock[] }> {
   const urls = findMediaUrls(row.output ?? {});
   if (urls.length === 0) return { files: [], blocks: [] };
   const stored = await ctx.db

@@ -1,6 +1,6 @@
+import type { ServiceContext } from "@/lib/context";
 import { createMcpHandler, McpServer, type McpHttpHandler, type ServerContext } from "@modelcontextprotocol/server";
 import { env } from "@/lib/env";
-import type { RequestContext } from "@/lib/http/handler";
 import { readJson } from "@/lib/http/request";
 import { log } from "@/lib/logger";
 import { processWide } from "@/lib/process-wide";
@@ -19,7 +19,7 @@ const INSTRUCTIONS =
   "PROVIDER_ERROR, UNAUTHORIZED) and say what to do next.";
 
 /** The principal and request a tool call runs for, handed through the SDK as `authInfo.extra`. */
-type CallerInfo = { ctx: RequestContext<"key">; req: Request };
+type CallerInfo = { ctx: ServiceContext; req: Request };
 
 function register(server: McpServer, tool: McpTool, caller: CallerInfo) {
   server.registerTool(
@@ -82,7 +82,7 @@ function handler(): McpHttpHandler {
  * JSON body of the API is (size cap, JSON only, no nesting bombs or unstorable text), with room
  * for upload_file's base64 up to MAX_UPLOAD_BYTES, and handed to the SDK with the caller.
  */
-export async function serveMcp(req: Request, ctx: RequestContext<"key">): Promise<Response> {
+export async function serveMcp(req: Request, ctx: ServiceContext): Promise<Response> {
   const body = await readJson(req, jsonUploadCap(env().MAX_UPLOAD_BYTES));
   const caller: CallerInfo = { ctx, req };
   return handler().fetch(req, {

@@ -1,6 +1,6 @@
+import type { ServiceContext } from "@/lib/context";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import type { RequestContext } from "@/lib/http/handler";
 
 /**
  * What a tool runs with: the HTTP request's context (the key's principal, resolved and counted
@@ -9,7 +9,7 @@ import type { RequestContext } from "@/lib/http/handler";
  * asked for them (a `progressToken`) and does nothing otherwise.
  */
 export type ToolCall = {
-  ctx: RequestContext<"key">;
+  ctx: ServiceContext;
   req: Request;
   signal: AbortSignal;
   progress: (message: string) => Promise<void>;

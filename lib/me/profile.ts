@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Executor } from "@/db/client";
 import { users } from "@/db/schema";
 import type { updateMeBody } from "@/lib/api/contracts/me";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 
 const profileColumns = {
   id: users.id,

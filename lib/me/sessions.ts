@@ -1,7 +1,7 @@
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { sessions } from "@/db/schema";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 
 /**
  * A user's live sessions, newest first. The cookie value (`sessionToken`) is never selected:

@@ -2,7 +2,8 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { operations } from "@/lib/api/contracts";
 import { gatewayErrorSchema, skillErrorSchema } from "@/lib/api/contracts/errors";
 import type { Operation } from "@/lib/api/contracts/operation";
-import { gatewayErrors, type ErrorCode } from "@/lib/http/errors";
+import { type ErrorCode } from "@/lib/errors";
+import { gatewayErrors } from "@/lib/http/errors";
 import { mcpClientConfig, mcpServerUrl } from "@/lib/mcp/client-config";
 import { withExplicitTypes } from "./explicit-types";
 

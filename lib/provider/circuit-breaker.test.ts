@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { CircuitBreaker } from "./circuit-breaker";
 import { CircuitOpenError, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "./errors";
 
@@ -111,8 +111,8 @@ describe("circuit breaker", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: "provider_error", status: 503, headers: { "Retry-After": "30" } });
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err).toMatchObject({ code: "provider_error", httpStatus: 503, headers: { "Retry-After": "30" } });
     advance(29_900);
     expect(() => breaker.assertAvailable()).not.toThrow();
   });

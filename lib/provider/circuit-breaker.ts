@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { observeProviderCall } from "@/lib/observability/metrics";
 import { CircuitOpenError, isCircuitOpen, isProviderUnavailable, type ProviderOperation } from "./errors";
@@ -82,7 +82,7 @@ export class CircuitBreaker {
   assertAvailable(): void {
     const wait = this.retryAfterMs();
     if (wait > 0) {
-      throw new ApiError(
+      throw new DomainError(
         "provider_error",
         "The generation provider is temporarily unavailable; retry after the indicated time",
         {},

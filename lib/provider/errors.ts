@@ -1,5 +1,5 @@
 import { brand } from "@/lib/brand";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import type { ProviderName } from "./types";
 
 /**
@@ -163,9 +163,9 @@ const retryAfterHeader = (ms: number | null): Record<string, string> =>
  * The API answer for a provider failure (DESIGN.md "Statuses and events"). Non-provider errors
  * are returned unchanged so the caller can rethrow them.
  */
-export function providerErrorToApiError(err: unknown): ApiError | unknown {
+export function providerErrorToDomainError(err: unknown): DomainError | unknown {
   if (isCircuitOpen(err)) {
-    return new ApiError(
+    return new DomainError(
       "provider_error",
       "The generation provider is temporarily unavailable; retry after the indicated time",
       {},
@@ -174,16 +174,16 @@ export function providerErrorToApiError(err: unknown): ApiError | unknown {
     );
   }
   if (isModelFailed(err)) {
-    return new ApiError("generation_failed", `Generation failed: ${err.message}`, {
+    return new DomainError("generation_failed", `Generation failed: ${err.message}`, {
       ...(err.errorType ? { errorType: err.errorType } : {}),
       ...(err.detail != null ? { detail: err.detail } : {}),
     });
   }
   if (isProviderUnavailable(err)) {
-    return new ApiError("provider_error", "The generation provider is unavailable; retry later", {}, retryAfterHeader(err.retryAfterMs));
+    return new DomainError("provider_error", "The generation provider is unavailable; retry later", {}, retryAfterHeader(err.retryAfterMs));
   }
   if (isProviderRejected(err)) {
-    return new ApiError("provider_error", "The generation provider refused the request");
+    return new DomainError("provider_error", "The generation provider refused the request");
   }
   return err;
 }

@@ -15,7 +15,7 @@ export {
   ProviderError,
   ProviderRejectedError,
   ProviderUnavailableError,
-  providerErrorToApiError,
+  providerErrorToDomainError,
   type ModelErrorDetail,
   type ProviderOperation,
 } from "./errors";

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { EnvError, parseEnv, resetEnv } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { FakeFal } from "@/test/servers/fal";
 import { breakerFor } from "./circuit-breaker";
-import { CircuitOpenError, ModelFailedError, ProviderRejectedError, ProviderUnavailableError, providerErrorToApiError } from "./errors";
+import { CircuitOpenError, ModelFailedError, ProviderRejectedError, ProviderUnavailableError, providerErrorToDomainError } from "./errors";
 import { fetchProviderMedia, providerByName, providerFor, resetProviders } from "./registry";
 
 let fal: FakeFal;
@@ -93,9 +93,9 @@ describe("circuit breaker in front of each provider", () => {
     expect(breakerFor("fal").state).toBe("closed");
 
     // What the engine answers: 503 provider_error with Retry-After, before charging anything.
-    expect(() => breakerFor("local").assertAvailable()).toThrow(ApiError);
-    const api = providerErrorToApiError(open) as ApiError;
-    expect(api).toMatchObject({ code: "provider_error", status: 503, headers: { "Retry-After": "60" } });
+    expect(() => breakerFor("local").assertAvailable()).toThrow(DomainError);
+    const api = providerErrorToDomainError(open) as DomainError;
+    expect(api).toMatchObject({ code: "provider_error", httpStatus: 503, headers: { "Retry-After": "60" } });
   });
 
   test("fal's answers after retries feed its breaker", async () => {
@@ -142,19 +142,19 @@ describe("errors the engine answers with", () => {
     [new ProviderRejectedError("fal", "submit", "401", { status: 401 }), 502, "provider_error", {}],
     [new CircuitOpenError("fal", "submit", 1200), 503, "provider_error", { "Retry-After": "2" }],
   ])("%s → %i %s", (err, status, code, headers) => {
-    expect(providerErrorToApiError(err)).toMatchObject({ status, code, headers });
+    expect(providerErrorToDomainError(err)).toMatchObject({ status, code, headers });
   });
 
   test("a model failure keeps its detail for the caller", () => {
-    const api = providerErrorToApiError(
+    const api = providerErrorToDomainError(
       new ModelFailedError("fal", "result", "prompt: too long", { status: 422, detail: [{ msg: "too long" }] }),
-    ) as ApiError;
+    ) as DomainError;
     expect(api.message).toBe("Generation failed: prompt: too long");
     expect(api.extra).toMatchObject({ detail: [{ msg: "too long" }] });
   });
 
   test("anything else is handed back unchanged", () => {
     const other = new Error("x");
-    expect(providerErrorToApiError(other)).toBe(other);
+    expect(providerErrorToDomainError(other)).toBe(other);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { validationError } from "@/lib/http/render";
 import { describeDetail, ModelFailedError } from "./errors";
 import type { ProviderName } from "./types";
@@ -41,7 +41,7 @@ export function parseProviderWebhook(provider: ProviderName, raw: string | Uint8
   try {
     json = JSON.parse(typeof raw === "string" ? raw : Buffer.from(raw).toString("utf8"));
   } catch {
-    throw new ApiError("invalid_json", "Webhook body is not valid JSON");
+    throw new DomainError("invalid_json", "Webhook body is not valid JSON");
   }
   const parsed = providerWebhookBodySchema.safeParse(json);
   if (!parsed.success) throw validationError("invalid_body", parsed.error);

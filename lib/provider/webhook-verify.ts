@@ -2,7 +2,7 @@ import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { localProviderSecret } from "./local/secret";
 import { parseProviderWebhook, type ProviderWebhookEvent } from "./webhook-payload";
@@ -81,7 +81,7 @@ export async function verifyProviderWebhook(raw: RawWebhook, options: VerifyOpti
   return parseProviderWebhook("local", raw.body);
 }
 
-const invalid = (message: string) => new ApiError("invalid_signature", message);
+const invalid = (message: string) => new DomainError("invalid_signature", message);
 
 /** fal's four headers, present, with a fresh timestamp and a well-formed signature. */
 function falHeaders(headers: Headers, now: number) {
@@ -190,7 +190,7 @@ export class JwksCache {
   /** Keys we already had stay usable; with none, the sender is asked to retry later. */
   private fallback(): KeyObject[] {
     if (this.cached) return this.cached.keys;
-    throw new ApiError("provider_error", "The provider's webhook keys could not be read; retry later", {}, { "Retry-After": "60" }, 503);
+    throw new DomainError("provider_error", "The provider's webhook keys could not be read; retry later", {}, { "Retry-After": "60" }, 503);
   }
 
   private async fetchKeys(): Promise<KeyObject[]> {

@@ -2,15 +2,15 @@ import { confirmKey, needsConfirmation } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/http/client-address";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { rateLimitHeaders } from "./headers";
 import type { RateLimitRule, RuleContext } from "./rules";
 import type { SQL } from "drizzle-orm";
 import { countKeyRequest, countKeyRequestCarrying, hitKeyWindow, hitWindow, type LimitResult } from "./sliding-window";
 
-function refuse(result: LimitResult, message: string, now: number): ApiError {
+function refuse(result: LimitResult, message: string, now: number): DomainError {
   const headers = rateLimitHeaders(result, now);
-  return new ApiError("rate_limited", `${message}; retry after ${headers["Retry-After"]} s`, {}, headers);
+  return new DomainError("rate_limited", `${message}; retry after ${headers["Retry-After"]} s`, {}, headers);
 }
 
 function subjectOf(rule: RateLimitRule, rc: RuleContext): string | null {

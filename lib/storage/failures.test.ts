@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { httpStatusOf } from "@/lib/http/errors";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { assets } from "@/db/schema";
 import { rehostResult } from "@/lib/assets/rehost";
-import { isApiError } from "@/lib/http/errors";
+import { isDomainError } from "@/lib/errors";
 import { createUser } from "@/test/factories";
 import * as media from "@/test/media";
 import { startS3Server, type S3Server } from "@/test/servers/s3";
@@ -55,7 +56,7 @@ describe("watched storage", () => {
   test("a failing operation becomes 503 storage_unavailable and is remembered; the next success forgets it", async () => {
     const broken = watched(s3.storage({ bucket: "gone" }));
     const err = await thrown(broken.put("any/key", new Uint8Array([1]), { contentType: "application/octet-stream" }));
-    expect(isApiError(err) && { code: err.code, status: err.status, extra: err.extra, headers: err.headers }).toEqual({
+    expect(isDomainError(err) && { code: err.code, status: httpStatusOf(err), extra: err.extra, headers: err.headers }).toEqual({
       code: "storage_unavailable",
       status: 503,
       extra: { failure: "bucket_missing" },

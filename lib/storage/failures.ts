@@ -1,4 +1,4 @@
-import { ApiError, isApiError } from "@/lib/http/errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { isRangeNotSatisfiable, type ObjectStorage } from "./types";
 
@@ -79,14 +79,14 @@ const DESCRIBE: Record<StorageFailureKind, string> = {
   error: "the storage failed",
 };
 
-function record(operation: string, err: unknown): ApiError {
+function record(operation: string, err: unknown): DomainError {
   const kind = failureKind(err);
   const at = new Date().toISOString();
   const first = state.failure === null;
   state.failure = { kind, operation, at, since: state.failure?.since ?? at };
   // Once when storage starts failing, then at debug level: an outage must not flood the log.
   (first ? log.error : log.debug)("file storage is failing", { operation, failure: kind, error: err });
-  return new ApiError(
+  return new DomainError(
     "storage_unavailable",
     `File storage is unavailable: ${DESCRIBE[kind]}. Try again later`,
     { failure: kind },
@@ -113,7 +113,7 @@ export function watched(storage: ObjectStorage): ObjectStorage {
         succeeded();
         return result;
       } catch (err) {
-        if (isRangeNotSatisfiable(err) || isApiError(err)) {
+        if (isRangeNotSatisfiable(err) || isDomainError(err)) {
           succeeded();
           throw err;
         }

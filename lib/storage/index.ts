@@ -1,6 +1,6 @@
 import path from "node:path";
 import { env, type Env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { watched } from "./failures";
 import { localStorage } from "./local";
@@ -67,7 +67,7 @@ export function getStorage(): ObjectStorage {
   const storage = currentStorage();
   if (!storage) {
     const state = storageState();
-    throw new ApiError("asset_storage_disabled", state.reason ?? "File storage is not configured");
+    throw new DomainError("asset_storage_disabled", state.reason ?? "File storage is not configured");
   }
   return storage;
 }

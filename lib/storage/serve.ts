@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { renderError } from "@/lib/http/render";
 import { OCTET_STREAM } from "./media-types";
 import { parseRangeHeader } from "./range";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import * as media from "@/test/media";
 import { classifyUpload } from "./classify";
 import { decodeJsonUpload } from "./json-upload";
@@ -8,7 +8,7 @@ async function outcome(bytes: Uint8Array, declared: string | null) {
   try {
     return await classifyUpload(bytes, declared);
   } catch (err) {
-    return (err as ApiError).code;
+    return (err as DomainError).code;
   }
 }
 

@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from "file-type";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 
 /**
  * What users may upload, decided by the file's bytes (magic numbers), never by its name or
@@ -120,14 +120,14 @@ const bare = (type: string | null | undefined) => (type ?? "").split(";")[0]!.tr
 export const declaredUploadType = (declared: string | null | undefined): UploadContentType | null => DECLARED[bare(declared)] ?? null;
 
 export const emptyFile = () =>
-  new ApiError("invalid_body", "The file is empty", { issues: [{ path: ["file"], message: "The file is empty" }] });
+  new DomainError("invalid_body", "The file is empty", { issues: [{ path: ["file"], message: "The file is empty" }] });
 
 export const corruptFile = (type: string) =>
-  new ApiError("invalid_body", `The file is not a valid ${type} file`, {
+  new DomainError("invalid_body", `The file is not a valid ${type} file`, {
     issues: [{ path: ["file"], message: `Not a valid ${type} file` }],
   });
 
-const unsupported = (message: string) => new ApiError("unsupported_media_type", message);
+const unsupported = (message: string) => new DomainError("unsupported_media_type", message);
 const allowedList = () => UPLOAD_CONTENT_TYPES.join(", ");
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, invalidJson, isApiError } from "@/lib/http/errors";
+import { DomainError, invalidJson, isDomainError } from "@/lib/errors";
 import { readBodyBytes } from "@/lib/http/request";
 import { parseWith } from "@/lib/http/request";
 import { tooLarge } from "./multipart";
@@ -31,7 +31,7 @@ export const jsonUploadCap = (maxBytes: number) => Math.ceil(maxBytes / 3) * 4 +
 function decodeBase64(text: string, maxBytes: number, field: string): Buffer {
   const compact = text.replace(/\s+/g, "");
   if (!BASE64.test(compact) || compact.replace(/=+$/, "").length % 4 === 1) {
-    throw new ApiError("invalid_body", `${field} is not valid base64`, { issues: [{ path: ["data"], message: "Invalid base64" }] });
+    throw new DomainError("invalid_body", `${field} is not valid base64`, { issues: [{ path: ["data"], message: "Invalid base64" }] });
   }
   if (Math.floor((compact.replace(/=+$/, "").length * 3) / 4) > maxBytes) throw tooLarge(maxBytes);
   return Buffer.from(compact, compact.includes("-") || compact.includes("_") ? "base64url" : "base64");
@@ -80,7 +80,7 @@ export async function readJsonUpload(req: Request, maxBytes: number): Promise<De
   try {
     raw = await readBodyBytes(req, jsonUploadCap(maxBytes));
   } catch (err) {
-    if (isApiError(err) && err.code === "payload_too_large") throw tooLarge(maxBytes);
+    if (isDomainError(err) && err.code === "payload_too_large") throw tooLarge(maxBytes);
     throw err;
   }
   let parsed: unknown;

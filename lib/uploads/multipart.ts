@@ -1,7 +1,7 @@
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { ApiError, isApiError } from "@/lib/http/errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 
 export type IncomingFile = {
   stream: Readable;
@@ -14,10 +14,10 @@ export type IncomingFile = {
 export const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
 export const tooLarge = (maxBytes: number) =>
-  new ApiError("asset_too_large", `The file is larger than the upload limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
+  new DomainError("asset_too_large", `The file is larger than the upload limit of ${maxBytes} bytes`, { limitBytes: maxBytes });
 
 const missingFile = () =>
-  new ApiError("invalid_body", "Send the file in a multipart field named `file`", {
+  new DomainError("invalid_body", "Send the file in a multipart field named `file`", {
     issues: [{ path: ["file"], message: "Required" }],
   });
 
@@ -32,7 +32,7 @@ export const isMultipart = (contentType: string | null) => /^multipart\/form-dat
 export async function readMultipartFile<T>(req: Request, maxBytes: number, onFile: (file: IncomingFile) => Promise<T>): Promise<T> {
   const contentType = req.headers.get("content-type");
   if (!isMultipart(contentType)) {
-    throw new ApiError("unsupported_media_type", "Send the upload as multipart/form-data with a `file` field");
+    throw new DomainError("unsupported_media_type", "Send the upload as multipart/form-data with a `file` field");
   }
   const cap = maxBytes + MULTIPART_OVERHEAD_BYTES;
   const declared = Number(req.headers.get("content-length") ?? NaN);
@@ -46,7 +46,7 @@ export async function readMultipartFile<T>(req: Request, maxBytes: number, onFil
       limits: { fileSize: maxBytes + 1, files: 5, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 50 },
     });
   } catch {
-    throw new ApiError("invalid_body", "Malformed multipart/form-data Content-Type (no boundary)");
+    throw new DomainError("invalid_body", "Malformed multipart/form-data Content-Type (no boundary)");
   }
 
   const source = Readable.fromWeb(req.body as unknown as NodeWebReadableStream);
@@ -94,9 +94,9 @@ export async function readMultipartFile<T>(req: Request, maxBytes: number, onFil
     parser.on("close", () => {
       if (!fileSeen) fail(missingFile());
     });
-    parser.on("error", (err) => fail(isApiError(err) ? err : new ApiError("invalid_body", "Malformed multipart body")));
+    parser.on("error", (err) => fail(isDomainError(err) ? err : new DomainError("invalid_body", "Malformed multipart body")));
     meter.on("error", fail);
-    source.on("error", (err) => fail(isApiError(err) ? err : new ApiError("invalid_body", "The upload was interrupted")));
+    source.on("error", (err) => fail(isDomainError(err) ? err : new DomainError("invalid_body", "The upload was interrupted")));
     source.pipe(meter).pipe(parser);
   });
 }

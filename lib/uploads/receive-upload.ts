@@ -1,6 +1,6 @@
+import type { ServiceContext } from "@/lib/context";
 import { Readable } from "node:stream";
-import type { RequestContext } from "@/lib/http/handler";
-import { ApiError, isApiError } from "@/lib/http/errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { getStorage } from "@/lib/storage";
 import { readJsonUpload } from "./json-upload";
@@ -14,7 +14,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * surface also JSON `{data, mime_type, filename}`. Storage is checked first, so a server without
  * storage answers 503 before reading the body.
  */
-export async function receiveUpload(ctx: RequestContext<"key">, req: Request, options: { allowJson: boolean }): Promise<StoredUpload> {
+export async function receiveUpload(ctx: ServiceContext, req: Request, options: { allowJson: boolean }): Promise<StoredUpload> {
   const storage = getStorage();
   const maxBytes = env().MAX_UPLOAD_BYTES;
   const userId = ctx.principal.userId;
@@ -26,7 +26,7 @@ export async function receiveUpload(ctx: RequestContext<"key">, req: Request, op
     const decoded = await readJsonUpload(req, maxBytes);
     return storeUpload(ctx.db, storage, userId, { ...decoded, stream: Readable.from([decoded.bytes]) }, maxBytes);
   }
-  throw new ApiError(
+  throw new DomainError(
     "unsupported_media_type",
     options.allowJson
       ? "Send the upload as multipart/form-data with a `file` field, or as JSON {data, mime_type, filename}"
@@ -39,8 +39,8 @@ export async function receiveUpload(ctx: RequestContext<"key">, req: Request, op
  * INVALID_PARAMS, with the gateway code in `details.reason`). Size keeps its 413.
  */
 export function asSkillUploadError(err: unknown): unknown {
-  if (isApiError(err) && err.code === "unsupported_media_type") {
-    return new ApiError(err.code, err.message, err.extra, err.headers, 400);
+  if (isDomainError(err) && err.code === "unsupported_media_type") {
+    return new DomainError(err.code, err.message, err.extra, err.headers, 400);
   }
   return err;
 }

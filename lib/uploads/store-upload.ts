@@ -6,7 +6,7 @@ import type { Db } from "@/db/client";
 import { assets, uploads } from "@/db/schema";
 import { assetKey } from "@/lib/assets/keys";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import type { ObjectStorage } from "@/lib/storage";
 import { extensionFor } from "@/lib/storage/media-types";
 import { spoolToFile } from "@/lib/storage/spool";
@@ -62,7 +62,7 @@ export async function storeUpload(
     onHead: async (head) => {
       contentType = await classifyUpload(head, input.declaredType);
       if (promised && contentType !== promised.contentType) {
-        throw new ApiError(
+        throw new DomainError(
           "unsupported_media_type",
           `The file's bytes are ${contentType}, but its upload was initiated as ${promised.contentType}`,
         );

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "@/lib/http/errors";
+import { DomainError, notFound } from "@/lib/errors";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
@@ -16,7 +16,7 @@ export const GET = observed(
     try {
       if (!metricsEnabled()) throw notFound("Endpoint");
       if (!authorizeScrape(req.headers.get("authorization"))) {
-        throw new ApiError(
+        throw new DomainError(
           "unauthorized",
           "A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)",
           {},

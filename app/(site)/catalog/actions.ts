@@ -2,7 +2,7 @@
 
 import { getDb } from "@/db/client";
 import { previewEstimate, type EstimatePreview } from "@/lib/catalog/estimate";
-import { isApiError } from "@/lib/http/errors";
+import { isDomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 
 const MAX_INPUT_CHARS = 64 * 1024;
@@ -21,7 +21,7 @@ export async function estimateAction(modelId: unknown, input: unknown): Promise<
   try {
     return await previewEstimate(await getDb(), modelId, input);
   } catch (err) {
-    if (isApiError(err)) return { estimate: null, issues: [{ path: [], message: err.message }] };
+    if (isDomainError(err)) return { estimate: null, issues: [{ path: [], message: err.message }] };
     log.error("catalog estimate failed", { modelId, error: err });
     return { estimate: null, issues: [{ path: [], message: "The estimate is unavailable right now" }] };
   }

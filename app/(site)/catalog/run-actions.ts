@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { currentViewer } from "@/lib/auth/viewer";
 import { getRunCost, type RunCost } from "@/lib/generation-ui/get-run-cost";
 import { getRetryStates, type RetryState } from "@/lib/generation-ui/get-retry-states";
-import { isApiError } from "@/lib/http/errors";
+import { isDomainError } from "@/lib/errors";
 
 /**
  * The playground's cost line after a run: reserved and settled credits of the signed-in user's
@@ -18,7 +18,7 @@ export async function runCostAction(requestId: unknown): Promise<RunCost | null>
   try {
     return await getRunCost(await getDb(), viewer.userId, requestId);
   } catch (err) {
-    if (isApiError(err)) return null;
+    if (isDomainError(err)) return null;
     throw err;
   }
 }

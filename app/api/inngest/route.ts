@@ -1,6 +1,6 @@
 import { inngestHandler } from "@/inngest/handler";
 import { inngest } from "@/inngest/client";
-import { invalidJson } from "@/lib/http/errors";
+import { invalidJson } from "@/lib/errors";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/http/request";
 import { requestIdOf } from "@/lib/http/request-id";

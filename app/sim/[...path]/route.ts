@@ -1,5 +1,5 @@
 import { withGateway } from "@/lib/http/handler";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { checkMediaLink, renderMedia } from "@/lib/provider/local/media-url";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 

@@ -1,16 +1,16 @@
+import type { ServiceContext } from "@/lib/context";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { sessions, users } from "@/db/schema";
 import type { banBody } from "@/lib/api/contracts/admin-users";
-import type { AuthContext } from "@/lib/auth/principal";
-import { ApiError, notFound } from "@/lib/http/errors";
+import { DomainError, notFound } from "@/lib/errors";
 
 /**
  * Bans a user and revokes their sessions in one transaction. Keys are not deleted: the resolver
  * answers 403 for them while the ban is in force, and they work again once it lifts.
  */
-export async function banUser(ctx: AuthContext, userId: string, body: z.output<typeof banBody>): Promise<void> {
-  if (userId === ctx.principal.userId) throw new ApiError("forbidden", "You cannot ban yourself");
+export async function banUser(ctx: ServiceContext, userId: string, body: z.output<typeof banBody>): Promise<void> {
+  if (userId === ctx.principal.userId) throw new DomainError("forbidden", "You cannot ban yourself");
   await ctx.db.transaction(async (tx) => {
     const updated = await tx
       .update(users)
@@ -22,7 +22,7 @@ export async function banUser(ctx: AuthContext, userId: string, body: z.output<t
   });
 }
 
-export async function unbanUser(ctx: AuthContext, userId: string): Promise<void> {
+export async function unbanUser(ctx: ServiceContext, userId: string): Promise<void> {
   const updated = await ctx.db
     .update(users)
     .set({ banned: false, banReason: null, banExpires: null })

@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { errorCodes, skillCodes } from "@/lib/http/errors";
+import { errorCodes } from "@/lib/errors";
+import { skillCodes } from "@/lib/http/errors";
 
 export const issueSchema = z.object({ path: z.array(z.string()), message: z.string() }).meta({ id: "ValidationIssue" });
 
 export const gatewayErrorSchema = z
   .object({
     success: z.literal(false),
-    error: z.enum(errorCodes as [string, ...string[]]).meta({ description: "Stable machine-readable code" }),
+    error: z.enum(errorCodes).meta({ description: "Stable machine-readable code" }),
     message: z.string().meta({ description: "For humans; may change" }),
     issues: z.array(issueSchema).optional(),
     required: z.number().optional().meta({ description: "Rubles needed (insufficient_balance)" }),

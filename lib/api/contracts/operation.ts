@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AuthMode } from "@/lib/auth/resolve";
-import type { ErrorCode } from "@/lib/http/errors";
+import type { ErrorCode } from "@/lib/errors";
 
 /**
  * One documented operation. Route handlers validate with the same zod schemas referenced here, and

@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
+import { httpStatusOf } from "@/lib/http/errors";
 import { describe, expect, test } from "vitest";
 import { getDb, rawRows } from "@/db/client";
 import { apiKeyMonthlySpend, apiKeys, balances, creditTransactions } from "@/db/schema";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { createApiKey, createUser } from "@/test/factories";
 import { clawbackCredits, getBalanceCredits, grantCredits, refundGeneration, reserveCredits, settleGeneration } from "./ledger";
 
@@ -28,13 +29,13 @@ async function expectLedgerExplainsBalance(userId: string) {
   return balance;
 }
 
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
+async function caught(promise: Promise<unknown>): Promise<DomainError> {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
 }
 
 describe("reserve", () => {
@@ -50,7 +51,7 @@ describe("reserve", () => {
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(ok).toHaveLength(50);
     expect(refused).toHaveLength(150);
-    for (const r of refused) expect((r.reason as ApiError).code).toBe("insufficient_balance");
+    for (const r of refused) expect((r.reason as DomainError).code).toBe("insufficient_balance");
     expect(await expectLedgerExplainsBalance(user.id)).toBe(0);
   });
 
@@ -77,7 +78,7 @@ describe("reserve", () => {
     const error = await caught(
       reserveCredits(db, { userId: user.id, apiKeyId: null, generationId: `short-${user.id}`, credits: 250 * RUB + 5 }),
     );
-    expect(error.status).toBe(402);
+    expect(httpStatusOf(error)).toBe(402);
     expect(error.extra).toEqual({
       required: 250.0005,
       available: 1,
@@ -123,7 +124,7 @@ describe("key monthly cap", () => {
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
     for (const r of results.filter((r): r is PromiseRejectedResult => r.status === "rejected")) {
-      expect(r.reason).toMatchObject({ code: "key_limit_exceeded", status: 429 });
+      expect(r.reason).toMatchObject({ code: "key_limit_exceeded" });
     }
     expect(await expectLedgerExplainsBalance(user.id)).toBe(95 * RUB);
   });

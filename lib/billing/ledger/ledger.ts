@@ -2,7 +2,7 @@ import { eq, is, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { rawRows, type Executor } from "@/db/client";
 import { balances, type TransactionType } from "@/db/schema";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { CREDITS_PER_RUB, creditsToRub } from "@/lib/billing/pricing/credits";
 import { publishDebit } from "./debit-hook";
@@ -122,9 +122,9 @@ async function runMove(db: Executor, idempotencyKey: string, statement: SQL): Pr
 const newId = () => `txn_${crypto.randomUUID().replaceAll("-", "")}`;
 
 /** 402 with the spec's fields: amounts in ₽, and the smallest top-up that covers the shortfall. */
-export function insufficientBalance(requiredCredits: number, availableCredits: number): ApiError {
+export function insufficientBalance(requiredCredits: number, availableCredits: number): DomainError {
   const shortfallRub = Math.ceil(Math.max(0, requiredCredits - availableCredits) / CREDITS_PER_RUB);
-  return new ApiError("insufficient_balance", "Balance too low for this generation; top up to continue", {
+  return new DomainError("insufficient_balance", "Balance too low for this generation; top up to continue", {
     required: creditsToRub(requiredCredits),
     available: creditsToRub(availableCredits),
     recovery: { action: "topup", url: "/billing/topup", minAmountRub: Math.max(env().MIN_TOPUP_RUB, shortfallRub) },
@@ -182,7 +182,7 @@ export async function reserveCredits(db: Executor, input: ReserveInput): Promise
         throw error;
       });
   if ("keyLimit" in outcome) {
-    throw new ApiError("key_limit_exceeded", "This API key has reached its monthly spending limit");
+    throw new DomainError("key_limit_exceeded", "This API key has reached its monthly spending limit");
   }
   return finishReserve(db, input, key, outcome.move);
 }

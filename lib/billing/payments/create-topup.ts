@@ -4,9 +4,9 @@ import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { rubToCredits } from "@/lib/billing/pricing/credits";
-import { isPaymentProviderError, paymentProviderApiError } from "./errors";
+import { isPaymentProviderError, paymentProviderDomainError } from "./errors";
 import { toPaymentView } from "./payment-view";
 import { currentPaymentProvider } from "./registry";
 
@@ -20,7 +20,7 @@ export type TopupInput = { amountRub: number; returnUrl: string; savePaymentMeth
 export async function createTopup(ctx: { db: Db; principal: Principal }, input: TopupInput) {
   const min = env().MIN_TOPUP_RUB;
   if (input.amountRub < min) {
-    throw new ApiError("minimum_topup", `The smallest top-up is ${min} ₽`, {
+    throw new DomainError("minimum_topup", `The smallest top-up is ${min} ₽`, {
       recovery: { action: "topup", url: "/billing/topup", minAmountRub: min },
     });
   }
@@ -63,6 +63,6 @@ export async function createTopup(ctx: { db: Db; principal: Principal }, input: 
     if (!isPaymentProviderError(err)) throw err;
     // The provider refused or failed: the payment can never be confirmed, so it is closed here.
     await ctx.db.update(payments).set({ status: "canceled", cancellationReason: "provider_error" }).where(eq(payments.id, row!.id));
-    throw paymentProviderApiError(err);
+    throw paymentProviderDomainError(err);
   }
 }

@@ -1,5 +1,5 @@
 import { brand } from "@/lib/brand";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 
 /**
  * The provider failed or refused a call. `retryable` says whether the same request (same
@@ -22,5 +22,5 @@ paymentProviderErrors.mark(PaymentProviderError);
 export const isPaymentProviderError = paymentProviderErrors.is;
 
 /** The HTTP answer to a provider failure: 502 payment_provider (spec "Errors"). */
-export const paymentProviderApiError = (err: PaymentProviderError) =>
-  new ApiError("payment_provider", `The payment provider failed: ${err.message}. Nothing was charged; try again.`);
+export const paymentProviderDomainError = (err: PaymentProviderError) =>
+  new DomainError("payment_provider", `The payment provider failed: ${err.message}. Nothing was charged; try again.`);

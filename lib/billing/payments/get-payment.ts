@@ -1,7 +1,7 @@
 import { and, eq, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import type { PaymentRow } from "./payment-view";
 import { reconcileQuietly } from "./reconcile-payment";
 

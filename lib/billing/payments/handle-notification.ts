@@ -2,11 +2,11 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { inboundEvents, payments } from "@/db/schema";
 import { clientAddress } from "@/lib/http/client-address";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { valueToKopecks } from "./amount";
 import { applyProviderPayment } from "./apply-provider-payment";
-import { isPaymentProviderError, paymentProviderApiError } from "./errors";
+import { isPaymentProviderError, paymentProviderDomainError } from "./errors";
 import { isLocalPaymentSecret } from "./local/secret";
 import type { ProviderName } from "./provider";
 import { paymentProvider } from "./registry";
@@ -32,10 +32,10 @@ function authenticate(req: Request): ProviderName {
   if (auth !== null) {
     const secret = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
     if (secret && isLocalPaymentSecret(secret)) return "local";
-    throw new ApiError("invalid_signature", "The notification's credentials are not valid");
+    throw new DomainError("invalid_signature", "The notification's credentials are not valid");
   }
   if (isTrustedYookassaAddress(clientAddress(req))) return "yookassa";
-  throw new ApiError("invalid_signature", "The notification does not come from the payment provider");
+  throw new DomainError("invalid_signature", "The notification does not come from the payment provider");
 }
 
 const result = (processed: boolean, reason: string | null, deduped: boolean): NotificationResult => ({
@@ -97,7 +97,7 @@ async function applyNotification(
     remote = await paymentProvider(provider).getPayment(body.object.id);
   } catch (err) {
     // 502 makes the provider redeliver later, when it can be checked.
-    if (isPaymentProviderError(err)) throw paymentProviderApiError(err);
+    if (isPaymentProviderError(err)) throw paymentProviderDomainError(err);
     throw err;
   }
   if (!remote) return { processed: false, reason: "unknown_at_provider" };

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { getPaymentFresh } from "./get-payment";
 
 export const receiptPagePath = (paymentId: string) => `/dashboard/billing/receipts/${paymentId}`;
@@ -12,6 +12,6 @@ export const receiptPagePath = (paymentId: string) => `/dashboard/billing/receip
  */
 export async function receiptUrl(db: Db, userId: string, id: string): Promise<string> {
   const payment = await getPaymentFresh(db, userId, id);
-  if (payment.status !== "succeeded") throw new ApiError("not_found", "This payment has no receipt: it has not succeeded");
+  if (payment.status !== "succeeded") throw new DomainError("not_found", "This payment has no receipt: it has not succeeded");
   return payment.receiptUrl ?? new URL(receiptPagePath(payment.id), env().APP_URL).toString();
 }

@@ -1,6 +1,7 @@
 import type { CoverAnswer, CoverEditBody } from "@/lib/api/contracts/integrations";
 import { getStorage } from "@/lib/storage";
-import type { IntegrationContext } from "../context";
+import type { ServiceContext } from "@/lib/context";
+import type { Idempotency } from "@/lib/generation/idempotency";
 import { loadImage } from "../load-image";
 import { storeCover } from "../store-cover";
 import { overlayCoverText } from "../text-overlay/overlay-cover-text";
@@ -18,7 +19,7 @@ export function renderedText(choice: boolean | string | undefined, own: string):
  * on a cover generated for the release when there is none, stored as an `integration` asset.
  * Storage is checked first, so a server that cannot keep the result never bills a generation.
  */
-export async function editCover(ctx: IntegrationContext, body: CoverEditBody): Promise<CoverAnswer> {
+export async function editCover(ctx: ServiceContext, body: CoverEditBody, idempotency?: Idempotency): Promise<CoverAnswer> {
   const storage = getStorage();
   const title = renderedText(body.render_track_text, body.release_name);
   const artist = renderedText(body.render_artist_text, body.artist);
@@ -30,7 +31,7 @@ export async function editCover(ctx: IntegrationContext, body: CoverEditBody): P
     sourceUrl = body.reference_image;
   } else {
     prompt = buildCoverPrompt({ release_name: body.release_name, genre: body.genre, text: body.release_name });
-    const generated = await generateCoverImage(ctx, prompt);
+    const generated = await generateCoverImage(ctx, prompt, idempotency);
     sourceUrl = generated.url;
     generationId = generated.requestId;
   }

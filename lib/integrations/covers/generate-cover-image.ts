@@ -1,7 +1,8 @@
 import { env } from "@/lib/env";
 import { runGeneration } from "@/lib/generation/run-generation";
-import { ApiError } from "@/lib/http/errors";
-import type { IntegrationContext } from "../context";
+import { DomainError } from "@/lib/errors";
+import type { ServiceContext } from "@/lib/context";
+import type { Idempotency } from "@/lib/generation/idempotency";
 
 /** Square, cover-sized: 1024×1024 on fal's image models (and on the simulator). */
 export const COVER_IMAGE_INPUT = { image_size: "square_hd", num_images: 1 } as const;
@@ -14,15 +15,15 @@ export type GeneratedCover = { url: string; requestId: string; costCredits: numb
  * `integration`), its result re-hosted on the service's storage. The request's Idempotency-Key
  * keys it: a repeat reuses the first request's generation.
  */
-export async function generateCoverImage(ctx: IntegrationContext, prompt: string): Promise<GeneratedCover> {
+export async function generateCoverImage(ctx: ServiceContext, prompt: string, idempotency?: Idempotency): Promise<GeneratedCover> {
   const result = await runGeneration(ctx, {
     modelId: env().INTEGRATION_MODEL_ID,
     input: { prompt, ...COVER_IMAGE_INPUT },
     operation: "integration",
-    idempotency: ctx.idempotency,
+    idempotency,
   });
   const url = firstImageUrl(result.output);
-  if (!url) throw new ApiError("generation_failed", "The model answered without an image", { requestId: result.requestId });
+  if (!url) throw new DomainError("generation_failed", "The model answered without an image", { requestId: result.requestId });
   return { url, requestId: result.requestId, costCredits: result.costCredits };
 }
 

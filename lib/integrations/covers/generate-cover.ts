@@ -1,12 +1,13 @@
 import type { CoverAnswer, CoverGenerateBody } from "@/lib/api/contracts/integrations";
-import type { IntegrationContext } from "../context";
+import type { ServiceContext } from "@/lib/context";
+import type { Idempotency } from "@/lib/generation/idempotency";
 import { generateCoverImage } from "./generate-cover-image";
 import { buildCoverPrompt } from "./prompt";
 
 /** `POST /integrations/{slug}`: a cover generated from the release (see buildCoverPrompt). */
-export async function generateCover(ctx: IntegrationContext, body: CoverGenerateBody): Promise<CoverAnswer> {
+export async function generateCover(ctx: ServiceContext, body: CoverGenerateBody, idempotency?: Idempotency): Promise<CoverAnswer> {
   const prompt = buildCoverPrompt(body);
-  const cover = await generateCoverImage(ctx, prompt);
+  const cover = await generateCoverImage(ctx, prompt, idempotency);
   return {
     success: true,
     message: "Cover generated",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { failureError } from "@/lib/generation/present";
 import { startGeneration } from "@/lib/generation/start-generation";
-import { ApiError, isApiError } from "@/lib/http/errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 import { followJob } from "../follow-job";
 import { jobResult, MAX_WAIT_SECONDS } from "../job-result";
 import { enforceTierLimit } from "../tier-limit";
@@ -48,6 +48,6 @@ export const generate = defineTool({
 
 /** As on POST /api/v1/generate: an unknown `model` is a bad parameter (INVALID_PARAMS), not a missing resource. */
 function unknownModelIsInvalid(err: unknown): never {
-  if (!isApiError(err) || err.code !== "unknown_model") throw err;
-  throw new ApiError("invalid_body", `model: ${err.message}`, { issues: [{ path: ["model"], message: err.message }] });
+  if (!isDomainError(err) || err.code !== "unknown_model") throw err;
+  throw new DomainError("invalid_body", `model: ${err.message}`, { issues: [{ path: ["model"], message: err.message }] });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withGateway } from "@/lib/http/handler";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { json } from "@/lib/http/json";
 import { gatewayUnknownRoute } from "@/lib/http/unknown-route";
 import { runIntegration } from "@/lib/integrations/run-integration";

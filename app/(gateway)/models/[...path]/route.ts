@@ -1,7 +1,7 @@
 import { estimateBody } from "@/lib/api/contracts/models";
 import { estimateModel } from "@/lib/catalog/estimate";
 import { getModelCard } from "@/lib/catalog/get";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";
@@ -16,7 +16,7 @@ export const GET = withGateway({ auth: "optional" }, async ({ ctx, params }) =>
 export const POST = withGateway({ auth: "key", body: estimateBody }, async ({ ctx, params, body }) => {
   const path = parseModelPath(params.path, ["estimate"]);
   if (path.kind !== "estimate")
-    throw new ApiError("method_not_allowed", "POST is accepted only on /models/{modelId}/estimate", {}, { Allow: "GET" });
+    throw new DomainError("method_not_allowed", "POST is accepted only on /models/{modelId}/estimate", {}, { Allow: "GET" });
   return json(await estimateModel(ctx.db, path.modelId, body));
 });
 

@@ -3,7 +3,7 @@ import { checkCallbackUrl } from "@/lib/generation/callbacks";
 import { idempotencyOf } from "@/lib/generation/idempotency";
 import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/generation/queue-requests";
 import { startGeneration } from "@/lib/generation/start-generation";
-import { ApiError, notFound } from "@/lib/http/errors";
+import { DomainError, notFound } from "@/lib/errors";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseQueuePath } from "@/lib/http/model-path";
@@ -18,7 +18,7 @@ export const POST = withGateway(
   async ({ req, ctx, params, body, query }) => {
     const path = parseQueuePath(params.path);
     if (path.kind !== "submit")
-      throw new ApiError("method_not_allowed", "POST is accepted only on /queue/{modelId}", {}, { Allow: "GET, PUT" });
+      throw new DomainError("method_not_allowed", "POST is accepted only on /queue/{modelId}", {}, { Allow: "GET, PUT" });
     const idempotency = idempotencyOf(req, ctx.principal, {
       operation: "queue",
       modelId: path.modelId,

@@ -15,7 +15,7 @@ import { exampleKindOf } from "@/lib/catalog/example-output";
 import { exampleImageUrl, renderedExamplePath } from "@/lib/catalog/example-url";
 import { getModelCard } from "@/lib/catalog/get";
 import { env } from "@/lib/env";
-import { isApiError } from "@/lib/http/errors";
+import { isDomainError } from "@/lib/errors";
 import { estimateAction } from "../actions";
 import { runCostAction, runRetryAction } from "../run-actions";
 
@@ -28,7 +28,7 @@ const loadCard = cache(async (segments: string[]) => {
   try {
     return await getModelCard(await getDb(), segments.join("/"));
   } catch (err) {
-    if (isApiError(err) && (err.code === "unknown_model" || err.code === "invalid_params")) notFound();
+    if (isDomainError(err) && (err.code === "unknown_model" || err.code === "invalid_params")) notFound();
     throw err;
   }
 });

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { exampleKindOf, renderedExample, renderedExampleAudio } from "@/lib/catalog/example-output";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { withGateway } from "@/lib/http/handler";
 import { parseModelPath } from "@/lib/http/model-path";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";

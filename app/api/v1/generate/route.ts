@@ -3,7 +3,7 @@ import { checkCallbackUrl } from "@/lib/generation/callbacks";
 import { idempotencyOf } from "@/lib/generation/idempotency";
 import { skillQueued, skillResult } from "@/lib/generation/present";
 import { startGeneration } from "@/lib/generation/start-generation";
-import { ApiError, isApiError } from "@/lib/http/errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { skillTierLimit } from "@/lib/rate-limit/tiers";
@@ -29,8 +29,8 @@ export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit:
 
 /** The skill surface lists 400/402/429 for generate: an unknown `model` is a bad parameter, not a missing resource. */
 function unknownModelIsInvalid(err: unknown): never {
-  if (!isApiError(err) || err.code !== "unknown_model") throw err;
-  throw new ApiError("invalid_body", `model: ${err.message}`, { issues: [{ path: ["model"], message: err.message }] });
+  if (!isDomainError(err) || err.code !== "unknown_model") throw err;
+  throw new DomainError("invalid_body", `model: ${err.message}`, { issues: [{ path: ["model"], message: err.message }] });
 }
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { autoTopupSettings } from "@/db/schema";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors";
 import { forgetThresholdCache } from "../threshold-cache";
 
 export type AutoTopupSettings = { enabled: boolean; thresholdRub: number; amountRub: number };
@@ -16,7 +16,7 @@ export async function getAutoTopupSettings(db: Executor, userId: string): Promis
 export async function updateAutoTopup(db: Executor, userId: string, input: AutoTopupSettings): Promise<AutoTopupSettings> {
   const min = env().MIN_TOPUP_RUB;
   if (input.amountRub < min) {
-    throw new ApiError("minimum_topup", `An automatic top-up is at least ${min} ₽`, {
+    throw new DomainError("minimum_topup", `An automatic top-up is at least ${min} ₽`, {
       recovery: { action: "topup", url: "/billing/topup", minAmountRub: min },
     });
   }

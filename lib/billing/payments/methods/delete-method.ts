@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { paymentMethods } from "@/db/schema";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 
 /**
  * DELETE /me/payment-methods/{id}: forgets a saved card (auto top-up stops using it). When it was

@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { paymentMethods } from "@/db/schema";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { toPaymentMethodView } from "./method-view";
 
 /**

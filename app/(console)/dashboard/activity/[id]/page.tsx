@@ -11,7 +11,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getActivityDetail } from "@/lib/generation-ui/get-activity-detail";
 import { getRetryStates, type RetryState } from "@/lib/generation-ui/get-retry-states";
-import { isApiError } from "@/lib/http/errors";
+import { isDomainError } from "@/lib/errors";
 import { getFormat } from "@/lib/i18n/server";
 
 export async function generateMetadata() {
@@ -27,7 +27,7 @@ async function load(id: string): Promise<Awaited<ReturnType<typeof getActivityDe
     return { ...detail, retry };
   } catch (err) {
     // Someone else's record is exactly as missing as none.
-    if (isApiError(err) && err.code === "not_found") notFound();
+    if (isDomainError(err) && err.code === "not_found") notFound();
     throw err;
   }
 }

@@ -6,7 +6,7 @@ import { TransactionsTable } from "@/components/money/transactions-table";
 import { Card, PageHeader } from "@/components/ui/card";
 import { getUserDetail } from "@/lib/admin/users/get-user";
 import { requireAdmin } from "@/lib/auth/viewer";
-import { isApiError } from "@/lib/http/errors";
+import { isDomainError } from "@/lib/errors";
 import { listUserKeysWithTuning } from "@/lib/admin/users/user-keys";
 import { listSessions } from "@/lib/me/sessions";
 import { getFormat } from "@/lib/i18n/server";
@@ -23,7 +23,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
   const { id } = await params;
   const userId = decodeURIComponent(id);
   const detail = await getUserDetail(db, userId).catch((err) => {
-    if (isApiError(err) && err.code === "not_found") notFound();
+    if (isDomainError(err) && err.code === "not_found") notFound();
     throw err;
   });
   const [sessions, keys, ledger] = await Promise.all([

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { env } from "@/lib/env";
 import { withGateway } from "@/lib/http/handler";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors";
 import { confirmLocalPayment } from "@/lib/billing/payments/local/confirm";
 
 const decisionParams = z.object({ id: z.string().min(1).max(128), outcome: z.enum(["pay", "decline"]) });
