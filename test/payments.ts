@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { creditTransactions, payments } from "@/db/schema";
 import { getBalanceCredits } from "@/lib/billing/ledger/ledger";
 import { env, resetEnv } from "@/lib/env";
-import { confirmLocalPayment, type LocalOutcome } from "@/lib/billing/payments/local/confirm";
+import { decideLocalPayment, type LocalOutcome } from "@/lib/billing/payments/local/confirm";
 
 /** Sets (or, with undefined, unsets) variables and re-reads the configuration. */
 export function setEnv(vars: Record<string, string | undefined>): void {
@@ -41,5 +41,5 @@ export async function payLocally(paymentProviderId: string, outcome: LocalOutcom
     .select({ userId: payments.userId })
     .from(payments)
     .where(and(eq(payments.provider, "local"), eq(payments.paymentProviderId, paymentProviderId)));
-  return confirmLocalPayment(db, row!.userId, paymentProviderId, outcome);
+  return decideLocalPayment(db, row!.userId, paymentProviderId, outcome);
 }

@@ -6,7 +6,7 @@ import { inngest } from "@/inngest/client";
 import { generationCallbackRequested } from "@/inngest/events";
 import { falWebhookBody } from "@/lib/fal-protocol/webhook";
 import { DomainError } from "@/lib/errors";
-import { getWebhookSecret } from "@/lib/me/webhook-secret";
+import { webhookSecretOf } from "@/lib/me/webhook-secret";
 import { checkOutboundUrl, isOutboundError, safeFetch } from "@/lib/net";
 import { gatewayResult, skillResult } from "./present";
 import type { GenerationRow } from "./types";
@@ -51,7 +51,7 @@ export type DeliveryAttempt = { delivered: boolean; status: number | null; error
 export async function attemptCallbackDelivery(db: Db, deliveryId: string): Promise<DeliveryAttempt & { skipped?: boolean }> {
   const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
   if (!delivery || delivery.status === "delivered") return { delivered: true, status: null, error: null, skipped: true };
-  const secret = await getWebhookSecret(db, delivery.userId);
+  const secret = await webhookSecretOf(db, delivery.userId);
   const body = JSON.stringify(delivery.payload);
   const at = new Date();
   const signature = new Webhook(secret).sign(delivery.id, at, body);

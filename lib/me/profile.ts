@@ -1,6 +1,6 @@
+import type { ServiceContext } from "@/lib/context";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
-import type { Executor } from "@/db/client";
 import { users } from "@/db/schema";
 import type { updateMeBody } from "@/lib/api/contracts/me";
 import { notFound } from "@/lib/errors";
@@ -21,13 +21,13 @@ const toProfile = (row: ProfileRow) => ({ ...row, createdAt: row.createdAt.toISO
 
 export type Profile = ReturnType<typeof toProfile>;
 
-export async function getProfile(db: Executor, userId: string): Promise<Profile> {
+export async function getProfile({ db, principal: { userId } }: ServiceContext): Promise<Profile> {
   const [row] = await db.select(profileColumns).from(users).where(eq(users.id, userId));
   if (!row) throw notFound("User");
   return toProfile(row);
 }
 
-export async function updateProfile(db: Executor, userId: string, patch: z.output<typeof updateMeBody>): Promise<Profile> {
+export async function updateProfile({ db, principal: { userId } }: ServiceContext, patch: z.output<typeof updateMeBody>): Promise<Profile> {
   const [row] = await db
     .update(users)
     .set({ name: patch.name, image: patch.image, lowBalanceEmailOptOut: patch.lowBalanceEmailOptOut })

@@ -1,13 +1,17 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { sessions } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 
+/** `GET /me/sessions`: the caller's live sessions, the one they call with marked `current`. */
+export const listSessions = (ctx: ServiceContext) => sessionsOf(ctx.db, ctx.principal.userId, ctx.principal.sessionId);
+
 /**
- * A user's live sessions, newest first. The cookie value (`sessionToken`) is never selected:
- * only the public `id` leaves the database.
+ * A user's live sessions, newest first (the admin's user view reads anyone's). The cookie value
+ * (`sessionToken`) is never selected: only the public `id` leaves the database.
  */
-export async function listSessions(db: Executor, userId: string, currentSessionId: string | null = null, now = new Date()) {
+export async function sessionsOf(db: Executor, userId: string, currentSessionId: string | null = null, now = new Date()) {
   const rows = await db
     .select({
       id: sessions.id,
@@ -29,10 +33,10 @@ export async function listSessions(db: Executor, userId: string, currentSessionI
   }));
 }
 
-export type SessionView = Awaited<ReturnType<typeof listSessions>>[number];
+export type SessionView = Awaited<ReturnType<typeof sessionsOf>>[number];
 
 /** Revokes one session of `userId`; another user's session is exactly as missing as a missing one. */
-export async function revokeSession(db: Executor, userId: string, sessionId: string): Promise<void> {
+export async function revokeSession({ db, principal: { userId } }: ServiceContext, sessionId: string): Promise<void> {
   const deleted = await db
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))

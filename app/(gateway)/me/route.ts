@@ -7,14 +7,14 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 // GET /me – the current user and how this request was authenticated
 export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
   json({
-    user: await getProfile(ctx.db, ctx.principal.userId),
+    user: await getProfile(ctx),
     auth: { source: ctx.principal.source, apiKeyId: ctx.principal.apiKeyId },
   }),
 );
 
 // PATCH /me – update name, avatar or the low-balance e-mail preference
 export const PATCH = withGateway({ auth: "key", body: updateMeBody }, async ({ ctx, body }) =>
-  json({ user: await updateProfile(ctx.db, ctx.principal.userId, body) }),
+  json({ user: await updateProfile(ctx, body) }),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

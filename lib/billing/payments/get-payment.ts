@@ -1,3 +1,4 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, eq, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
@@ -20,7 +21,7 @@ export async function getPaymentOrThrow(db: Db, userId: string, id: string): Pro
 }
 
 /** GET /billing/payments/{id}: a pending payment is re-read from the provider first (the user came back). */
-export async function getPaymentFresh(db: Db, userId: string, id: string): Promise<PaymentRow> {
+export async function getPaymentFresh({ db, principal: { userId } }: ServiceContext, id: string): Promise<PaymentRow> {
   const row = await getPaymentOrThrow(db, userId, id);
   return row.status === "pending" || row.status === "waiting_for_capture" ? reconcileQuietly(db, row) : row;
 }

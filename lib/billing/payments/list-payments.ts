@@ -1,10 +1,10 @@
+import type { ServiceContext } from "@/lib/context";
 import { count, desc, eq } from "drizzle-orm";
-import type { Executor } from "@/db/client";
 import { payments } from "@/db/schema";
 import { toPaymentView } from "./payment-view";
 
 /** GET /billing/payments: the caller's payments, newest first (payments_user_created_idx). */
-export async function listPayments(db: Executor, userId: string, page: { limit: number; offset: number }) {
+export async function listPayments({ db, principal: { userId } }: ServiceContext, page: { limit: number; offset: number }) {
   const [rows, [total]] = await Promise.all([
     db
       .select()

@@ -1,4 +1,4 @@
-import type { Db } from "@/db/client";
+import type { ServiceContext } from "@/lib/context";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { getPaymentFresh } from "./get-payment";
@@ -10,8 +10,8 @@ export const receiptPagePath = (paymentId: string) => `/dashboard/billing/receip
  * own printable receipt (YooKassa mails 54-FZ receipts and offers no URL). Only a payment that
  * succeeded has a receipt.
  */
-export async function receiptUrl(db: Db, userId: string, id: string): Promise<string> {
-  const payment = await getPaymentFresh(db, userId, id);
+export async function receiptUrl(ctx: ServiceContext, id: string): Promise<string> {
+  const payment = await getPaymentFresh(ctx, id);
   if (payment.status !== "succeeded") throw new DomainError("not_found", "This payment has no receipt: it has not succeeded");
   return payment.receiptUrl ?? new URL(receiptPagePath(payment.id), env().APP_URL).toString();
 }

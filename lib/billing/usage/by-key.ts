@@ -1,5 +1,6 @@
+import type { ServiceContext } from "@/lib/context";
 import { sql } from "drizzle-orm";
-import { rawRows, type Executor } from "@/db/client";
+import { rawRows } from "@/db/client";
 import { windowStart, type UsageWindow } from "./windows";
 
 /** What a key looks like in lists: its first characters and an ellipsis, never the secret. */
@@ -19,7 +20,7 @@ type Row = {
  * dashboard (no key) form one item with apiKeyId null; a deleted key keeps its id with a null name.
  * The key join repeats the owner, so a key id that is not the caller's can never lend its name.
  */
-export async function usageByKey(db: Executor, userId: string, window: UsageWindow, now = Date.now()) {
+export async function usageByKey({ db, principal: { userId } }: ServiceContext, window: UsageWindow, now = Date.now()) {
   const rows = await rawRows<Row>(
     db,
     sql`select spend.api_key_id, k.name, k.start, spend.credits, spend.count, spend.last_used_at

@@ -1,5 +1,6 @@
+import type { ServiceContext } from "@/lib/context";
 import { sql } from "drizzle-orm";
-import { rawRows, type Executor } from "@/db/client";
+import { rawRows } from "@/db/client";
 import { windowStart, type UsageWindow } from "./windows";
 
 type Row = { model_id: string; display_name: string | null; price_unit: string | null; credits: string | number; count: string | number };
@@ -9,7 +10,7 @@ type Row = { model_id: string; display_name: string | null; price_unit: string |
  * unit (null for a model no longer in the catalog). Grouped in SQL over activity_user_created_idx;
  * the join touches one catalog row per group.
  */
-export async function usageByModel(db: Executor, userId: string, window: UsageWindow, now = Date.now()) {
+export async function usageByModel({ db, principal: { userId } }: ServiceContext, window: UsageWindow, now = Date.now()) {
   const rows = await rawRows<Row>(
     db,
     sql`select spend.model_id, m.display_name, m.price_unit, spend.credits, spend.count

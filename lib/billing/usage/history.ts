@@ -1,5 +1,6 @@
+import type { ServiceContext } from "@/lib/context";
 import { sql } from "drizzle-orm";
-import { rawRows, type Executor } from "@/db/client";
+import { rawRows } from "@/db/client";
 import { activity } from "@/db/schema";
 import { bucketStart, granularityMs, type HistoryGranularity } from "./windows";
 
@@ -21,7 +22,7 @@ export function bucketsOf({ from, to, granularity }: HistoryRange): Date[] {
  * has every bucket. PostgreSQL groups the rows (activity_user_created_idx range scan); only the
  * non-empty buckets come back, and they are merged into the bucket list here.
  */
-export async function usageHistory(db: Executor, userId: string, range: HistoryRange) {
+export async function usageHistory({ db, principal: { userId } }: ServiceContext, range: HistoryRange) {
   const rows = await rawRows<{ bucket: string; credits: string | number; count: string | number }>(
     db,
     sql`select to_char(date_trunc(${range.granularity}, ${activity.createdAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:MI:SS".000Z"') as bucket,

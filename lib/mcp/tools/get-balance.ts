@@ -14,7 +14,7 @@ export const getBalance = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_args, { ctx }) =>
     dataResult({
-      ...(await skillBalance(ctx.db, ctx.principal.userId)),
+      ...(await skillBalance(ctx)),
       topup_url: new URL("/dashboard/billing", env().APP_URL).toString(),
     }),
 });

@@ -48,7 +48,8 @@ function Step({ done, children, doneLabel, todoLabel }: { done: boolean; childre
  * through the domain function its own page or API uses, each with the viewer's id in its WHERE.
  */
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ spend?: string }> }) {
-  const { db, principal } = await requireViewer();
+  const ctx = await requireViewer();
+  const { db, principal } = ctx;
   const userId = principal.userId;
   const asked = (await searchParams).spend;
   const window: SpendWindow = spendWindows.find((w) => w === asked) ?? "7d";
@@ -57,9 +58,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const from = new Date(bucketStart(to, "day").getTime() - (spendDays[window] - 1) * DAY_MS);
   const [balance, history, runs, keys] = await Promise.all([
     readBalance(db, userId),
-    usageHistory(db, userId, { from, to, granularity: "day" }),
+    usageHistory(ctx, { from, to, granularity: "day" }),
     recentRuns(db, userId, 6),
-    listKeys(db, userId),
+    listKeys(ctx),
   ]);
   const [t, ts, f] = await Promise.all([getTranslations("overview"), getTranslations("status"), getFormat()]);
   const tu = await getTranslations("ui");

@@ -9,8 +9,8 @@ export async function generateMetadata() {
 }
 
 export default async function KeysPage() {
-  const { db, principal } = await requireViewer();
-  const [keys, t] = await Promise.all([listKeys(db, principal.userId), getTranslations("keys")]);
+  const ctx = await requireViewer();
+  const [keys, t] = await Promise.all([listKeys(ctx), getTranslations("keys")]);
   return (
     <>
       <PageHeader

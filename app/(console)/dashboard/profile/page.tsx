@@ -9,8 +9,8 @@ export async function generateMetadata() {
 }
 
 export default async function ProfilePage() {
-  const { db, principal } = await requireViewer();
-  const [profile, t] = await Promise.all([getProfile(db, principal.userId), getTranslations("profile")]);
+  const ctx = await requireViewer();
+  const [profile, t] = await Promise.all([getProfile(ctx), getTranslations("profile")]);
   return (
     <>
       <PageHeader title={t("title")} description={t("signedInAs", { who: profile.email ?? profile.name ?? profile.id })} />

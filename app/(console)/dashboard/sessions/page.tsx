@@ -9,8 +9,8 @@ export async function generateMetadata() {
 }
 
 export default async function SessionsPage() {
-  const { db, principal } = await requireViewer();
-  const [sessions, t] = await Promise.all([listSessions(db, principal.userId, principal.sessionId), getTranslations("sessions")]);
+  const ctx = await requireViewer();
+  const [sessions, t] = await Promise.all([listSessions(ctx), getTranslations("sessions")]);
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />

@@ -23,15 +23,15 @@ type PageWindow = (typeof windows)[number];
 const granularityOf: Record<PageWindow, HistoryGranularity> = { "24h": "hour", "7d": "day", "30d": "day", "90d": "week" };
 
 export default async function UsagePage({ searchParams }: { searchParams: Promise<{ window?: string }> }) {
-  const { db, principal } = await requireViewer();
+  const ctx = await requireViewer();
   const asked = (await searchParams).window;
   const window: PageWindow = windows.find((w) => w === asked) ?? "30d";
   const to = new Date();
   const from = new Date(to.getTime() - usageWindows[window]);
   const [history, byModel, byKey] = await Promise.all([
-    usageHistory(db, principal.userId, { from, to, granularity: granularityOf[window] }),
-    usageByModel(db, principal.userId, window),
-    usageByKey(db, principal.userId, window),
+    usageHistory(ctx, { from, to, granularity: granularityOf[window] }),
+    usageByModel(ctx, window),
+    usageByKey(ctx, window),
   ]);
   const [t, f] = await Promise.all([getTranslations("usage"), getFormat()]);
   const total = byModel.items.reduce((s, i) => s + i.credits, 0);

@@ -5,9 +5,7 @@ import { listPayments } from "@/lib/billing/payments/list-payments";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments – your payments, newest first
-export const GET = withGateway({ auth: "key", query: paymentListQuery }, async ({ ctx, query }) =>
-  json(await listPayments(ctx.db, ctx.principal.userId, query)),
-);
+export const GET = withGateway({ auth: "key", query: paymentListQuery }, async ({ ctx, query }) => json(await listPayments(ctx, query)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

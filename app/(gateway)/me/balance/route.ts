@@ -4,7 +4,7 @@ import { json } from "@/lib/http/json";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/balance – your balance in credits
-export const GET = withGateway({}, async ({ ctx }) => json(await gatewayBalance(ctx.db, ctx.principal.userId)));
+export const GET = withGateway({}, async ({ ctx }) => json(await gatewayBalance(ctx)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

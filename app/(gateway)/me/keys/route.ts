@@ -6,7 +6,7 @@ import { listKeys } from "@/lib/keys/list-keys";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/keys – list your API keys (never their values)
-export const GET = withGateway({ auth: "key" }, async ({ ctx }) => json({ keys: await listKeys(ctx.db, ctx.principal.userId) }));
+export const GET = withGateway({ auth: "key" }, async ({ ctx }) => json({ keys: await listKeys(ctx) }));
 
 // POST /me/keys – create an API key (dashboard session only); the full key is returned once
 export const POST = withGateway({ auth: "session", body: createKeyBody }, async ({ ctx, body }) =>

@@ -4,7 +4,7 @@ import { listPaymentMethods } from "@/lib/billing/payments/methods/list-methods"
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/payment-methods – your saved cards (dashboard session only)
-export const GET = withGateway({ auth: "session" }, async ({ ctx }) => json(await listPaymentMethods(ctx.db, ctx.principal.userId)));
+export const GET = withGateway({ auth: "session" }, async ({ ctx }) => json(await listPaymentMethods(ctx)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

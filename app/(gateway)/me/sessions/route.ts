@@ -4,9 +4,7 @@ import { listSessions } from "@/lib/me/sessions";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/sessions – your signed-in browser sessions
-export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
-  json({ sessions: await listSessions(ctx.db, ctx.principal.userId, ctx.principal.sessionId) }),
-);
+export const GET = withGateway({ auth: "key" }, async ({ ctx }) => json({ sessions: await listSessions(ctx) }));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

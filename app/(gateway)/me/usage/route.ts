@@ -5,9 +5,7 @@ import { meUsage } from "@/lib/billing/usage/me-usage";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage – spend per window, by model
-export const GET = withGateway({ query: usageQuery }, async ({ ctx, query }) =>
-  json(await meUsage(ctx.db, ctx.principal.userId, query.windows)),
-);
+export const GET = withGateway({ query: usageQuery }, async ({ ctx, query }) => json(await meUsage(ctx, query.windows)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { webhookSecrets } from "@/db/schema";
 import { webhookSecretSchema } from "@/lib/api/contracts/me";
-import { getWebhookSecret } from "@/lib/me/webhook-secret";
+import { webhookSecretOf } from "@/lib/me/webhook-secret";
 import { runAuthContract } from "@/test/auth-contract";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
@@ -38,16 +38,16 @@ describe("success", () => {
     expect(row!.secret).toMatch(/^v1\./);
     expect(row!.secret).not.toContain(secret.slice(6, 20));
     // A sealed value copied onto another user's row does not open there: bob gets a fresh secret.
-    await getWebhookSecret(db, bob.user.id);
+    await webhookSecretOf(db, bob.user.id);
     await db.update(webhookSecrets).set({ secret: row!.secret }).where(eq(webhookSecrets.userId, bob.user.id));
-    const bobs = await getWebhookSecret(db, bob.user.id);
+    const bobs = await webhookSecretOf(db, bob.user.id);
     expect(bobs).not.toBe(secret);
   });
 
   test("concurrent first reads agree on one secret", async () => {
     const alice = await createActor();
     const db = await getDb();
-    const secrets = await Promise.all(Array.from({ length: 8 }, () => getWebhookSecret(db, alice.user.id)));
+    const secrets = await Promise.all(Array.from({ length: 8 }, () => webhookSecretOf(db, alice.user.id)));
     expect(new Set(secrets).size).toBe(1);
   });
 

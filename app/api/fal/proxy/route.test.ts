@@ -7,7 +7,7 @@ import { assets, webhookDeliveries } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { getWebhookSecret } from "@/lib/me/webhook-secret";
+import { webhookSecretOf } from "@/lib/me/webhook-secret";
 import { activityOf, balanceOf, fundedActor, jobRow, ledgerOf } from "@/test/generation";
 import { call } from "@/test/http";
 import { startCallbackReceiver } from "@/test/servers/callback-receiver";
@@ -225,7 +225,7 @@ describe("success", () => {
       await jobs.runUntilIdle({ withinMs: 60_000 });
       expect(receiver.received).toHaveLength(1);
       const got = receiver.received[0]!;
-      const secret = await getWebhookSecret(await getDb(), user.id);
+      const secret = await webhookSecretOf(await getDb(), user.id);
       const verified = new Webhook(secret).verify(got.body, {
         "webhook-id": String(got.headers["webhook-id"]),
         "webhook-timestamp": String(got.headers["webhook-timestamp"]),

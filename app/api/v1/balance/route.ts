@@ -4,7 +4,7 @@ import { json } from "@/lib/http/json";
 import { skillOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /api/v1/balance – balance in rubles, tier and rate limit
-export const GET = withSkill({}, async ({ ctx }) => json(await skillBalance(ctx.db, ctx.principal.userId)));
+export const GET = withSkill({}, async ({ ctx }) => json(await skillBalance(ctx)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = skillOtherMethods("GET");

@@ -6,7 +6,7 @@ import { webhookDeliveries } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { getWebhookSecret } from "@/lib/me/webhook-secret";
+import { webhookSecretOf } from "@/lib/me/webhook-secret";
 import { createActor } from "@/test/factories";
 import { activityOf, balanceOf, fundedActor, jobRow, ledgerOf, readSse } from "@/test/generation";
 import { call } from "@/test/http";
@@ -114,7 +114,7 @@ describe("callbacks", () => {
       await jobs.runUntilIdle({ withinMs: 60 * 60_000 });
       expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 204]);
       const last = receiver.received[2]!;
-      const secret = await getWebhookSecret(await getDb(), user.id);
+      const secret = await webhookSecretOf(await getDb(), user.id);
       const verified = new Webhook(secret).verify(last.body, {
         "webhook-id": String(last.headers["webhook-id"]),
         "webhook-timestamp": String(last.headers["webhook-timestamp"]),

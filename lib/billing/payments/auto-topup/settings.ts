@@ -1,3 +1,4 @@
+import type { ServiceContext } from "@/lib/context";
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { autoTopupSettings } from "@/db/schema";
@@ -13,7 +14,7 @@ export async function getAutoTopupSettings(db: Executor, userId: string): Promis
 }
 
 /** PATCH /me/auto-topup: an upsert of the user's settings; whole rubles. */
-export async function updateAutoTopup(db: Executor, userId: string, input: AutoTopupSettings): Promise<AutoTopupSettings> {
+export async function updateAutoTopup({ db, principal: { userId } }: ServiceContext, input: AutoTopupSettings): Promise<AutoTopupSettings> {
   const min = env().MIN_TOPUP_RUB;
   if (input.amountRub < min) {
     throw new DomainError("minimum_topup", `An automatic top-up is at least ${min} ₽`, {

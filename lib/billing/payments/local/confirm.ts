@@ -1,3 +1,4 @@
+import type { ServiceContext } from "@/lib/context";
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
@@ -19,7 +20,11 @@ const TEST_CARD = { last4: "4242", brand: "Visa" };
  * provider notifies the app exactly as YooKassa would, and hands back where to send the browser.
  * Null when the payment is unknown or not the user's: nobody else may pay or decline it.
  */
-export async function confirmLocalPayment(
+export const confirmLocalPayment = (ctx: ServiceContext, id: string, outcome: LocalOutcome) =>
+  decideLocalPayment(ctx.db, ctx.principal.userId, id, outcome);
+
+/** The same decision for `userId` (tests stand in for the owner's browser with it). */
+export async function decideLocalPayment(
   db: Executor,
   userId: string,
   id: string,

@@ -1,5 +1,5 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "@/db/client";
 import { paymentMethods } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 
@@ -7,7 +7,7 @@ import { notFound } from "@/lib/errors";
  * DELETE /me/payment-methods/{id}: forgets a saved card (auto top-up stops using it). When it was
  * the default, the newest remaining card becomes the default, so auto top-up keeps working.
  */
-export async function deletePaymentMethod(db: Db, userId: string, id: string): Promise<void> {
+export async function deletePaymentMethod({ db, principal: { userId } }: ServiceContext, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [deleted] = await tx
       .delete(paymentMethods)

@@ -1,10 +1,10 @@
+import type { ServiceContext } from "@/lib/context";
 import { desc, eq } from "drizzle-orm";
-import type { Executor } from "@/db/client";
 import { paymentMethods } from "@/db/schema";
 import { toPaymentMethodView } from "./method-view";
 
 /** GET /me/payment-methods: the default first, then newest first. */
-export async function listPaymentMethods(db: Executor, userId: string) {
+export async function listPaymentMethods({ db, principal: { userId } }: ServiceContext) {
   const rows = await db
     .select()
     .from(paymentMethods)

@@ -1,5 +1,5 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, eq, ne } from "drizzle-orm";
-import type { Db } from "@/db/client";
 import { paymentMethods } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import { toPaymentMethodView } from "./method-view";
@@ -8,7 +8,7 @@ import { toPaymentMethodView } from "./method-view";
  * POST /me/payment-methods/{id}/default. The old default is cleared before the new one is set, in
  * one transaction, because the database allows one default per user (payment_methods_one_default_uq).
  */
-export async function setDefaultPaymentMethod(db: Db, userId: string, id: string) {
+export async function setDefaultPaymentMethod({ db, principal: { userId } }: ServiceContext, id: string) {
   return db.transaction(async (tx) => {
     const [target] = await tx
       .select({ id: paymentMethods.id })

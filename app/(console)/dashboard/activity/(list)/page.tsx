@@ -25,10 +25,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
   const filters = filtersFrom(await searchParams);
   const t = await getTranslations("activity");
   const query = activityQuery.safeParse({ ...filters, limit: ACTIVITY_PAGE_SIZE });
-  const [keys, initialPage] = await Promise.all([
-    listKeys(ctx.db, ctx.principal.userId),
-    query.success ? listActivity(ctx, query.data) : undefined,
-  ]);
+  const [keys, initialPage] = await Promise.all([listKeys(ctx), query.success ? listActivity(ctx, query.data) : undefined]);
   // A job is recorded when it ends: until then it is listed above, with any retry of its provider call.
   const inFlight = await listInFlightRuns(ctx.db, ctx.principal.userId);
   return (

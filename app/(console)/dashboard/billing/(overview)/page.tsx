@@ -20,13 +20,14 @@ export async function generateMetadata() {
 export const dynamic = "force-dynamic";
 
 export default async function BillingPage() {
-  const { db, principal } = await requireViewer();
+  const ctx = await requireViewer();
+  const { db, principal } = ctx;
   const userId = principal.userId;
   await reconcileUserPending(await getDb(), userId);
   const [balance, history, methods, autoTopup] = await Promise.all([
     getBalanceCredits(db, userId),
-    listPayments(db, userId, { limit: 50, offset: 0 }),
-    listPaymentMethods(db, userId),
+    listPayments(ctx, { limit: 50, offset: 0 }),
+    listPaymentMethods(ctx),
     getAutoTopupSettings(db, userId),
   ]);
   const minTopupRub = env().MIN_TOPUP_RUB;

@@ -7,7 +7,7 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments/{id} – one payment (by the provider's id); a pending one is re-read first
 export const GET = withGateway({ auth: "key", params: paymentParams }, async ({ ctx, params }) =>
-  json({ payment: toPaymentView(await getPaymentFresh(ctx.db, ctx.principal.userId, params.id)) }),
+  json({ payment: toPaymentView(await getPaymentFresh(ctx, params.id)) }),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

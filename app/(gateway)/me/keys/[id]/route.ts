@@ -12,7 +12,7 @@ export const PATCH = withGateway({ auth: "key", params: keyIdParams, body: updat
 
 // DELETE /me/keys/{id} – delete a key
 export const DELETE = withGateway({ auth: "key", params: keyIdParams }, async ({ ctx, params }) => {
-  await deleteKey(ctx.db, ctx.principal.userId, params.id);
+  await deleteKey(ctx, params.id);
   return noContent();
 });
 

@@ -6,7 +6,7 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // DELETE /me/payment-methods/{id} – forget a saved card (dashboard session only)
 export const DELETE = withGateway({ auth: "session", params: paymentMethodParams }, async ({ ctx, params }) => {
-  await deletePaymentMethod(ctx.db, ctx.principal.userId, params.id);
+  await deletePaymentMethod(ctx, params.id);
   return noContent();
 });
 

@@ -6,7 +6,7 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // DELETE /me/sessions/{id} – revoke one of your sessions
 export const DELETE = withGateway({ auth: "key", params: sessionIdParams }, async ({ ctx, params }) => {
-  await revokeSession(ctx.db, ctx.principal.userId, params.id);
+  await revokeSession(ctx, params.id);
   return noContent();
 });
 

@@ -5,9 +5,7 @@ import { usageByKey } from "@/lib/billing/usage/by-key";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/by-key – spend per API key over a window
-export const GET = withGateway({ query: usageByQuery }, async ({ ctx, query }) =>
-  json(await usageByKey(ctx.db, ctx.principal.userId, query.window)),
-);
+export const GET = withGateway({ query: usageByQuery }, async ({ ctx, query }) => json(await usageByKey(ctx, query.window)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

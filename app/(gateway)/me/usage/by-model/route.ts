@@ -5,9 +5,7 @@ import { usageByModel } from "@/lib/billing/usage/by-model";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/by-model – spend per model over a window
-export const GET = withGateway({ query: usageByQuery }, async ({ ctx, query }) =>
-  json(await usageByModel(ctx.db, ctx.principal.userId, query.window)),
-);
+export const GET = withGateway({ query: usageByQuery }, async ({ ctx, query }) => json(await usageByModel(ctx, query.window)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");

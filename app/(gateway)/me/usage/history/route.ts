@@ -7,7 +7,7 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /me/usage/history – spend over time in UTC buckets
 export const GET = withGateway({ query: historyQuery }, async ({ ctx, query }) =>
-  json(await usageHistory(ctx.db, ctx.principal.userId, resolveHistoryRange(query))),
+  json(await usageHistory(ctx, resolveHistoryRange(query))),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

@@ -5,7 +5,7 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /me/webhook-secret/rotate – replace the signing secret (dashboard session only)
 export const POST = withGateway({ auth: "session" }, async ({ ctx }) =>
-  json({ secret: await rotateWebhookSecret(ctx.db, ctx.principal.userId) }, { headers: { "Cache-Control": "no-store" } }),
+  json({ secret: await rotateWebhookSecret(ctx) }, { headers: { "Cache-Control": "no-store" } }),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

@@ -8,7 +8,7 @@ import { getUserDetail } from "@/lib/admin/users/get-user";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { isDomainError } from "@/lib/errors";
 import { listUserKeysWithTuning } from "@/lib/admin/users/user-keys";
-import { listSessions } from "@/lib/me/sessions";
+import { sessionsOf } from "@/lib/me/sessions";
 import { getFormat } from "@/lib/i18n/server";
 import { listTransactions } from "@/lib/billing/ledger/list-transactions";
 import { CreditsCard } from "./credits-card";
@@ -27,7 +27,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
     throw err;
   });
   const [sessions, keys, ledger] = await Promise.all([
-    listSessions(db, userId),
+    sessionsOf(db, userId),
     listUserKeysWithTuning(db, userId),
     listTransactions(db, { userId, limit: 10, offset: 0 }),
   ]);

@@ -2,13 +2,13 @@ import { assertUserExists } from "@/lib/admin/users/get-user";
 import { userIdParams } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
-import { listSessions, revokeAllSessions } from "@/lib/me/sessions";
+import { revokeAllSessions, sessionsOf } from "@/lib/me/sessions";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/sessions – a user's live sessions
 export const GET = withGateway({ auth: "admin", params: userIdParams }, async ({ ctx, params }) => {
   await assertUserExists(ctx.db, params.id);
-  return json({ sessions: await listSessions(ctx.db, params.id, ctx.principal.sessionId) });
+  return json({ sessions: await sessionsOf(ctx.db, params.id, ctx.principal.sessionId) });
 });
 
 // DELETE /admin/users/{id}/sessions – sign a user out everywhere

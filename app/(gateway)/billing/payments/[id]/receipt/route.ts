@@ -5,7 +5,7 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // GET /billing/payments/{id}/receipt – redirect to the payment's receipt
 export const GET = withGateway({ auth: "key", params: paymentParams }, async ({ ctx, params }) =>
-  Response.redirect(await receiptUrl(ctx.db, ctx.principal.userId, params.id), 302),
+  Response.redirect(await receiptUrl(ctx, params.id), 302),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

@@ -6,7 +6,7 @@ import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // POST /me/payment-methods/{id}/default – make a saved card the default (dashboard session only)
 export const POST = withGateway({ auth: "session", params: paymentMethodParams }, async ({ ctx, params }) =>
-  json(await setDefaultPaymentMethod(ctx.db, ctx.principal.userId, params.id)),
+  json(await setDefaultPaymentMethod(ctx, params.id)),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

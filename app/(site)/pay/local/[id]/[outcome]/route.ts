@@ -10,8 +10,9 @@ const decisionParams = z.object({ id: z.string().min(1).max(128), outcome: z.enu
 // POST /pay/local/{id}/pay|decline – the local payment provider's buttons (the payment's owner, signed in)
 export const POST = withGateway({ auth: "optional", params: decisionParams }, async ({ ctx, params }) => {
   // The page stands in for the provider's card form: only its owner's browser session pays there.
-  if (ctx.principal?.source !== "session") throw notFound("Payment");
-  const decided = await confirmLocalPayment(ctx.db, ctx.principal.userId, params.id, params.outcome);
+  const principal = ctx.principal;
+  if (principal?.source !== "session") throw notFound("Payment");
+  const decided = await confirmLocalPayment({ ...ctx, principal }, params.id, params.outcome);
   if (!decided) throw notFound("Payment");
   return Response.redirect(decided.returnUrl ?? new URL(`/pay/local/${encodeURIComponent(params.id)}`, env().APP_URL).toString(), 303);
 });

@@ -2,7 +2,7 @@ import { tuneUserKey } from "@/lib/admin/users/user-keys";
 import { adminUpdateKeyBody, userKeyParams } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
-import { deleteKey } from "@/lib/keys/delete-key";
+import { deleteKeyOf } from "@/lib/keys/delete-key";
 import { gatewayOtherMethods } from "@/lib/http/unknown-route";
 
 // PATCH /admin/users/{id}/keys/{keyId} – tune a user's key (name, cap, enabled, rate limit)
@@ -12,7 +12,7 @@ export const PATCH = withGateway({ auth: "admin", params: userKeyParams, body: a
 
 // DELETE /admin/users/{id}/keys/{keyId} – delete a user's key
 export const DELETE = withGateway({ auth: "admin", params: userKeyParams }, async ({ ctx, params }) => {
-  await deleteKey(ctx.db, params.id, params.keyId);
+  await deleteKeyOf(ctx.db, params.id, params.keyId);
   return noContent();
 });
 
