@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { httpStatusOf } from "@/lib/http/errors";
 import { EnvError, parseEnv, resetEnv } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { FakeFal } from "@/test/servers/fal";
@@ -142,7 +143,8 @@ describe("errors the engine answers with", () => {
     [new ProviderRejectedError("fal", "submit", "401", { status: 401 }), 502, "provider_error", {}],
     [new CircuitOpenError("fal", "submit", 1200), 503, "provider_error", { "Retry-After": "2" }],
   ])("%s → %i %s", (err, status, code, headers) => {
-    expect(providerErrorToDomainError(err)).toMatchObject({ status, code, headers });
+    const mapped = providerErrorToDomainError(err) as DomainError;
+    expect({ status: httpStatusOf(mapped), code: mapped.code, headers: mapped.headers }).toMatchObject({ status, code, headers });
   });
 
   test("a model failure keeps its detail for the caller", () => {
