@@ -1,4 +1,5 @@
-import type { Db } from "@/db/client";
+import { randomUUID } from "node:crypto";
+import { getDb, type Db } from "@/db/client";
 import type { Principal } from "@/lib/auth/principal";
 
 /**
@@ -10,3 +11,8 @@ export type ServiceContext = { requestId: string; db: Db; principal: Principal }
 
 /** The same for routes open to anonymous callers (`auth: "none" | "optional"`). */
 export type OptionalServiceContext = Omit<ServiceContext, "principal"> & { principal: Principal | null };
+
+/** What a public page or server action reads with: the same database, nobody signed in. */
+export async function publicContext(): Promise<OptionalServiceContext> {
+  return { requestId: randomUUID(), db: await getDb(), principal: null };
+}

@@ -25,6 +25,12 @@ export const currentViewer = cache(async (): Promise<Principal | null> => {
   }
 });
 
+/** For server actions: the viewer's context, or null when nobody is signed in. */
+export async function viewerContext(): Promise<ServiceContext | null> {
+  const principal = await currentViewer();
+  return principal ? { requestId: crypto.randomUUID(), db: await getDb(), principal } : null;
+}
+
 /** For dashboard pages: the viewer's context, or a redirect to sign-in. */
 export async function requireViewer(): Promise<ServiceContext> {
   const principal = await currentViewer();

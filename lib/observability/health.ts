@@ -1,7 +1,7 @@
 import { access, constants } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { env } from "@/lib/env";
 import { jobsMode } from "@/lib/jobs/mode";
 import { currentExecutor } from "@/lib/jobs/runtime";
@@ -29,6 +29,12 @@ const PAYMENT_FAILURE_WINDOW_MS = 5 * 60_000;
  * memory (the breakers, the executor, the payment provider's last call) or a probe a few seconds
  * old. Parts name states and fixed reasons only, never an error's text: the endpoint is public.
  */
+/** Health with the app's own database, or with none when it cannot be opened (the /status page). */
+export const currentHealth = () =>
+  getDb()
+    .catch(() => null)
+    .then(checkHealth);
+
 export async function checkHealth(db: Db | null) {
   const [database, storage] = await Promise.all([databasePart(db), storagePart()]);
   const parts = { database, storage, jobs: safely(jobsPart), providers: safely(providersPart), payments: safely(paymentsPart) };

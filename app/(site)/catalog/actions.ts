@@ -1,6 +1,6 @@
 "use server";
 
-import { getDb } from "@/db/client";
+import { publicContext } from "@/lib/context";
 import { previewEstimate, type EstimatePreview } from "@/lib/catalog/estimate";
 import { isDomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
@@ -19,7 +19,7 @@ export async function estimateAction(modelId: unknown, input: unknown): Promise<
     return { estimate: null, issues: [{ path: [], message: "Expected an object with the model's input" }] };
   }
   try {
-    return await previewEstimate(await getDb(), modelId, input);
+    return await previewEstimate((await publicContext()).db, modelId, input);
   } catch (err) {
     if (isDomainError(err)) return { estimate: null, issues: [{ path: [], message: err.message }] };
     log.error("catalog estimate failed", { modelId, error: err });

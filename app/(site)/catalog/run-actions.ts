@@ -1,7 +1,6 @@
 "use server";
 
-import { getDb } from "@/db/client";
-import { currentViewer } from "@/lib/auth/viewer";
+import { viewerContext } from "@/lib/auth/viewer";
 import { getRunCost, type RunCost } from "@/lib/generation-ui/get-run-cost";
 import { getRetryStates, type RetryState } from "@/lib/generation-ui/get-retry-states";
 import { isDomainError } from "@/lib/errors";
@@ -13,10 +12,10 @@ import { isDomainError } from "@/lib/errors";
  */
 export async function runCostAction(requestId: unknown): Promise<RunCost | null> {
   if (typeof requestId !== "string" || requestId.length === 0 || requestId.length > 128) return null;
-  const viewer = await currentViewer();
-  if (!viewer) return null;
+  const ctx = await viewerContext();
+  if (!ctx) return null;
   try {
-    return await getRunCost(await getDb(), viewer.userId, requestId);
+    return await getRunCost(ctx.db, ctx.principal.userId, requestId);
   } catch (err) {
     if (isDomainError(err)) return null;
     throw err;
@@ -29,7 +28,7 @@ export async function runCostAction(requestId: unknown): Promise<RunCost | null>
  */
 export async function runRetryAction(requestId: unknown): Promise<RetryState | null> {
   if (typeof requestId !== "string" || requestId.length === 0 || requestId.length > 128) return null;
-  const viewer = await currentViewer();
-  if (!viewer) return null;
-  return (await getRetryStates(await getDb(), viewer.userId, [requestId])).get(requestId) ?? null;
+  const ctx = await viewerContext();
+  if (!ctx) return null;
+  return (await getRetryStates(ctx.db, ctx.principal.userId, [requestId])).get(requestId) ?? null;
 }

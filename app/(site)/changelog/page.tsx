@@ -1,5 +1,5 @@
 import { getTranslations } from "next-intl/server";
-import { getDb } from "@/db/client";
+import { publicContext } from "@/lib/context";
 import { PageHeader } from "@/components/ui/card";
 import { getFormat } from "@/lib/i18n/server";
 import { listChangelog } from "@/lib/system/changelog";
@@ -10,7 +10,11 @@ export async function generateMetadata() {
 
 // The published changes (the same list as GET /changelog.json), newest first.
 export default async function ChangelogPage() {
-  const [{ entries }, t, f] = await Promise.all([getDb().then(listChangelog), getTranslations("changelog"), getFormat()]);
+  const [{ entries }, t, f] = await Promise.all([
+    publicContext().then(({ db }) => listChangelog(db)),
+    getTranslations("changelog"),
+    getFormat(),
+  ]);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <PageHeader title={t("title")} description={t("description")} />

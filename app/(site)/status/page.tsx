@@ -1,9 +1,8 @@
 import { getTranslations } from "next-intl/server";
 import { Badge } from "@/components/dashboard/ui";
 import { PageHeader } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { getFormat } from "@/lib/i18n/server";
-import { checkHealth } from "@/lib/observability/health";
+import { currentHealth } from "@/lib/observability/health";
 
 export const dynamic = "force-dynamic";
 
@@ -16,13 +15,7 @@ const TONE = { ok: "green", down: "red", disabled: "slate" } as const;
 
 // What GET /health says, for people: each part's state, the uptime and when it was checked.
 export default async function StatusPage() {
-  const [health, t, f] = await Promise.all([
-    getDb()
-      .catch(() => null)
-      .then(checkHealth),
-    getTranslations("statusPage"),
-    getFormat(),
-  ]);
+  const [health, t, f] = await Promise.all([currentHealth(), getTranslations("statusPage"), getFormat()]);
   const hours = Math.floor(health.uptime / 3600);
   const minutes = Math.floor((health.uptime % 3600) / 60);
   return (

@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { getDb } from "@/db/client";
+import { publicContext } from "@/lib/context";
 import { devMailboxOpenTo } from "@/lib/email/mailbox";
 import { getFormat } from "@/lib/i18n/server";
 import { listOutboxLinks } from "@/lib/email/outbox";
@@ -20,7 +20,7 @@ export const dynamic = "force-dynamic";
  */
 export default async function DevMailboxPage() {
   if (!devMailboxOpenTo({ headers: await headers() })) notFound();
-  const [links, t, f] = await Promise.all([listOutboxLinks(await getDb()), getTranslations("mailbox"), getFormat()]);
+  const [links, t, f] = await Promise.all([listOutboxLinks((await publicContext()).db), getTranslations("mailbox"), getFormat()]);
   return (
     <main className="mx-auto max-w-4xl px-4 py-10">
       <div className="flex items-end justify-between">

@@ -20,6 +20,15 @@ export async function getPaymentOrThrow(db: Db, userId: string, id: string): Pro
   return row;
 }
 
+/** The printable receipt's payment: one of the caller's, succeeded (by our id), else null. */
+export async function receiptPayment({ db, principal: { userId } }: ServiceContext, id: string): Promise<PaymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, id), eq(payments.userId, userId)));
+  return row?.status === "succeeded" ? row : null;
+}
+
 /** GET /billing/payments/{id}: a pending payment is re-read from the provider first (the user came back). */
 export async function getPaymentFresh({ db, principal: { userId } }: ServiceContext, id: string): Promise<PaymentRow> {
   const row = await getPaymentOrThrow(db, userId, id);

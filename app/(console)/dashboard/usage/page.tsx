@@ -6,7 +6,7 @@ import { SpendChart } from "@/components/usage/spend-chart";
 import { WindowTabs } from "@/components/usage/window-tabs";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getFormat } from "@/lib/i18n/server";
-import { priceUnits, type PriceUnit } from "@/db/schema/models";
+import { priceUnits, type PriceUnit } from "@/lib/billing/vocabulary";
 import { usageByKey } from "@/lib/billing/usage/by-key";
 import { usageByModel } from "@/lib/billing/usage/by-model";
 import { usageHistory } from "@/lib/billing/usage/history";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { getDb } from "@/db/client";
+import { publicContext } from "@/lib/context";
 import { CatalogFilters } from "@/components/catalog/catalog-filters";
 import { catalogHref, type CatalogState } from "@/components/catalog/links";
 import { ModelGrid } from "@/components/catalog/model-grid";
@@ -38,7 +38,7 @@ function stateOf(raw: Record<string, string | string[] | undefined>): { state: C
 // The public catalog: server-rendered (indexable), every filter in the URL.
 export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
   const { state, invalid } = stateOf(await searchParams);
-  const db = await getDb();
+  const { db } = await publicContext();
   const [result, facets] = await Promise.all([listModels(db, state), catalogFacets(db, state)]);
   const t = await getTranslations("catalog");
   const filtered = Boolean(state.search || state.category.length || state.lab.length || state.tag.length);

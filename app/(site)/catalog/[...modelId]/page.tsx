@@ -3,7 +3,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { getDb } from "@/db/client";
+import { publicContext } from "@/lib/context";
 import { localCategory } from "@/components/catalog/category-label";
 import { catalogHref } from "@/components/catalog/links";
 import { Playground } from "@/components/catalog/playground";
@@ -26,7 +26,7 @@ const LICENSES = { commercial: "commercial", "non-commercial": "nonCommercial", 
 /** One read per request, shared by the metadata and the page; hidden and unknown models are 404. */
 const loadCard = cache(async (segments: string[]) => {
   try {
-    return await getModelCard(await getDb(), segments.join("/"));
+    return await getModelCard((await publicContext()).db, segments.join("/"));
   } catch (err) {
     if (isDomainError(err) && (err.code === "unknown_model" || err.code === "invalid_params")) notFound();
     throw err;
@@ -45,7 +45,7 @@ export default async function ModelPage({ params }: { params: Params }) {
   // The form's labels follow the page's language (the schema's Russian overlay in Russian).
   const lang = await getLocale();
   const [t, tc, ts] = await Promise.all([getTranslations("model"), getTranslations("catalog"), getTranslations("site")]);
-  const [initial, viewer] = await Promise.all([previewEstimate(await getDb(), card.modelId, {}), currentViewer()]);
+  const [initial, viewer] = await Promise.all([previewEstimate((await publicContext()).db, card.modelId, {}), currentViewer()]);
   const example = exampleImageUrl(card);
   const audio = exampleKindOf(card.modelId, card.category) === "audio";
   const base = listModelsQuery.parse({});

@@ -3,7 +3,7 @@ import { Field, Input, Select } from "@/components/dashboard/ui";
 import { TransactionsTable } from "@/components/money/transactions-table";
 import { listState, pageHref, Pager, type SearchParams } from "@/components/dashboard/pager";
 import { Card, PageHeader } from "@/components/ui/card";
-import { transactionTypes } from "@/db/schema";
+import { transactionTypes } from "@/lib/billing/vocabulary";
 import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { listAdminTransactions } from "@/lib/billing/ledger/list-admin-transactions";

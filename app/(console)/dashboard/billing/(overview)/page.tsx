@@ -1,6 +1,5 @@
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getBalanceCredits } from "@/lib/billing/ledger/ledger";
 import { env } from "@/lib/env";
@@ -23,7 +22,7 @@ export default async function BillingPage() {
   const ctx = await requireViewer();
   const { db, principal } = ctx;
   const userId = principal.userId;
-  await reconcileUserPending(await getDb(), userId);
+  await reconcileUserPending(db, userId);
   const [balance, history, methods, autoTopup] = await Promise.all([
     getBalanceCredits(db, userId),
     listPayments(ctx, { limit: 50, offset: 0 }),

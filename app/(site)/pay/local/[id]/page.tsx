@@ -1,10 +1,9 @@
 import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
-import { getDb } from "@/db/client";
 import { Badge } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { currentViewer } from "@/lib/auth/viewer";
+import { viewerContext } from "@/lib/auth/viewer";
 import { getFormat } from "@/lib/i18n/server";
 import { getLocalPayment } from "@/lib/billing/payments/local/get-local-payment";
 
@@ -21,8 +20,8 @@ export const dynamic = "force-dynamic";
  */
 export default async function LocalPaymentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const viewer = await currentViewer();
-  const payment = viewer ? await getLocalPayment(await getDb(), id, viewer.userId) : null;
+  const ctx = await viewerContext();
+  const payment = ctx ? await getLocalPayment(ctx.db, id, ctx.principal.userId) : null;
   if (!payment || payment.returnUrl === null) notFound();
   const [t, tb, f] = await Promise.all([getTranslations("payLocal"), getTranslations("billing"), getFormat()]);
   const statusKey = `st_${payment.status}` as "st_pending";

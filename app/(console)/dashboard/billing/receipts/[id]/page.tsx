@@ -1,7 +1,6 @@
 import { getTranslations } from "next-intl/server";
-import { and, eq } from "drizzle-orm";
 import { notFound } from "next/navigation";
-import { payments } from "@/db/schema";
+import { receiptPayment } from "@/lib/billing/payments/get-payment";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getFormat } from "@/lib/i18n/server";
 
@@ -15,12 +14,10 @@ export async function generateMetadata() {
  */
 export default async function ReceiptPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { db, principal } = await requireViewer();
-  const [payment] = await db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.id, id), eq(payments.userId, principal.userId)));
-  if (!payment || payment.status !== "succeeded") notFound();
+  const ctx = await requireViewer();
+  const { principal } = ctx;
+  const payment = await receiptPayment(ctx, id);
+  if (!payment) notFound();
   const [t, f] = await Promise.all([getTranslations("receipt"), getFormat()]);
   const rows: [string, string][] = [
     [t("payment"), payment.id],
