@@ -3,8 +3,8 @@ import type { Executor } from "./client";
 
 /**
  * A hot query built once per database handle (drizzle's `.prepare`, values as `sql.placeholder`):
- * later runs skip building its SQL text, which on a 30-column select costs more CPU than the
- * round trip itself. Keyed by the handle object, so per-test databases each get their own.
+ * later runs skip building its SQL text (docs/database.md says what that costs). Keyed by the
+ * handle object, so per-test databases each get their own.
  */
 export function preparedQuery<Q>(build: (db: Executor) => Q): (db: Executor) => Q {
   const built = new WeakMap<Executor, Q>();
@@ -23,11 +23,10 @@ type Internals = {
 
 /**
  * A raw SQL statement (one the builder cannot express) built once per database handle and
- * `shape`, values as `sql.placeholder(name)` given with each call: drizzle otherwise walks every chunk
- * of the template again on each call (~0.1 ms for a long CTE, measured in a CPU profile under
- * load). `shape` names what changes the text (which parts are present, how many of a list).
- * Placeholder values go to the driver as they are: strings, numbers, booleans, null, with casts
- * in the SQL (`::jsonb` over a JSON string, `::timestamptz` over an ISO string).
+ * `shape`, values as `sql.placeholder(name)` given with each call, so drizzle does not walk the
+ * template again (docs/database.md). `shape` names what changes the text (which parts are present,
+ * how many of a list). Placeholder values go to the driver as they are: strings, numbers,
+ * booleans, null, with casts in the SQL (`::jsonb` over a JSON string, `::timestamptz` over an ISO string).
  */
 export function preparedStatement<S extends string>(build: (shape: S) => SQL) {
   const built = new WeakMap<Executor, Map<S, RawPrepared>>();

@@ -14,7 +14,8 @@ import * as media from "@/test/media";
 import { startMediaOrigin, type MediaOrigin } from "@/test/servers/media-origin";
 import { startS3Server, type S3Server } from "@/test/servers/s3";
 import { deleteAssetRows } from "./delete-assets";
-import { markWrittenStored, rehostResult, type RehostOptions, type WrittenAsset } from "./rehost";
+import { markWrittenStored } from "@/lib/generation/store";
+import { rehostResult, type RehostOptions, type WrittenAsset } from "./rehost";
 
 // The provider's CDN is on 127.0.0.2, allowed by name; 127.0.0.1 is the service's own network.
 const net = { policy: { allow: ["127.0.0.2/32"] } };

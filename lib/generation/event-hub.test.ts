@@ -10,7 +10,8 @@ import { fundedActor, pathOf } from "@/test/generation";
 import { testDatabaseUrl, withDatabase } from "@/test/db";
 import { call } from "@/test/http";
 import { openStream, readEvents } from "@/test/sse";
-import { appendEvents, progressEvent, statusEvent } from "./event-log";
+import { progressEvent, statusEvent } from "./event-log";
+import { appendEvents } from "./store";
 import { eventHub, generationTopic, hubOf, watch } from "./event-hub";
 
 /**

@@ -8,7 +8,7 @@ import { idempotencyHeaders } from "@/lib/api/contracts/generation";
 import { isSandbox, type Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/request";
+import { parseWith } from "@/lib/validation";
 import { waitForGenerationNotice } from "./event-log";
 import { failureError, stillRunningError } from "./present";
 import { isFinal, type GenerationMode, type GenerationRow } from "./types";
@@ -79,13 +79,6 @@ export function keyInsertFor(jobs: string, idem: Idempotency, createdAt: Date): 
   return sql`insert into ${idempotencyKeys} (user_id, key, fingerprint, generation_id, created_at)
     select j.user_id, ${idem.key}::text, ${idem.fingerprint}::text, j.id, ${createdAt.toISOString()}::timestamptz from ${sql.identifier(jobs)} j
     returning 1 as n`;
-}
-
-/** The key's row inside the transaction that creates the job (the fallback of createGeneration). */
-export async function recordKey(tx: Executor, job: { id: string; userId: string; createdAt: Date }, idem: Idempotency): Promise<void> {
-  await tx
-    .insert(idempotencyKeys)
-    .values({ userId: job.userId, key: idem.key, fingerprint: idem.fingerprint, generationId: job.id, createdAt: job.createdAt });
 }
 
 /**

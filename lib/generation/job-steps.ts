@@ -1,12 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
-import { generationRequests } from "@/db/schema";
 import { isProviderUnavailable, ProviderRejectedError } from "@/lib/provider";
-import { appendEvents, logEvent, notifyGeneration, progressEvent, statusEvent } from "./event-log";
+import { logEvent, notifyGeneration, progressEvent, statusEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, refOf } from "./provider-calls";
 import { RunJournal } from "./run-journal";
+import { appendEvents, generationById, markInProgress, setQueuePosition } from "./store";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
@@ -15,7 +14,7 @@ import { isFinal, type GenerationRow } from "./types";
  * function retries the step with backoff. A final provider answer ends the job here.
  */
 async function load(db: Db, id: string) {
-  const [row] = await db.select().from(generationRequests).where(eq(generationRequests.id, id));
+  const row = await generationById(db, id);
   if (!row) return null;
   const model = await cachedModelRow(db, row.modelId);
   return { row, model };
@@ -63,17 +62,10 @@ export async function checkJobStep(id: string, logsSeen: number): Promise<StepSt
   const fresh = status.logs.slice(logsSeen).map((l) => logEvent(l.message, l.timestamp));
   const events = [...fresh];
   if (status.status !== "IN_QUEUE" && row.status === "queued") {
-    const [moved] = await db
-      .update(generationRequests)
-      .set({ status: "in_progress", startedAt: new Date(), queuePosition: null })
-      .where(and(eq(generationRequests.id, id), eq(generationRequests.status, "queued")))
-      .returning({ id: generationRequests.id });
+    const moved = await markInProgress(db, id);
     if (moved) events.unshift(statusEvent("in_progress"), progressEvent("running"));
   } else if (status.status === "IN_QUEUE" && status.queuePosition !== row.queuePosition) {
-    await db
-      .update(generationRequests)
-      .set({ queuePosition: status.queuePosition })
-      .where(and(eq(generationRequests.id, id), sql`${generationRequests.status} = 'queued'`));
+    await setQueuePosition(db, id, status.queuePosition);
     events.push(statusEvent("queued", status.queuePosition == null ? {} : { queue_position: status.queuePosition }));
   }
   await appendEvents(db, id, events);

@@ -1,6 +1,4 @@
-import { eq, sql } from "drizzle-orm";
-import { rawRows, relaxedOf, tableRow, type Db } from "@/db/client";
-import { generationRequests } from "@/db/schema";
+import { relaxedOf, type Db } from "@/db/client";
 import { rehostResult } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/env";
@@ -18,9 +16,10 @@ import {
   type ProviderResult,
 } from "@/lib/provider";
 import { eventHub, generationTopic, watch, type EventHub } from "./event-hub";
-import { insertEventsFor, notifyGeneration, progressEvent, type NewGenerationEvent } from "./event-log";
-import type { RunJournal, Submission } from "./run-journal";
-import { FINAL_STATUSES, FINAL_STATUS_SQL_LIST, type GenerationOutcome, type GenerationRow } from "./types";
+import { notifyGeneration, progressEvent, type NewGenerationEvent } from "./event-log";
+import type { RunJournal } from "./run-journal";
+import { generationById, generationEnded, storeSubmission, type Submission } from "./store";
+import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
 
 /** The engine's side of the provider: submit once, read the result, turn it into an outcome. */
 export const providerOf = (row: Pick<GenerationRow, "provider">): GenerationProvider => providerByName(row.provider as ProviderName);
@@ -86,11 +85,9 @@ export async function submitJob(
 }
 
 /**
- * Stores the provider's id with its `submitted` event (and any `events` after it), in one
- * statement, unless the job ended (a cancel) or another worker stored its own id first: then the
- * extra provider request is cancelled and the stored state wins.
- * Asynchronous commit: if PostgreSQL loses this write in a crash, the job is resubmitted (a
- * second provider run, never a second charge); see relaxedOf.
+ * Stores the provider's id with its `submitted` event (and any `events` after it), unless the job
+ * ended (a cancel) or another worker stored its own id first: then the extra provider request is
+ * cancelled and the stored state wins.
  */
 export async function recordSubmission(
   db: Db,
@@ -99,25 +96,12 @@ export async function recordSubmission(
   submission: Submission,
   events: NewGenerationEvent[] = [progressEvent("submitted")],
 ): Promise<GenerationRow> {
-  const at = submission.at.toISOString();
-  const [raw] = await rawRows<Record<string, unknown>>(
-    relaxedOf(db),
-    sql`with submitted_job as (
-          update ${generationRequests}
-             set provider_request_id = ${submission.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
-                 queue_position = ${submission.queuePosition}::integer
-           where id = ${row.id} and provider_request_id is null and status not in (${FINAL_STATUS_SQL_LIST})
-          returning *
-        ), submitted_events as (${insertEventsFor("submitted_job", events)})
-        select * from submitted_job`,
-  );
-  const stored = raw ? tableRow(generationRequests, raw) : null;
+  const stored = await storeSubmission(db, row.id, submission, events);
   if (!stored) {
     await providerOf(row)
       .cancel({ endpointId: model.alias, providerRequestId: submission.providerRequestId })
       .catch(() => undefined);
-    const [current] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));
-    return current!;
+    return (await generationById(db, row.id))!;
   }
   notifyGeneration(row.id);
   return stored;
@@ -180,19 +164,13 @@ export async function awaitResult(
         const woken = await changes.wait({ signal, fallbackMs: pause, untilMs: until });
         if (signal.aborted) signal.throwIfAborted();
         if (woken.size === 0) break;
-        if (await endedMeanwhile(db, row.id)) return null;
+        if (await generationEnded(db, row.id)) return null;
         if (Date.now() >= until) break;
       }
     }
   } finally {
     changes.close();
   }
-}
-
-/** Whether the job reached a final status (one indexed read of its status). */
-async function endedMeanwhile(db: Db, id: string): Promise<boolean> {
-  const [current] = await db.select({ status: generationRequests.status }).from(generationRequests).where(eq(generationRequests.id, id));
-  return !current || FINAL_STATUSES.includes(current.status);
 }
 
 /**

@@ -26,10 +26,8 @@ export async function redriveGenerations(db: Db, now = Date.now()): Promise<{ jo
           and(eq(generationRequests.mode, "sync"), lt(generationRequests.updatedAt, syncCutoff)),
           and(eq(generationRequests.mode, "queue"), lt(generationRequests.updatedAt, queueCutoff)),
         ),
-        // Embedded executor: a job whose hand-off event is stored has its run (the send would be
-        // a deduplicated no-op); without this, every queue job running past a minute was sent
-        // again each minute (256 sends per sweep with 256 two-minute jobs in flight). Under an
-        // Inngest server the table stays empty and every stale job is sent, as before.
+        // Embedded executor: a job whose hand-off event is stored has its run, so sending it again
+        // is a wasted no-op (docs/engine.md). Under an Inngest server the table stays empty.
         sql`not exists (select 1 from ${jobEvents} e where e.id = 'generation:' || ${generationRequests.id})`,
       ),
     )

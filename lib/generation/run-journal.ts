@@ -1,13 +1,13 @@
-import { relaxedOf, type Db } from "@/db/client";
-import { markWrittenStored, type WrittenAsset } from "@/lib/assets/rehost";
+import type { Db } from "@/db/client";
+import type { WrittenAsset } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { log } from "@/lib/logger";
-import { appendEvents, progressEvent, type NewGenerationEvent } from "./event-log";
+import { progressEvent, type NewGenerationEvent } from "./event-log";
 import { recordSubmission } from "./provider-calls";
+import { storeProgress, type Submission } from "./store";
 import type { GenerationRow } from "./types";
 
-/** What the provider answered to a submit: recorded on the job (`provider_request_id`, `submitted`). */
-export type Submission = { providerRequestId: string; queuePosition: number | null; at: Date };
+export type { Submission } from "./store";
 
 /** What a run did and has not written yet: its ending's statement writes it first. */
 export type Unrecorded = { submission: Submission | null; events: NewGenerationEvent[]; written: WrittenAsset[] };
@@ -20,12 +20,9 @@ export const RECORD_PROGRESS_AFTER_MS = 250;
 
 /**
  * The progress of one run (the provider's id with its `submitted` event, `storing`, the `stored`
- * mark of each copied file), kept for the ending. Most runs end within a fraction of a second, and
- * their ending's single statement then writes it all, in order: three statements per generation
- * fewer. Once the run has taken RECORD_PROGRESS_AFTER_MS, what is pending is written (stream
- * watchers see the progress, and a crash resumes the provider request instead of submitting
- * again), and later steps as they happen, each after the one before. Writes are asynchronous
- * commits (see `relaxedOf`).
+ * mark of each copied file), kept for the ending, whose single statement writes it when the run
+ * is quick; past RECORD_PROGRESS_AFTER_MS it is written as it happens, so stream watchers see it
+ * and a crash resumes the provider request. Why, with the figures: docs/engine.md#runjournal.
  */
 export class RunJournal {
   private pending: Unrecorded = nothing();
@@ -103,6 +100,5 @@ export class RunJournal {
 /** Writes a run's progress now (asynchronous commits): for a slow run, or a run handed over without an ending. */
 export async function recordNow(db: Db, row: GenerationRow, model: ModelRow, progress: Unrecorded): Promise<void> {
   if (progress.submission) await recordSubmission(db, row, model, progress.submission, progress.events);
-  else if (progress.events.length) await appendEvents(relaxedOf(db), row.id, progress.events);
-  await markWrittenStored(relaxedOf(db), progress.written);
+  await storeProgress(db, row.id, progress.submission ? [] : progress.events, progress.written);
 }

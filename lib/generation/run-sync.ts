@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { generationRequests } from "@/db/schema";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
@@ -13,6 +11,7 @@ import { finalizeGeneration } from "./finalize";
 import { failureError, stillRunningError } from "./present";
 import { awaitResult, failureOutcome, outcomeOf, submitJob, withSubmission } from "./provider-calls";
 import { recordNow, RunJournal, type Unrecorded } from "./run-journal";
+import { generationById } from "./store";
 import { isFinal, type GenerationRow } from "./types";
 
 /**
@@ -68,10 +67,8 @@ async function runSyncUntil(
   throw stillRunningError(row.id, run.reason);
 }
 
-// Every sync run in flight follows the one process-wide grace signal. An EventTarget listener
-// costs O(listeners) to add and to remove (its duplicate check walks the list), so a thousand
-// runs in flight each adding one cost ≈ 5 % of the server's CPU in bench/ field; here each run is
-// a Set entry, and the signal has one listener.
+// Every sync run in flight follows the one process-wide grace signal as a Set entry: a listener
+// each costs O(listeners) to add and remove (docs/engine.md has the figure).
 const graceFollowers = processWide("generation.sync-grace-followers", () => new WeakMap<AbortSignal, Set<() => void>>());
 
 /** Calls `fn` once `signal` aborts (at once if it has); returns the unfollow. O(1) both ways. */
@@ -171,7 +168,4 @@ async function executeInline(
   }
 }
 
-async function reload(db: Db, id: string): Promise<GenerationRow | null> {
-  const [row] = await db.select().from(generationRequests).where(eq(generationRequests.id, id));
-  return row ?? null;
-}
+const reload = generationById;

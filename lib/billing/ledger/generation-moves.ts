@@ -99,10 +99,11 @@ const REFUND_PLACEHOLDERS = Object.fromEntries(
  * `refundGeneration` as CTEs of the caller's statement, built once (values as placeholders,
  * `refundValues` gives them): the generation's ending refunds in the statement that ends it. It
  * moves only when the CTE `after` has a row (the ending's conditional status change won), so at
- * most once per generation and never as a duplicate key.
+ * most once per generation and never as a duplicate key. `from` replaces values by expressions
+ * over the caller's rows (the job's key as the row has it now).
  */
-export function refundCtes(after: string): SQL {
-  const v = REFUND_PLACEHOLDERS;
+export function refundCtes(after: string, from: { apiKeyId?: SQL } = {}): SQL {
+  const v = { ...REFUND_PLACEHOLDERS, ...from };
   return sql`${creditBackCtes(v, sql` and exists (select 1 from ${sql.identifier(after)})`)}, refunded as (${creditBackInsert(v)} returning 1 as n)`;
 }
 

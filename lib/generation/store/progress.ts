@@ -1,0 +1,75 @@
+import { and, eq, sql } from "drizzle-orm";
+import { rawRows, relaxedOf, tableRow, type Db, type Executor } from "@/db/client";
+import { generationRequests } from "@/db/schema";
+import type { WrittenAsset } from "@/lib/assets/rehost";
+import type { NewGenerationEvent } from "../event-log";
+import { FINAL_STATUSES, FINAL_STATUS_SQL_LIST, type GenerationRow } from "../types";
+import { markWrittenStored } from "./asset-marks";
+import { appendEvents, insertEventsFor } from "./events";
+
+// A run's writes between its creation and its ending. The provider's id, progress events and
+// stored marks commit asynchronously (relaxedOf: a PostgreSQL crash only makes the engine
+// resubmit or copy again, never charge twice; docs/database.md).
+
+/** What the provider answered to a submit: recorded on the job (`provider_request_id`, `submitted`). */
+export type Submission = { providerRequestId: string; queuePosition: number | null; at: Date };
+
+export async function generationById(db: Executor, id: string): Promise<GenerationRow | null> {
+  const [row] = await db.select().from(generationRequests).where(eq(generationRequests.id, id));
+  return row ?? null;
+}
+
+/** Whether the job reached a final status (one indexed read of its status; a missing job counts as ended). */
+export async function generationEnded(db: Executor, id: string): Promise<boolean> {
+  const [current] = await db.select({ status: generationRequests.status }).from(generationRequests).where(eq(generationRequests.id, id));
+  return !current || FINAL_STATUSES.includes(current.status);
+}
+
+/**
+ * Stores the provider's id with `events` in one statement, unless the job ended (a cancel) or
+ * another worker stored its own id first: then nothing is written and the answer is null.
+ */
+export async function storeSubmission(
+  db: Db,
+  id: string,
+  submission: Submission,
+  events: NewGenerationEvent[],
+): Promise<GenerationRow | null> {
+  const at = submission.at.toISOString();
+  const [raw] = await rawRows<Record<string, unknown>>(
+    relaxedOf(db),
+    sql`with submitted_job as (
+          update ${generationRequests}
+             set provider_request_id = ${submission.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
+                 queue_position = ${submission.queuePosition}::integer
+           where id = ${id} and provider_request_id is null and status not in (${FINAL_STATUS_SQL_LIST})
+          returning *
+        ), submitted_events as (${insertEventsFor("submitted_job", events)})
+        select * from submitted_job`,
+  );
+  return raw ? tableRow(generationRequests, raw) : null;
+}
+
+/** A run's progress events and the stored marks of its copied files, written now. */
+export async function storeProgress(db: Db, id: string, events: NewGenerationEvent[], written: WrittenAsset[]): Promise<void> {
+  if (events.length) await appendEvents(relaxedOf(db), id, events);
+  await markWrittenStored(relaxedOf(db), written);
+}
+
+/** The provider started the queued job; false when it is no longer queued (ended, or moved already). */
+export async function markInProgress(db: Db, id: string): Promise<boolean> {
+  const moved = await db
+    .update(generationRequests)
+    .set({ status: "in_progress", startedAt: new Date(), queuePosition: null })
+    .where(and(eq(generationRequests.id, id), eq(generationRequests.status, "queued")))
+    .returning({ id: generationRequests.id });
+  return moved.length > 0;
+}
+
+/** The job's place in the provider's queue, while it is queued. */
+export async function setQueuePosition(db: Db, id: string, position: number | null): Promise<void> {
+  await db
+    .update(generationRequests)
+    .set({ queuePosition: position })
+    .where(and(eq(generationRequests.id, id), sql`${generationRequests.status} = 'queued'`));
+}
