@@ -2,14 +2,14 @@ import type { Instrumentation } from "next";
 
 /**
  * Runs once when the server process starts (Node.js runtime only), before requests are handled:
- * stamps every request with its socket's address (lib/http/socket-address.ts: route handlers
+ * stamps every request with its socket's address (lib/net/socket-address.ts: route handlers
  * see no socket), answers methods Next cannot route (lib/http/unknown-method.ts), validates
  * configuration and opens and migrates the database, so a bad setting stops start-up and the
  * first request does not pay for migrations.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  await (await import("@/lib/http/socket-address")).installSocketAddressStamp();
+  await (await import("@/lib/net/socket-address")).installSocketAddressStamp();
   // TRACE, PROPFIND, CONNECT, …: 405 in the envelope before Next answers a bare 500/400.
   await (await import("@/lib/http/unknown-method")).installUnknownMethodGuard();
   const { startServer } = await import("@/lib/server/start");

@@ -5,7 +5,7 @@ import { baseURL } from "../playwright.config";
 import { userCreate } from "./sign-in";
 
 /**
- * Issue 19: the client address is the socket's (lib/http/socket-address.ts stamps it on every
+ * Issue 19: the client address is the socket's (lib/net/socket-address.ts stamps it on every
  * request from instrumentation.ts; Next.js gives handlers no socket). Proven here on `next start`:
  * the server listens on 127.0.0.1, and these requests reach it from this machine's non-loopback
  * address (a socket bound to it connects to 127.0.0.1 with that source address), so the server

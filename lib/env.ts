@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { brand } from "@/lib/brand";
-import { parseTrustProxy } from "@/lib/http/trust-proxy";
+import { parseTrustProxy } from "@/lib/net/trust-proxy";
 
 /**
  * The one place configuration is read. Every variable the product understands is declared here,
@@ -96,7 +96,7 @@ export const envSchema = z
     /** Comma-separated origins allowed by CORS; `*` allows any origin (the API is bearer-authenticated). */
     CORS_ORIGINS: z.string().default("*"),
     /**
-     * Which X-Forwarded-For entries to believe (lib/http/client-address.ts): unset, the socket's
+     * Which X-Forwarded-For entries to believe (lib/net/client-address.ts): unset, the socket's
      * peer is the client; a hop count (`1`: one load balancer) or a comma-separated list of the
      * proxies' addresses and CIDR ranges, like Express's `trust proxy`.
      */

@@ -3,7 +3,7 @@ import { NextRequest } from "next/server";
 import { GET, POST } from "@/app/api/auth/[...nextauth]/route";
 import { getDb } from "@/db/client";
 import { devMail } from "@/db/schema";
-import { SOCKET_HEADER, stampValue } from "@/lib/http/socket-address";
+import { SOCKET_HEADER, stampValue } from "@/lib/net/socket-address";
 import { BASE_URL } from "./http";
 
 /**

@@ -1,5 +1,5 @@
 import type { RouteContext, RouteHandler } from "@/lib/http/handler";
-import { SOCKET_HEADER, stampValue } from "@/lib/http/socket-address";
+import { SOCKET_HEADER, stampValue } from "@/lib/net/socket-address";
 
 export const BASE_URL = "http://localhost:3000";
 
@@ -14,7 +14,7 @@ export type CallOptions = {
   session?: string;
   /**
    * The TCP peer's address, as the production server stamps it on every request
-   * (lib/http/socket-address.ts). Unset: no stamp, so the client address is "unknown".
+   * (lib/net/socket-address.ts). Unset: no stamp, so the client address is "unknown".
    */
   socket?: string;
   params?: Record<string, string | string[]>;

@@ -14,7 +14,7 @@ import { sendMail } from "@/lib/email/send-mail";
 import { signInMail } from "@/lib/email/sign-in-mail";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/net/client-address";
 import { authSecret } from "./secret";
 import { allowSignInLink } from "./sign-in-limits";
 

@@ -10,7 +10,7 @@ export const LINKS_PER_ADDRESS = { max: 5, windowMs: 15 * 60_000 };
  * Counts one request for a sign-in link against both limits; false when either is spent. Called
  * from the Auth.js `signIn` callback, which every way of asking for a link passes through (the
  * sign-in form's server action and a raw POST /api/auth/signin/nodemailer alike), before any
- * token is made or mail sent. `client` comes from lib/http/client-address.ts.
+ * token is made or mail sent. `client` comes from lib/net/client-address.ts.
  */
 export async function allowSignInLink(db: Executor, request: { client: string; email: string }): Promise<boolean> {
   const byClient = await hitWindow(db, { key: `signin-ip:${request.client}`, ...LINKS_PER_CLIENT });

@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { isLocalRequest } from "@/lib/http/client-address";
+import { isLocalRequest } from "@/lib/net/client-address";
 
 /**
  * Mail goes over SMTP when SMTP_URL is set, otherwise to the dev outbox (the `dev_mail` table,
@@ -17,7 +17,7 @@ export function devMailboxEnabled(): boolean {
 
 /**
  * Whether this request may read the outbox: it is on, and the request comes from this machine by
- * its socket (lib/http/client-address.ts `isLocalRequest`; X-Forwarded-For, X-Real-IP or Host
+ * its socket (lib/net/client-address.ts `isLocalRequest`; X-Forwarded-For, X-Real-IP or Host
  * never count). The outbox holds sign-in links, so anyone reading it could sign in as anyone,
  * the admin included; `npm start` listens on every interface.
  */

@@ -9,7 +9,7 @@ import { assetKey } from "@/lib/assets/keys";
 import { authSecret } from "@/lib/auth/secret";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/request";
+import { parseWith } from "@/lib/validation";
 import { getStorage } from "@/lib/storage";
 import { extensionFor } from "@/lib/storage/media-types";
 import { declaredUploadType, UPLOAD_CONTENT_TYPES, type UploadContentType } from "@/lib/uploads/classify";

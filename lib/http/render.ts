@@ -1,21 +1,8 @@
-import { z } from "zod";
 import { log } from "@/lib/logger";
-import { DomainError, type ErrorCode, isDomainError, type Issue } from "@/lib/errors";
+import { DomainError, isDomainError } from "@/lib/errors";
 import { skillCodeOf, httpStatusOf } from "./errors";
 
 export type Surface = "gateway" | "skill";
-
-/** zod issues → the spec's `[{path: string[], message}]`. */
-export function toIssues(error: z.ZodError): Issue[] {
-  return error.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
-}
-
-export function validationError(code: Extract<ErrorCode, `invalid_${string}`>, error: z.ZodError): DomainError {
-  const issues = toIssues(error);
-  const first = issues[0];
-  const where = first && first.path.length ? `${first.path.join(".")}: ` : "";
-  return new DomainError(code, `${where}${first?.message ?? "Invalid input"}`, { issues });
-}
 
 /**
  * Turns anything thrown into an DomainError. Unknown errors become internal_error: logged with the

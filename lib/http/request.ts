@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DomainError, invalidJson, type Issue } from "@/lib/errors";
-import { validationError } from "./render";
+export { parseWith } from "@/lib/validation";
 
 /**
  * The one body reader: every route reads its body through this (readJson, uploads sent as JSON,
@@ -133,14 +133,4 @@ export function queryObject(url: URL): Record<string, string> {
   const query = Object.fromEntries(url.searchParams.entries());
   if (url.search.includes("%00")) refuseUnstorableText("invalid_query", query);
   return query;
-}
-
-export function parseWith<T extends z.ZodType>(
-  schema: T,
-  value: unknown,
-  code: "invalid_body" | "invalid_query" | "invalid_params",
-): z.output<T> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationError(code, result.error);
-  return result.data;
 }

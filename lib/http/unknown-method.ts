@@ -17,7 +17,7 @@ import { renderError } from "./render";
  * - A method Node's parser does not know at all (`FOO`): `clientError` HPE_INVALID_METHOD, which
  *   Node answers with a bare 400.
  *
- * Like the socket-address stamp (lib/http/socket-address.ts), this wraps `http.Server.prototype
+ * Like the socket-address stamp (lib/net/socket-address.ts), this wraps `http.Server.prototype
  * .emit`: it is the one place every request passes. instrumentation.ts installs it.
  */
 const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]);

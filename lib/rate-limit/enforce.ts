@@ -1,7 +1,7 @@
 import { confirmKey, needsConfirmation } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/net/client-address";
 import { DomainError } from "@/lib/errors";
 import { rateLimitHeaders } from "./headers";
 import type { RateLimitRule, RuleContext } from "./rules";

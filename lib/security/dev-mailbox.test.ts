@@ -7,8 +7,8 @@ import { devMail } from "@/db/schema";
 import { devMailboxOpenTo } from "@/lib/email/mailbox";
 import { listOutboxLinks } from "@/lib/email/outbox";
 import { sendMail } from "@/lib/email/send-mail";
-import { isLocalRequest } from "@/lib/http/client-address";
-import { installSocketAddressStamp, SOCKET_HEADER, socketPeer, stampValue } from "@/lib/http/socket-address";
+import { isLocalRequest } from "@/lib/net/client-address";
+import { installSocketAddressStamp, SOCKET_HEADER, socketPeer, stampValue } from "@/lib/net/socket-address";
 import { AuthBrowser, lastMailTo } from "@/test/auth-browser";
 import { withEnv } from "@/test/env";
 

@@ -4,15 +4,15 @@ import { POST as NOTIFY } from "@/app/(gateway)/webhooks/yookassa/notify/route";
 import { getDb } from "@/db/client";
 import { inboundEvents, sessions, users } from "@/db/schema";
 import { EnvError, parseEnv } from "@/lib/env";
-import { clientAddress } from "@/lib/http/client-address";
-import { SOCKET_HEADER, stampValue } from "@/lib/http/socket-address";
+import { clientAddress } from "@/lib/net/client-address";
+import { SOCKET_HEADER, stampValue } from "@/lib/net/socket-address";
 import { AuthBrowser, lastMailTo } from "@/test/auth-browser";
 import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
 
 /**
  * Issue 19 item 4: client addresses taken from headers anyone can send. The client address is the
- * socket's peer (lib/http/client-address.ts); X-Forwarded-For counts only through TRUST_PROXY.
+ * socket's peer (lib/net/client-address.ts); X-Forwarded-For counts only through TRUST_PROXY.
  */
 
 const notification = (id: string) => ({ type: "notification", event: "payment.succeeded", object: { id, status: "succeeded" } });

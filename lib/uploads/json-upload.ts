@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DomainError, invalidJson, isDomainError } from "@/lib/errors";
 import { readBodyBytes } from "@/lib/http/request";
-import { parseWith } from "@/lib/http/request";
+import { parseWith } from "@/lib/validation";
 import { tooLarge } from "./multipart";
 
 export const jsonUploadBody = z

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { RouteHandler } from "@/lib/http/handler";
-import { SOCKET_HEADER, stampValue } from "@/lib/http/socket-address";
+import { SOCKET_HEADER, stampValue } from "@/lib/net/socket-address";
 
 /**
  * Serves route handlers on loopback, so code that calls the app over HTTP (the local payment
@@ -20,7 +20,7 @@ export async function serveRoutes(routes: Record<string, RouteHandler>): Promise
     }
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    // What the production server's stamp does (lib/http/socket-address.ts).
+    // What the production server's stamp does (lib/net/socket-address.ts).
     headers.set(SOCKET_HEADER, stampValue(req.socket.remoteAddress ?? "127.0.0.1"));
     const response = await handler(
       new Request(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }),

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { inboundEvents, payments } from "@/db/schema";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/net/client-address";
 import { DomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
 import { valueToKopecks } from "./amount";
@@ -23,7 +23,7 @@ export type NotificationResult = { ok: boolean; processed: boolean; reason: stri
 /**
  * Who sent the notification. YooKassa signs nothing: a notification from it must come from its
  * published address ranges (YOOKASSA_TRUSTED_IPS), checked against the client address: the
- * socket's peer, or what a proxy named by TRUST_PROXY reports (lib/http/client-address.ts). The
+ * socket's peer, or what a proxy named by TRUST_PROXY reports (lib/net/client-address.ts). The
  * local provider sends `Authorization: Bearer <LOCAL_PAYMENT_SECRET>`. Either way the body is only
  * a hint: the payment is re-read from that provider before anything is granted.
  */

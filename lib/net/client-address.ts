@@ -7,7 +7,7 @@ import { parseTrustProxy, type Trust } from "./trust-proxy";
  * The one answer to "which address is this client?", for every per-IP limit, the payment
  * provider's source-address allowlist, the sign-in limits and the address kept on a session.
  *
- * By default it is the socket's peer (lib/http/socket-address.ts): headers anyone can send are
+ * By default it is the socket's peer (lib/net/socket-address.ts): headers anyone can send are
  * ignored. Behind a load balancer or reverse proxy, TRUST_PROXY says which hops to believe, as
  * Express's `trust proxy` does: the chain is the socket's peer followed by the X-Forwarded-For
  * entries from right to left, and the client is the first address in it that is not trusted (or
