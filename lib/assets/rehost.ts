@@ -40,7 +40,7 @@ export type RehostOptions = {
   storage?: ObjectStorage | null;
   /**
    * Offered each file once its object is written: true means the caller marks its row `stored`
-   * in a statement of its own (a generation's ending, see `storedAssetsUpdate`), and the file
+   * in a statement of its own (a generation's ending: lib/generation/store/asset-marks.ts), and the file
    * counts as stored already; false (or no hook) marks it here.
    */
   deferStored?: (asset: WrittenAsset) => boolean;
