@@ -7,6 +7,7 @@ import type { TestProject } from "vitest/node";
 import { pgliteDb, postgresHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { seedDatabase } from "@/db/seed";
+import { installCatalogSeed } from "@/lib/catalog/seed";
 import { DB_NAME_PREFIX, templateDb, testDatabaseUrl, withDatabase } from "./db";
 
 declare module "vitest" {
@@ -19,6 +20,7 @@ declare module "vitest" {
 
 /** Migrates and seeds one database for the whole run; each test file then copies it. */
 export default async function setup(project: TestProject) {
+  installCatalogSeed();
   const root = await mkdtemp(path.join(tmpdir(), "gw-test-"));
   project.provide("testRoot", root);
   const runId = String(process.pid);

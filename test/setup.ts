@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, inject } from "vitest";
 import { closeDb, setDbHandle } from "@/db/client";
 import { installDebitFollowUps } from "@/lib/billing/payments/after-debit";
+import { installCatalogSeed } from "@/lib/catalog/seed";
 import { resetEnv } from "@/lib/env";
 import { openFileDatabase } from "./db";
 
@@ -15,8 +16,10 @@ delete process.env.HOSTNAME;
 delete process.env.PORT;
 resetEnv();
 setDbHandle(await openFileDatabase(inject("runId"), inject("pgliteSnapshot")));
-// As lib/server/start.ts does at start-up: the ledger's debits reach the payments follow-ups.
+// As lib/server/start.ts does at start-up: the ledger's debits reach the payments follow-ups, and a
+// database opened by a test (a fresh data directory) gets the catalog's seed.
 installDebitFollowUps();
+installCatalogSeed();
 
 afterAll(async () => {
   await closeDb();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { seedEntries } from "@/db/seed/catalog/entries";
+import { seedEntries } from "@/lib/catalog/seed/entries";
 import { fieldsOf, initialValues, toInput } from "./schema-fields";
 
 const flux = seedEntries().find((m) => m.modelId === "fal-ai/flux/dev")!;

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { models, modelTombstones } from "@/db/schema";
-import { typicalCreditCost } from "@/db/seed/catalog/entries";
+import { typicalCreditCost } from "@/lib/catalog/seed/entries";
 import { LIST_PRICE_SCALE, MAX_LIST_PRICE, type UpsertModelBody } from "@/lib/api/contracts/admin-models";
 import { DomainError } from "@/lib/errors";
 import { compareDecimal, formatDecimal, parseDecimal } from "@/lib/billing/pricing/decimal";

@@ -1,4 +1,4 @@
-import { seedEntries } from "@/db/seed/catalog/entries";
+import { seedEntries } from "@/lib/catalog/seed/entries";
 import type { CatalogSource } from "./source";
 
 /** The seed catalog as a provider: the embedded default, and what tests run against. */

@@ -1,5 +1,5 @@
 import type { JsonSchema, ModelSchema } from "@/db/schema/models";
-import type { CatalogEntry } from "@/db/seed/catalog/entries";
+import type { CatalogEntry } from "@/lib/catalog/seed/entries";
 import { localCatalogSource } from "./local-source";
 
 export type { CatalogEntry };

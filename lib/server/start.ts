@@ -21,6 +21,8 @@ export function startServer(): Promise<void> {
     }
     // Auto top-up and the low-balance mail follow the ledger's debits (the ledger does not know payments).
     (await import("@/lib/billing/payments/after-debit")).installDebitFollowUps();
+    // The catalog's seed models are inserted whenever the database opens (db/ does not know the catalog).
+    (await import("@/lib/catalog/seed")).installCatalogSeed();
     reportAppUrl();
     installShutdown(env().SHUTDOWN_GRACE_MS, { stopJobs, closeDatabase: closeDb });
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { seedEntries } from "@/db/seed/catalog/entries";
+import { seedEntries } from "@/lib/catalog/seed/entries";
 import { modelListResponse } from "@/lib/api/contracts/models";
 import { CATEGORY_ORDER } from "@/lib/catalog/categories";
 import { call } from "@/test/http";

@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { models } from "@/db/schema";
-import { seedEntries } from "@/db/seed/catalog/entries";
+import { seedEntries } from "@/lib/catalog/seed/entries";
 import { setCatalogSource } from "@/lib/catalog/source";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

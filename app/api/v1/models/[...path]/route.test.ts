@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { seedEntries } from "@/db/seed/catalog/entries";
+import { seedEntries } from "@/lib/catalog/seed/entries";
 import { skillModelSchema } from "@/lib/api/contracts/skill-models";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,3 +1,4 @@
+import { addSeeder } from "@/db/seed";
 import type { Executor } from "@/db/client";
 import { models, modelTombstones } from "@/db/schema";
 import { seedEntries } from "./entries";
@@ -16,4 +17,9 @@ export async function seedCatalog(db: Executor): Promise<void> {
     .map((e) => ({ ...e, schemaFetchedAt: null }));
   if (rows.length === 0) return;
   await db.insert(models).values(rows).onConflictDoNothing({ target: models.modelId });
+}
+
+/** The catalog's seed runs whenever a database is opened (db/seed); call before the first open. */
+export function installCatalogSeed(): void {
+  addSeeder("catalog", seedCatalog);
 }

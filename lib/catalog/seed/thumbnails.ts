@@ -1,6 +1,6 @@
 /**
  * Writes the seed catalog's thumbnails (small SVGs) into public/thumbnails. Run once after adding
- * a model and commit the files: `npx tsx db/seed/catalog/thumbnails.ts`.
+ * a model and commit the files: `npx tsx lib/catalog/seed/thumbnails.ts`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
