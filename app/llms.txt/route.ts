@@ -1,11 +1,12 @@
+import { agentOperations } from "@/lib/api/contracts/agents";
 import { env } from "@/lib/env";
 import { withGateway } from "@/lib/http/handler";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { siteLlmsTxt } from "@/lib/llms/site";
 import { markdownText } from "@/lib/llms/response";
 
 // GET /llms.txt – the service for language models: how to connect, and every visible model with its price
-export const GET = withGateway({ auth: "none" }, async ({ ctx }) => markdownText(await siteLlmsTxt(ctx.db, env().APP_URL)));
+export const GET = withGateway(agentOperations.getLlmsTxt, async ({ ctx }) => markdownText(await siteLlmsTxt(ctx.db, env().APP_URL)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -14,16 +14,14 @@ import { streamCallerRefusal } from "@/lib/generation/stream-standing";
 import { takeStreamSlot } from "@/lib/generation/stream-slots";
 import { isFinal, type GenerationRow } from "@/lib/generation/types";
 import { DomainError, isDomainError } from "@/lib/errors";
-import { withGateway, type RouteContext, type RouteHandler } from "@/lib/http/handler";
 import { normalizeError } from "@/lib/http/render";
 import { parseWith, readJson } from "@/lib/http/request";
 import { checkOutboundUrl, isOutboundError } from "@/lib/net";
-import { userGenerationLimit } from "@/lib/rate-limit/rules";
-import { falBodyOf, withFalErrors } from "./errors";
+import { falBodyOf } from "./errors";
 import { endedError, falLogs, falOutput, falStatus, falStatusCode, falSubmitted, notReadyError, REQUEST_ID_HEADER } from "./render";
 import { falSse } from "./sse";
 import { initiateUpload } from "./storage";
-import { operationOf, type FalHost, type FalOperation } from "./target";
+import { type FalHost, type FalOperation } from "./target";
 
 /**
  * fal's protocol over the gateway's one engine: each fal operation (./target.ts) is answered by a
@@ -31,7 +29,7 @@ import { operationOf, type FalHost, type FalOperation } from "./target";
  * cancelGeneration, the uploads), with the same auth, per-key limit and generation limit
  * (run/stream/submit count as generations), the same ledger; only the shapes are fal's (./render.ts).
  *
- * `falEndpoint(via, locate)` builds one route handler: `locate` says which fal URL the request
+ * `falEndpoint(via, locate)` (./routes.ts) builds one route handler: `locate` says which fal URL the request
  * names (the proxy: from `x-fal-target-url`; the path prefixes: from the path), and the URLs a
  * job's answers carry point back the same way (`via`).
  */
@@ -43,9 +41,8 @@ const origin = () => env().APP_URL.replace(/\/$/, "");
 /** Where a job's fal URLs point: fal's own queue host through the proxy (the client sends them back through it), else our prefix. */
 export const queueBaseOf = (via: FalVia) => (via === "proxy" ? "https://queue.fal.run" : `${origin()}/fal/queue`);
 
-type Call = { op: FalOperation; query: URLSearchParams; via: FalVia };
+export type Call = { op: FalOperation; query: URLSearchParams; via: FalVia };
 
-const GENERATIONS = new Set<FalOperation["kind"]>(["run", "stream", "submit"]);
 /** A fal stream opens once its run has taken this long; a run ending sooner is answered whole (a failure as fal's error status). */
 const STREAM_OPEN_AFTER_MS = 5_000;
 const POLL_MS = 1_000;
@@ -284,7 +281,8 @@ async function cancel(ctx: ServiceContext, row: GenerationRow, modelId: string):
   throw new DomainError("conflict", message, { ...ids, status: "IN_PROGRESS", detail: message, error_type: "already_running" }, {}, 400);
 }
 
-async function perform(ctx: ServiceContext, req: Request, call: Call): Promise<Response> {
+/** Answers one fal call, once the route (./routes.ts) has located it and the wrapper let it through. */
+export async function perform(ctx: ServiceContext, req: Request, call: Call): Promise<Response> {
   const { op } = call;
   switch (op.kind) {
     case "run":
@@ -312,35 +310,4 @@ async function perform(ctx: ServiceContext, req: Request, call: Call): Promise<R
     case "cancel":
       return cancel(ctx, row, op.modelId);
   }
-}
-
-/**
- * One route handler speaking fal's protocol. `locate` names the fal URL of the request (it may
- * throw: a bad proxy target is 400 in the envelope). Generations (run, stream, submit) also count
- * against the per-user generation limit; every call counts against the key's limit, as on /run.
- */
-export function falEndpoint(via: FalVia, locate: (req: Request, context: RouteContext) => Promise<Located>): RouteHandler {
-  const calls = new WeakMap<Request, Call>();
-  const refusals = new WeakMap<Request, unknown>();
-  const callOf = (req: Request) => calls.get(req)!;
-  const generation = withFalErrors(
-    withGateway({ auth: "key", rateLimit: [userGenerationLimit] }, ({ req, ctx }) => perform(ctx, req, callOf(req))),
-  );
-  const other = withFalErrors(withGateway({ auth: "key" }, ({ req, ctx }) => perform(ctx, req, callOf(req))));
-  const refuse = withFalErrors(
-    withGateway({ auth: "none" }, ({ req }) => {
-      throw refusals.get(req);
-    }),
-  );
-  return async (req, context) => {
-    try {
-      const target = await locate(req, context);
-      const op = operationOf(target.host, target.segments, req.method);
-      calls.set(req, { op, query: new URLSearchParams(target.search), via });
-      return (GENERATIONS.has(op.kind) ? generation : other)(req, context);
-    } catch (err) {
-      refusals.set(req, err);
-      return refuse(req, context);
-    }
-  };
 }

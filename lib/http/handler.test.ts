@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { z } from "zod";
+import { defineOperations } from "@/lib/api/contracts/operation";
 import { DomainError } from "@/lib/errors";
 import { withGateway, withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
@@ -12,27 +13,40 @@ const body = z.object({
 });
 const query = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 
-const echo = withGateway({ auth: "none", body, query }, ({ body, query }) => json({ body, query }));
-const skillEcho = withSkill({ auth: "none", body }, ({ body }) => json(body));
-const boom = withGateway({ auth: "none" }, () => {
+const base = { method: "post", path: "/echo", summary: "test", tags: [], surface: "gateway", auth: "none", responses: {} } as const;
+const ops = defineOperations([
+  { ...base, operationId: "echo", body, query },
+  { ...base, operationId: "skillEcho", surface: "skill", body },
+  { ...base, operationId: "plain" },
+  { ...base, operationId: "skillPlain", surface: "skill" },
+  { ...base, operationId: "withParams", params: z.object({ id: z.uuid() }) },
+]);
+
+const echo = withGateway(ops.echo, ({ body, query }) => json({ body, query }));
+const skillEcho = withSkill(ops.skillEcho, ({ body }) => json(body));
+const boom = withGateway(ops.plain, () => {
   throw new Error("connection string postgres://admin:hunter2@db/internal leaked?");
 });
-const skillBoom = withSkill({ auth: "none" }, () => {
+const skillBoom = withSkill(ops.skillPlain, () => {
   throw new Error("secret internals");
 });
-const typed = withGateway({ auth: "none" }, () => {
+const typed = withGateway(ops.plain, () => {
   throw new DomainError("insufficient_balance", "Balance too low", {
     required: 1.5,
     available: 0.25,
     recovery: { action: "topup", url: "/billing/topup", minAmountRub: 100 },
   });
 });
-const withParams = withGateway({ auth: "none", params: z.object({ id: z.uuid() }) }, ({ params }) => json(params));
+const withParams = withGateway(ops.withParams, ({ params }) => json(params));
 
-const timed = withGateway({ auth: "none", serverTiming: true }, async ({ req }) => {
-  lap(req, "domain");
-  return json({ ok: true });
-});
+const timed = withGateway(
+  ops.plain,
+  async ({ req }) => {
+    lap(req, "domain");
+    return json({ ok: true });
+  },
+  { serverTiming: true },
+);
 
 /** A body whose stream fails the way Node's does when the client hangs up mid-request. */
 const failingBody = (error: Error) =>

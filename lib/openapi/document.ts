@@ -62,7 +62,7 @@ function toOperation(op: Operation): ZodOpenApiOperationObject {
     operationId: op.operationId,
     summary: op.summary,
     description: op.description,
-    tags: op.tags,
+    tags: [...op.tags],
     security: securityOf(op.auth),
     ...(op.params || op.query || op.headers
       ? {

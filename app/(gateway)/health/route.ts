@@ -1,24 +1,29 @@
 import { getDb } from "@/db/client";
+import { systemOperations } from "@/lib/api/contracts/system";
+import { serving } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { requestIdOf } from "@/lib/http/request-id";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { checkHealth } from "@/lib/observability/health";
 import { observed } from "@/lib/observability/request";
 
 // GET /health – each part's state (lib/observability/health.ts); 503 only when the database is down
 // Not wrapped: it must answer even when opening the database fails.
-export const GET = observed(
-  "/health",
-  async (req: Request) => {
-    const db = await getDb().catch(() => null);
-    const health = await checkHealth(db);
-    return json(health, {
-      status: health.db === "ok" ? 200 : 503,
-      headers: { "X-Request-ID": requestIdOf(req), "Cache-Control": "no-store" },
-    });
-  },
-  { quiet: true },
+export const GET = serving(
+  systemOperations.getHealth,
+  observed(
+    "/health",
+    async (req: Request) => {
+      const db = await getDb().catch(() => null);
+      const health = await checkHealth(db);
+      return json(health, {
+        status: health.db === "ok" ? 200 : 503,
+        headers: { "X-Request-ID": requestIdOf(req), "Cache-Control": "no-store" },
+      });
+    },
+    { quiet: true },
+  ),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

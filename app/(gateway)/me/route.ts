@@ -1,11 +1,11 @@
-import { updateMeBody } from "@/lib/api/contracts/me";
+import { meOperations } from "@/lib/api/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { getProfile, updateProfile } from "@/lib/me/profile";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me – the current user and how this request was authenticated
-export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
+export const GET = withGateway(meOperations.getMe, async ({ ctx }) =>
   json({
     user: await getProfile(ctx),
     auth: { source: ctx.principal.source, apiKeyId: ctx.principal.apiKeyId },
@@ -13,9 +13,7 @@ export const GET = withGateway({ auth: "key" }, async ({ ctx }) =>
 );
 
 // PATCH /me – update name, avatar or the low-balance e-mail preference
-export const PATCH = withGateway({ auth: "key", body: updateMeBody }, async ({ ctx, body }) =>
-  json({ user: await updateProfile(ctx, body) }),
-);
+export const PATCH = withGateway(meOperations.updateMe, async ({ ctx, body }) => json({ user: await updateProfile(ctx, body) }));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, DELETE, OPTIONS } = gatewayOtherMethods("GET", "PATCH");
+export const { POST, PUT, DELETE, OPTIONS } = otherMethodsOf({ GET, PATCH });

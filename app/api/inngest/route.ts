@@ -1,10 +1,12 @@
 import { inngestHandler } from "@/inngest/handler";
 import { inngest } from "@/inngest/client";
+import { inngestOperations } from "@/lib/api/contracts/inngest";
 import { invalidJson } from "@/lib/errors";
+import { serving } from "@/lib/http/handler";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/http/request";
 import { requestIdOf } from "@/lib/http/request-id";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // The Inngest SDK endpoint: an Inngest server (or the embedded executor, in-process) calls the
 // app's functions here, every call signed with X-Inngest-Signature; unsigned calls get 401, and a
@@ -74,11 +76,11 @@ function withRequestId(handler: (req: never, ctx: unknown) => Promise<Response>)
 }
 
 // GET /api/inngest – introspection (signed in cloud mode)
-export const GET = withRequestId(inngestHandler.GET);
+export const GET = serving(inngestOperations.inngestIntrospect, withRequestId(inngestHandler.GET));
 // POST /api/inngest – run a function step (signed)
-export const POST = withRequestId(inngestHandler.POST);
+export const POST = serving(inngestOperations.inngestCall, withRequestId(inngestHandler.POST));
 // PUT /api/inngest – sync the app's functions with an Inngest server
-export const PUT = withRequestId(inngestHandler.PUT);
+export const PUT = serving(inngestOperations.inngestSync, withRequestId(inngestHandler.PUT));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "POST", "PUT");
+export const { PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET, POST, PUT });

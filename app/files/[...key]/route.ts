@@ -1,8 +1,10 @@
+import { assetOperations } from "@/lib/api/contracts/assets";
+import { serving } from "@/lib/http/handler";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 import { currentStorage } from "@/lib/storage";
 import { serveObject } from "@/lib/storage/serve";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { observed } from "@/lib/observability/request";
 
 type Context = { params: Promise<{ key?: string[] }> };
@@ -20,9 +22,9 @@ async function handle(req: Request, context: Context): Promise<Response> {
 }
 
 // GET /files/{key} – a stored file (local storage), with ranges and long-lived caching
-export const GET = observed("/files/{key}", handle);
+export const GET = serving(assetOperations.getFile, observed("/files/{key}", handle));
 // HEAD /files/{key} – the same headers without the body
 export const HEAD = GET;
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "HEAD");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET, HEAD });

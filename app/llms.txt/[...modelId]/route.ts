@@ -1,14 +1,17 @@
 import { env } from "@/lib/env";
+import { agentOperations } from "@/lib/api/contracts/agents";
 import { withGateway } from "@/lib/http/handler";
 import { parseModelPath } from "@/lib/http/model-path";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { modelLlmsTxt } from "@/lib/llms/model";
 import { markdownText } from "@/lib/llms/response";
 
 // GET /catalog/{modelId}/llms.txt (proxy.ts rewrites it here) – one model for language models: price, input, example calls
-export const GET = withGateway({ auth: "none" }, async ({ ctx, params }) =>
-  markdownText(await modelLlmsTxt(ctx.db, parseModelPath(params.modelId, []).modelId, env().APP_URL)),
+export const GET = withGateway(
+  agentOperations.getModelLlmsTxt,
+  async ({ ctx, params }) => markdownText(await modelLlmsTxt(ctx.db, parseModelPath(params.modelId, []).modelId, env().APP_URL)),
+  { raw: ["params"] },
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -1,7 +1,8 @@
+import { simOperations } from "@/lib/api/contracts/sim";
 import { withGateway } from "@/lib/http/handler";
 import { notFound } from "@/lib/errors";
 import { checkMediaLink, renderMedia } from "@/lib/provider/local/media-url";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 /**
  * The simulator's media links (`passthrough=1` results point here, like fal's CDN links do):
@@ -54,9 +55,10 @@ function parseRange(header: string | null, total: number): [number, number] | "u
 }
 
 // GET /sim/{kind}/… – media produced by the local simulator provider
-export const GET = withGateway({ auth: "none" }, ({ req, url }) => serve(req, url));
+// The link is checked as a whole (a bad one is 404): its segments and signature are read by serve().
+export const GET = withGateway(simOperations.getSimulatedMedia, ({ req, url }) => serve(req, url), { raw: ["params", "query"] });
 // HEAD /sim/{kind}/… – headers only
 export const HEAD = GET;
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "HEAD");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET, HEAD });

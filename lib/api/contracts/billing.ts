@@ -80,6 +80,9 @@ export const notificationResult = z
   })
   .meta({ id: "PaymentNotificationResult" });
 
+/** The local provider's pay page posts its decision here. */
+export const localDecisionParams = z.object({ id: z.string().min(1).max(128), outcome: z.enum(["pay", "decline"]) });
+
 export const billingOperations = defineOperations([
   {
     method: "post",
@@ -145,5 +148,18 @@ export const billingOperations = defineOperations([
     body: notificationBody,
     errors: ["invalid_signature", "rate_limited", "payment_provider"],
     responses: { 200: { description: "Acknowledged", schema: notificationResult } },
+  },
+  {
+    method: "post",
+    path: "/pay/local/{id}/{outcome}",
+    operationId: "decideLocalPayment",
+    summary: "The local payment provider's pay and decline buttons (the payment's owner, signed in)",
+    tags: ["Internal"],
+    surface: "gateway",
+    auth: "optional",
+    internal: true,
+    params: localDecisionParams,
+    responses: { 303: { description: "Location: the payment's return URL" } },
+    errors: ["not_found"],
   },
 ]);

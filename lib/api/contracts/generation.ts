@@ -3,6 +3,7 @@ import { generationStatuses } from "@/db/schema/generations";
 import { activityRecordSchema } from "./assets";
 import { booleanQuery, limitQuery, modelPathParams, offsetQuery } from "./models";
 import { defineOperations } from "./operation";
+import { RESUME, sse, streamDone, streamHeaders, streamQuery } from "./streams";
 
 // ---- requests --------------------------------------------------------------------------------
 export const modelInputBody = z
@@ -38,16 +39,6 @@ export const idempotencyHeaders = z.object({
 });
 
 export const requestPathParams = modelPathParams.extend({ requestId: z.uuid() });
-export const skillRequestParams = z.object({ requestId: z.string().min(1).max(64) });
-
-export const skillGenerateBody = z
-  .object({
-    model: z.string().min(1).max(256),
-    input: z.record(z.string(), z.unknown()),
-    sync: z.boolean().default(false),
-    webhook_url: z.url().max(2048).optional(),
-  })
-  .meta({ id: "SkillGenerateRequest" });
 
 export const activityQuery = z.object({
   limit: limitQuery,
@@ -107,67 +98,12 @@ export const statusResponse = z
 
 export const cancelResponse = z.object({ ok: z.boolean(), status }).meta({ id: "CancelResult" });
 
-export const skillGenerationResult = z
-  .object({
-    id: z.string(),
-    status: z.enum(["queued", "in_progress", "completed", "failed"]),
-    model: z.string(),
-    output: z.record(z.string(), z.unknown()).optional(),
-    processing_time_ms: z.int().optional(),
-    cost_rub: z.number(),
-    error: z.string().optional(),
-  })
-  .meta({ id: "GenerationResult" });
-
-export const skillGenerationQueued = z
-  .object({ id: z.string(), status: z.literal("queued"), model: z.string(), poll_url: z.string(), stream_url: z.string() })
-  .meta({ id: "GenerationQueued" });
-
-export const providerWebhookAnswer = z
-  .object({
-    ok: z.boolean(),
-    status: z.string(),
-    deduped: z.boolean(),
-    unmapped: z.boolean(),
-    assets: z.object({ found: z.int(), uploaded: z.int(), failed: z.int() }),
-  })
-  .meta({ id: "ProviderWebhookResult" });
-
-export const providerWebhookBody = z
-  .object({
-    request_id: z.string(),
-    gateway_request_id: z.string().optional(),
-    status: z.enum(["OK", "ERROR"]),
-    error: z.string().optional(),
-    payload: z.unknown().optional(),
-    payload_error: z.string().optional(),
-  })
-  .meta({ id: "ProviderWebhook" });
-
 export const activityList = z
   .object({ items: z.array(activityRecordSchema), total: z.int(), limit: z.int(), offset: z.int() })
   .meta({ id: "ActivityList" });
 
-const sse = (description: string) => ({ description, contentType: "text/event-stream" });
-export const streamQuery = z.object({
-  lastEventId: z.string().max(64).optional().meta({
-    description: "For EventSource polyfills: the id of the last event received, as the `Last-Event-ID` header carries it (the header wins)",
-  }),
-});
-const streamHeaders = z.object({
-  "Last-Event-ID": z
-    .string()
-    .optional()
-    .meta({ description: "Sent by EventSource on a reconnect: the id of the last event received; the stream resumes after it" }),
-});
-const RESUME =
-  " The stream opens with `retry: 1000`; every event has an `id:` (its position in the job's event log). A reconnect with `Last-Event-ID` (or `lastEventId`) resumes after that event without replaying the history. " +
-  "Once the request is final a new connection is answered 204 No Content (EventSource stops reconnecting); fetch the result or the status instead. " +
-  "A reconnect whose Last-Event-ID is before the final event gets the rest, then the stream closes. Comment heartbeats every 15 s.";
-const streamDone = {
-  description: "The request is final: nothing to stream (EventSource stops reconnecting); fetch the result or status instead",
-};
-const runErrors = [
+/** What a generation may answer with (the skill surface's /generate too). */
+export const runErrors = [
   "invalid_body",
   "invalid_params",
   "idempotency_key_reused",
@@ -294,67 +230,6 @@ export const generationOperations = defineOperations([
     params: requestPathParams,
     responses: { 200: { description: "Cancel outcome", schema: cancelResponse } },
     errors: ["not_found"],
-  },
-  {
-    method: "post",
-    path: "/api/v1/generate",
-    operationId: "skillGenerate",
-    summary: "Generate (sync or queued)",
-    tags: ["Skill"],
-    surface: "skill",
-    auth: "key",
-    headers: idempotencyHeaders,
-    body: skillGenerateBody,
-    responses: {
-      200: { description: "sync: the GenerationResult", schema: skillGenerationResult },
-      202: { description: "queued", schema: skillGenerationQueued },
-    },
-    // An unknown `model` is 400 INVALID_PARAMS here (the operation lists 400, 402, 429), never 404.
-    errors: [...runErrors.filter((code) => code !== "unknown_model"), "timeout"],
-  },
-  {
-    method: "get",
-    path: "/api/v1/requests/{requestId}",
-    operationId: "skillGetRequest",
-    summary: "A generation's state and result",
-    tags: ["Skill"],
-    surface: "skill",
-    auth: "key",
-    params: skillRequestParams,
-    responses: { 200: { description: "GenerationResult", schema: skillGenerationResult } },
-    errors: ["not_found"],
-  },
-  {
-    method: "get",
-    path: "/api/v1/requests/{requestId}/stream",
-    operationId: "skillStreamRequest",
-    summary: "A generation's events",
-    description:
-      "Events `status` `{id,status,queue_position?}`, `log` `{message,timestamp}`, then exactly one of `completed` / `failed` with the GenerationResult; then the stream closes." +
-      RESUME,
-    tags: ["Skill"],
-    surface: "skill",
-    auth: "key",
-    params: skillRequestParams,
-    query: streamQuery,
-    headers: streamHeaders,
-    responses: { 200: sse("text/event-stream"), 204: streamDone },
-    errors: ["not_found"],
-  },
-  {
-    method: "post",
-    path: "/webhooks/provider",
-    operationId: "providerWebhook",
-    summary: "Provider job completion (signature-verified)",
-    description:
-      "fal: X-Fal-Webhook-* headers, Ed25519 over request id, user id, timestamp and the body's SHA-256, keys from FAL_JWKS_URL. " +
-      "The local simulator: Standard Webhooks headers with its own secret. A redelivery answers `deduped: true`; a request no job knows, `unmapped: true`.",
-    tags: ["Webhooks"],
-    surface: "gateway",
-    auth: "none",
-    body: providerWebhookBody,
-    responses: { 200: { description: "Handled", schema: providerWebhookAnswer } },
-    errors: ["invalid_signature", "invalid_body", "invalid_json"],
   },
   {
     method: "get",

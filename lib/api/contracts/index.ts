@@ -7,6 +7,8 @@ import { assetOperations } from "./assets";
 import { billingOperations } from "./billing";
 import { falOperations } from "./fal";
 import { generationOperations } from "./generation";
+import { providerWebhookOperations } from "./provider-webhook";
+import { skillGenerationOperations } from "./skill-generation";
 import { inngestOperations } from "./inngest";
 import { integrationOperations } from "./integrations";
 import { keyOperations } from "./keys";
@@ -19,25 +21,27 @@ import { skillModelOperations } from "./skill-models";
 import { systemOperations } from "./system";
 import { uploadOperations } from "./uploads";
 
-/** Every documented operation; each resource's contract file adds its list here (one per line). */
+/** Every operation; each resource's contract file adds its record here (one per line). */
 export const operations: Operation[] = [
-  ...systemOperations,
-  ...meOperations,
-  ...keyOperations,
-  ...adminUserOperations,
-  ...modelOperations,
-  ...skillModelOperations,
-  ...adminModelOperations,
-  ...uploadOperations,
-  ...assetOperations,
-  ...simOperations,
-  ...inngestOperations,
-  ...integrationOperations,
-  ...moneyOperations,
-  ...adminMoneyOperations,
-  ...billingOperations,
-  ...paymentMethodOperations,
-  ...generationOperations,
-  ...falOperations,
-  ...agentOperations,
+  ...Object.values(systemOperations),
+  ...Object.values(meOperations),
+  ...Object.values(keyOperations),
+  ...Object.values(adminUserOperations),
+  ...Object.values(modelOperations),
+  ...Object.values(skillModelOperations),
+  ...Object.values(adminModelOperations),
+  ...Object.values(uploadOperations),
+  ...Object.values(assetOperations),
+  ...Object.values(simOperations),
+  ...Object.values(inngestOperations),
+  ...Object.values(integrationOperations),
+  ...Object.values(moneyOperations),
+  ...Object.values(adminMoneyOperations),
+  ...Object.values(billingOperations),
+  ...Object.values(paymentMethodOperations),
+  ...Object.values(generationOperations),
+  ...Object.values(skillGenerationOperations),
+  ...Object.values(providerWebhookOperations),
+  ...Object.values(falOperations),
+  ...Object.values(agentOperations),
 ];

@@ -162,4 +162,20 @@ export const modelOperations = defineOperations([
     errors: ["unknown_model"],
     responses: { 200: { description: "The estimate", schema: estimateResponse } },
   },
+  {
+    method: "get",
+    path: "/examples/{modelId}",
+    operationId: "getModelExample",
+    summary: "A model's example output as the app renders it (`?as=audio`: an audio model's sound)",
+    tags: ["Internal"],
+    surface: "gateway",
+    auth: "none",
+    internal: true,
+    params: modelPathParams,
+    responses: {
+      200: { description: "JPEG, or WAV with `as=audio`", contentType: "application/octet-stream" },
+      304: { description: "Not modified (If-None-Match)" },
+    },
+    errors: ["not_found"],
+  },
 ]);

@@ -1,10 +1,11 @@
+import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
 import { adminStats } from "@/lib/admin/stats";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/stats – users, active keys, models and credits issued and used
-export const GET = withGateway({ auth: "admin" }, async ({ ctx }) => json(await adminStats(ctx.db)));
+export const GET = withGateway(adminMoneyOperations.adminStats, async ({ ctx }) => json(await adminStats(ctx.db)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

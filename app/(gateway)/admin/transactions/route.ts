@@ -1,13 +1,13 @@
-import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
+import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listTransactions } from "@/lib/billing/ledger/list-transactions";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/transactions – the ledger across users, newest first
-export const GET = withGateway({ auth: "admin", query: adminTransactionsQuery }, async ({ ctx, query }) =>
+export const GET = withGateway(adminMoneyOperations.adminListTransactions, async ({ ctx, query }) =>
   json(await listTransactions(ctx.db, query)),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

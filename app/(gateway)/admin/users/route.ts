@@ -1,11 +1,11 @@
 import { listUsers } from "@/lib/admin/users/list-users";
-import { listUsersQuery } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/users – list users, newest first (search, role, banned)
-export const GET = withGateway({ auth: "admin", query: listUsersQuery }, async ({ ctx, query }) => json(await listUsers(ctx.db, query)));
+export const GET = withGateway(adminUserOperations.adminListUsers, async ({ ctx, query }) => json(await listUsers(ctx.db, query)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -1,10 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { systemOperations } from "@/lib/api/contracts/system";
+import { serving } from "@/lib/http/handler";
 
 let bundle: Promise<Buffer> | undefined;
 
 // GET /docs/scalar.js – Scalar's browser bundle from node_modules, so /docs works offline
-export async function GET() {
+export const GET = serving(systemOperations.getDocsScript, async () => {
   bundle ??= readFile(path.join(process.cwd(), "node_modules/@scalar/api-reference/dist/browser/standalone.js"));
   return new Response(new Uint8Array(await bundle), {
     headers: {
@@ -12,4 +14,4 @@ export async function GET() {
       "Cache-Control": "public, max-age=86400",
     },
   });
-}
+});

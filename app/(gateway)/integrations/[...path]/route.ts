@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { integrationOperations } from "@/lib/api/contracts/integrations";
 import { withGateway } from "@/lib/http/handler";
 import { notFound } from "@/lib/errors";
 import { json } from "@/lib/http/json";
@@ -6,14 +6,17 @@ import { gatewayUnknownRoute } from "@/lib/http/unknown-route";
 import { runIntegration } from "@/lib/integrations/run-integration";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
 
-const params = z.object({ path: z.array(z.string()) });
-
 // POST /integrations/{slug} and /integrations/{slug}-edit – a partner adapter from the registry.
 // A cover is a generation, so it counts against the same per-user hourly limit as /run and /queue.
-export const POST = withGateway({ auth: "key", params, rateLimit: [userGenerationLimit] }, async ({ req, ctx, params }) => {
-  if (params.path.length !== 1) throw notFound("Endpoint");
-  return json(await runIntegration(ctx, req, params.path[0]!));
-});
+export const POST = withGateway(
+  [integrationOperations.generateCover, integrationOperations.editCover],
+  async ({ req, ctx, params }) => {
+    const segments = [params.path ?? []].flat();
+    if (segments.length !== 1) throw notFound("Endpoint");
+    return json(await runIntegration(ctx, req, segments[0]!));
+  },
+  { rateLimit: [userGenerationLimit] },
+);
 
 // Any other method or path under /integrations – 404 not_found in the gateway envelope
 export const { GET, PUT, PATCH, DELETE } = gatewayUnknownRoute;

@@ -1,17 +1,17 @@
-import { createKeyBody } from "@/lib/api/contracts/keys";
+import { keyOperations } from "@/lib/api/contracts/keys";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { createApiKey } from "@/lib/keys/create-key";
 import { listKeys } from "@/lib/keys/list-keys";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me/keys – list your API keys (never their values)
-export const GET = withGateway({ auth: "key" }, async ({ ctx }) => json({ keys: await listKeys(ctx) }));
+export const GET = withGateway(keyOperations.listApiKeys, async ({ ctx }) => json({ keys: await listKeys(ctx) }));
 
 // POST /me/keys – create an API key (dashboard session only); the full key is returned once
-export const POST = withGateway({ auth: "session", body: createKeyBody }, async ({ ctx, body }) =>
+export const POST = withGateway(keyOperations.createApiKey, async ({ ctx, body }) =>
   json(await createApiKey(ctx, body), { status: 201, headers: { "Cache-Control": "no-store" } }),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "POST");
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET, POST });

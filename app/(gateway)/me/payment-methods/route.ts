@@ -1,10 +1,11 @@
+import { paymentMethodOperations } from "@/lib/api/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listPaymentMethods } from "@/lib/billing/payments/methods/list-methods";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me/payment-methods – your saved cards (dashboard session only)
-export const GET = withGateway({ auth: "session" }, async ({ ctx }) => json(await listPaymentMethods(ctx)));
+export const GET = withGateway(paymentMethodOperations.listPaymentMethods, async ({ ctx }) => json(await listPaymentMethods(ctx)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

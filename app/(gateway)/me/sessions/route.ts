@@ -1,10 +1,11 @@
+import { meOperations } from "@/lib/api/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listSessions } from "@/lib/me/sessions";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me/sessions – your signed-in browser sessions
-export const GET = withGateway({ auth: "key" }, async ({ ctx }) => json({ sessions: await listSessions(ctx) }));
+export const GET = withGateway(meOperations.listSessions, async ({ ctx }) => json({ sessions: await listSessions(ctx) }));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -1,13 +1,13 @@
-import { transactionsQuery } from "@/lib/api/contracts/money";
+import { moneyOperations } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { listTransactions } from "@/lib/billing/ledger/list-transactions";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me/transactions – your ledger, newest first
-export const GET = withGateway({ query: transactionsQuery }, async ({ ctx, query }) =>
+export const GET = withGateway(moneyOperations.listTransactions, async ({ ctx, query }) =>
   json(await listTransactions(ctx.db, { ...query, userId: ctx.principal.userId })),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -1,4 +1,4 @@
-import { modelInputBody, queueSubmitQuery, resultQuery, statusQuery } from "@/lib/api/contracts/generation";
+import { generationOperations as ops, resultQuery, statusQuery } from "@/lib/api/contracts/generation";
 import { checkCallbackUrl } from "@/lib/generation/callbacks";
 import { idempotencyOf } from "@/lib/generation/idempotency";
 import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/generation/queue-requests";
@@ -7,14 +7,16 @@ import { DomainError, notFound } from "@/lib/errors";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseQueuePath } from "@/lib/http/model-path";
+import { parseWith, queryObject } from "@/lib/http/request";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
+// The reads below share one handler, so their queries are parsed together.
 const readQuery = resultQuery.extend(statusQuery.shape);
 
 // POST /queue/{modelId} – queue a model run (optional `webhook` completion callback, Idempotency-Key)
 export const POST = withGateway(
-  { auth: "key", body: modelInputBody, query: queueSubmitQuery, rateLimit: [userGenerationLimit] },
+  ops.queueModel,
   async ({ req, ctx, params, body, query }) => {
     const path = parseQueuePath(params.path);
     if (path.kind !== "submit")
@@ -37,22 +39,32 @@ export const POST = withGateway(
     });
     return json(queuedAnswer(row));
   },
+  { raw: ["params"], rateLimit: [userGenerationLimit] },
 );
 
 // GET /queue/{modelId}/requests/{requestId}[/status[/stream]|/progress/stream] – result, status, streams
 // A status or result poll reads its job in the statement that counts the key: one round trip.
-export const GET = withGateway({ auth: "key", query: readQuery, carry: carryQueuedRead }, async ({ req, ctx, params, query, carried }) => {
-  const path = parseQueuePath(params.path);
-  if (path.kind === "submit" || path.kind === "cancel") throw notFound("Request");
-  return readQueuedRequest(ctx, path, query, req, carried);
-});
+export const GET = withGateway(
+  [ops.getQueuedResult, ops.getQueuedStatus, ops.streamQueuedStatus, ops.streamQueuedProgress],
+  async ({ req, url, ctx, params, carried }) => {
+    const query = parseWith(readQuery, queryObject(url), "invalid_query");
+    const path = parseQueuePath(params.path);
+    if (path.kind === "submit" || path.kind === "cancel") throw notFound("Request");
+    return readQueuedRequest(ctx, path, query, req, carried);
+  },
+  { carry: carryQueuedRead },
+);
 
 // PUT /queue/{modelId}/requests/{requestId}/cancel – cancel a job that has not started running
-export const PUT = withGateway({ auth: "key" }, async ({ ctx, params }) => {
-  const path = parseQueuePath(params.path);
-  if (path.kind !== "cancel") throw notFound("Request");
-  return readQueuedRequest(ctx, path, {});
-});
+export const PUT = withGateway(
+  ops.cancelQueued,
+  async ({ ctx, params }) => {
+    const path = parseQueuePath(params.path);
+    if (path.kind !== "cancel") throw notFound("Request");
+    return readQueuedRequest(ctx, path, {});
+  },
+  { raw: ["params"] },
+);
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "POST", "PUT");
+export const { PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET, POST, PUT });

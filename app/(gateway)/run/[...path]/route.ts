@@ -1,4 +1,4 @@
-import { modelInputBody, runQuery } from "@/lib/api/contracts/generation";
+import { generationOperations } from "@/lib/api/contracts/generation";
 import { idempotencyOf } from "@/lib/generation/idempotency";
 import { gatewayResult } from "@/lib/generation/present";
 import { startGeneration } from "@/lib/generation/start-generation";
@@ -6,11 +6,11 @@ import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // POST /run/{modelId} – run a model and wait for the result (optional Idempotency-Key)
 export const POST = withGateway(
-  { auth: "key", body: modelInputBody, query: runQuery, rateLimit: [userGenerationLimit], serverTiming: true },
+  generationOperations.runModel,
   async ({ req, ctx, params, body, query }) => {
     const { modelId } = parseModelPath(params.path, []);
     const idempotency = idempotencyOf(req, ctx.principal, { operation: "run", modelId, body, options: { passthrough: query.passthrough } });
@@ -27,7 +27,8 @@ export const POST = withGateway(
     });
     return json(gatewayResult(row, query.passthrough));
   },
+  { raw: ["params"], rateLimit: [userGenerationLimit], serverTiming: true },
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsOf({ POST });

@@ -1,10 +1,15 @@
 import { handleProviderWebhook } from "@/lib/generation/provider-webhook";
+import { providerWebhookOperations } from "@/lib/api/contracts/provider-webhook";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // POST /webhooks/provider – a provider's job completion (signature-verified; the raw body is what is signed)
-export const POST = withGateway({ auth: "none" }, async ({ req, ctx }) => json(await handleProviderWebhook(ctx.db, req)));
+export const POST = withGateway(
+  providerWebhookOperations.providerWebhook,
+  async ({ req, ctx }) => json(await handleProviderWebhook(ctx.db, req)),
+  { raw: ["body"] },
+);
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsOf({ POST });

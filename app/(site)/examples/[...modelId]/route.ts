@@ -2,9 +2,10 @@ import { getDb } from "@/db/client";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { exampleKindOf, renderedExample, renderedExampleAudio } from "@/lib/catalog/example-output";
 import { notFound } from "@/lib/errors";
+import { modelOperations } from "@/lib/api/contracts/models";
 import { withGateway } from "@/lib/http/handler";
 import { parseModelPath } from "@/lib/http/model-path";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 /**
  * A model's example output as the app renders it with the local simulator (lib/catalog/
@@ -29,9 +30,11 @@ async function serve(req: Request, segments: string | string[] | undefined, url:
 }
 
 // GET /examples/{modelId} – the model's example output, rendered by the app (`?as=audio`: its sound)
-export const GET = withGateway({ auth: "none" }, ({ req, params, url }) => serve(req, params.modelId, url));
+export const GET = withGateway(modelOperations.getModelExample, ({ req, params, url }) => serve(req, params.modelId, url), {
+  raw: ["params"],
+});
 // HEAD /examples/{modelId} – headers only
 export const HEAD = GET;
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET", "HEAD");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET, HEAD });

@@ -1,10 +1,11 @@
+import { moneyOperations } from "@/lib/api/contracts/money";
 import { skillBalance } from "@/lib/billing/balance/skill-balance";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { skillOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /api/v1/balance – balance in rubles, tier and rate limit
-export const GET = withSkill({}, async ({ ctx }) => json(await skillBalance(ctx)));
+export const GET = withSkill(moneyOperations.skillGetBalance, async ({ ctx }) => json(await skillBalance(ctx)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = skillOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -1,4 +1,4 @@
-import { skillGenerateBody } from "@/lib/api/contracts/generation";
+import { skillGenerationOperations } from "@/lib/api/contracts/skill-generation";
 import { checkCallbackUrl } from "@/lib/generation/callbacks";
 import { idempotencyOf } from "@/lib/generation/idempotency";
 import { skillQueued, skillResult } from "@/lib/generation/present";
@@ -7,25 +7,29 @@ import { DomainError, isDomainError } from "@/lib/errors";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { skillTierLimit } from "@/lib/rate-limit/tiers";
-import { skillOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // POST /api/v1/generate – generate: sync → 200 GenerationResult, else 202 GenerationQueued (optional Idempotency-Key)
-export const POST = withSkill({ auth: "key", body: skillGenerateBody, rateLimit: [skillTierLimit] }, async ({ req, ctx, body }) => {
-  const idempotency = idempotencyOf(req, ctx.principal, { operation: "generate", modelId: body.model, body });
-  const webhookUrl = await checkCallbackUrl(body.webhook_url, ["webhook_url"]);
-  const mode = body.sync ? "sync" : "queue";
-  const row = await startGeneration(ctx, {
-    modelId: body.model,
-    input: body.input,
-    surface: "skill",
-    mode,
-    operation: "generate",
-    webhookUrl,
-    idempotency,
-    signal: req.signal,
-  }).catch(unknownModelIsInvalid);
-  return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
-});
+export const POST = withSkill(
+  skillGenerationOperations.skillGenerate,
+  async ({ req, ctx, body }) => {
+    const idempotency = idempotencyOf(req, ctx.principal, { operation: "generate", modelId: body.model, body });
+    const webhookUrl = await checkCallbackUrl(body.webhook_url, ["webhook_url"]);
+    const mode = body.sync ? "sync" : "queue";
+    const row = await startGeneration(ctx, {
+      modelId: body.model,
+      input: body.input,
+      surface: "skill",
+      mode,
+      operation: "generate",
+      webhookUrl,
+      idempotency,
+      signal: req.signal,
+    }).catch(unknownModelIsInvalid);
+    return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
+  },
+  { rateLimit: [skillTierLimit] },
+);
 
 /** The skill surface lists 400/402/429 for generate: an unknown `model` is a bad parameter, not a missing resource. */
 function unknownModelIsInvalid(err: unknown): never {
@@ -34,4 +38,4 @@ function unknownModelIsInvalid(err: unknown): never {
 }
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = skillOtherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsOf({ POST });

@@ -1,11 +1,12 @@
+import { uploadOperations } from "@/lib/api/contracts/uploads";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { toUploadedFile } from "@/lib/uploads/present";
 import { asSkillUploadError, receiveUpload } from "@/lib/uploads/receive-upload";
-import { skillOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // POST /api/v1/upload – upload an input file (multipart `file`, or JSON {data, mime_type, filename})
-export const POST = withSkill({ auth: "key" }, async ({ req, ctx }) => {
+export const POST = withSkill(uploadOperations.skillUpload, async ({ req, ctx }) => {
   try {
     return json(toUploadedFile(await receiveUpload(ctx, req, { allowJson: true })));
   } catch (err) {
@@ -14,4 +15,4 @@ export const POST = withSkill({ auth: "key" }, async ({ req, ctx }) => {
 });
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = skillOtherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsOf({ POST });

@@ -1,13 +1,13 @@
-import { topUsersQuery } from "@/lib/api/contracts/admin-money";
+import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { topUsers } from "@/lib/billing/usage/top-users";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/usage/top-users – the biggest spenders over a window
-export const GET = withGateway({ auth: "admin", query: topUsersQuery }, async ({ ctx, query }) =>
+export const GET = withGateway(adminMoneyOperations.adminTopUsers, async ({ ctx, query }) =>
   json(await topUsers(ctx.db, query.window, query.limit)),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -1,13 +1,11 @@
 import { getUserDetail } from "@/lib/admin/users/get-user";
-import { userIdParams } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id} – a user with balance and usage
-export const GET = withGateway({ auth: "admin", params: userIdParams }, async ({ ctx, params }) =>
-  json(await getUserDetail(ctx.db, params.id)),
-);
+export const GET = withGateway(adminUserOperations.adminGetUser, async ({ ctx, params }) => json(await getUserDetail(ctx.db, params.id)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -1,19 +1,15 @@
-import { assetIdParams } from "@/lib/api/contracts/assets";
+import { assetOperations } from "@/lib/api/contracts/assets";
 import { deleteAsset } from "@/lib/assets/delete-asset";
 import { getAssetOrThrow } from "@/lib/assets/get-asset";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me/assets/{id} – one of your stored files
-export const GET = withGateway({ auth: "key", params: assetIdParams }, async ({ ctx, params }) =>
-  json(await getAssetOrThrow(ctx, params.id)),
-);
+export const GET = withGateway(assetOperations.getAsset, async ({ ctx, params }) => json(await getAssetOrThrow(ctx, params.id)));
 
 // DELETE /me/assets/{id} – delete a stored file; its URL answers 404 from then on
-export const DELETE = withGateway({ auth: "key", params: assetIdParams }, async ({ ctx, params }) =>
-  json(await deleteAsset(ctx, params.id)),
-);
+export const DELETE = withGateway(assetOperations.deleteAsset, async ({ ctx, params }) => json(await deleteAsset(ctx, params.id)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, OPTIONS } = gatewayOtherMethods("GET", "DELETE");
+export const { POST, PUT, PATCH, OPTIONS } = otherMethodsOf({ GET, DELETE });

@@ -1,14 +1,14 @@
-import { skillRequestParams } from "@/lib/api/contracts/generation";
+import { skillGenerationOperations } from "@/lib/api/contracts/skill-generation";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { skillResult } from "@/lib/generation/present";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { skillOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /api/v1/requests/{requestId} – a generation's state and result
-export const GET = withSkill({ auth: "key", params: skillRequestParams }, async ({ ctx, params }) =>
+export const GET = withSkill(skillGenerationOperations.skillGetRequest, async ({ ctx, params }) =>
   json(skillResult(await getGenerationOrThrow(ctx, params.requestId))),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = skillOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

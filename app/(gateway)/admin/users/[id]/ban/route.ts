@@ -1,14 +1,14 @@
 import { banUser } from "@/lib/admin/users/ban-user";
-import { banBody, userIdParams } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // POST /admin/users/{id}/ban – ban a user and revoke their sessions
-export const POST = withGateway({ auth: "admin", params: userIdParams, body: banBody }, async ({ ctx, params, body }) => {
+export const POST = withGateway(adminUserOperations.adminBanUser, async ({ ctx, params, body }) => {
   await banUser(ctx, params.id, body);
   return json({ ok: true });
 });
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsOf({ POST });

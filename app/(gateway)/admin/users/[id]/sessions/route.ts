@@ -1,22 +1,22 @@
 import { assertUserExists } from "@/lib/admin/users/get-user";
-import { userIdParams } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/api/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
 import { revokeAllSessions, sessionsOf } from "@/lib/me/sessions";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/sessions – a user's live sessions
-export const GET = withGateway({ auth: "admin", params: userIdParams }, async ({ ctx, params }) => {
+export const GET = withGateway(adminUserOperations.adminListUserSessions, async ({ ctx, params }) => {
   await assertUserExists(ctx.db, params.id);
   return json({ sessions: await sessionsOf(ctx.db, params.id, ctx.principal.sessionId) });
 });
 
 // DELETE /admin/users/{id}/sessions – sign a user out everywhere
-export const DELETE = withGateway({ auth: "admin", params: userIdParams }, async ({ ctx, params }) => {
+export const DELETE = withGateway(adminUserOperations.adminRevokeUserSessions, async ({ ctx, params }) => {
   await assertUserExists(ctx.db, params.id);
   await revokeAllSessions(ctx.db, params.id);
   return noContent();
 });
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, OPTIONS } = gatewayOtherMethods("GET", "DELETE");
+export const { POST, PUT, PATCH, OPTIONS } = otherMethodsOf({ GET, DELETE });

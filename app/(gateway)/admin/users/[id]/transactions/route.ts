@@ -1,14 +1,13 @@
+import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
 import { userTransactions } from "@/lib/billing/admin/user-money";
-import { userIdParams } from "@/lib/api/contracts/admin-users";
-import { transactionsQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/transactions – a user's ledger, newest first
-export const GET = withGateway({ auth: "admin", params: userIdParams, query: transactionsQuery }, async ({ ctx, params, query }) =>
+export const GET = withGateway(adminMoneyOperations.adminListUserTransactions, async ({ ctx, params, query }) =>
   json(await userTransactions(ctx.db, params.id, query)),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

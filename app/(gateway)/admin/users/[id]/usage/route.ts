@@ -1,14 +1,13 @@
+import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
 import { userUsage } from "@/lib/billing/admin/user-money";
-import { userIdParams } from "@/lib/api/contracts/admin-users";
-import { usageQuery } from "@/lib/api/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/usage – a user's spend per window
-export const GET = withGateway({ auth: "admin", params: userIdParams, query: usageQuery }, async ({ ctx, params, query }) =>
+export const GET = withGateway(adminMoneyOperations.adminGetUserUsage, async ({ ctx, params, query }) =>
   json(await userUsage(ctx.db, params.id, query.windows)),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

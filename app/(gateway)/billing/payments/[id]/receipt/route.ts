@@ -1,12 +1,12 @@
-import { paymentParams } from "@/lib/api/contracts/billing";
+import { billingOperations } from "@/lib/api/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { receiptUrl } from "@/lib/billing/payments/receipt-url";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /billing/payments/{id}/receipt – redirect to the payment's receipt
-export const GET = withGateway({ auth: "key", params: paymentParams }, async ({ ctx, params }) =>
+export const GET = withGateway(billingOperations.getPaymentReceipt, async ({ ctx, params }) =>
   Response.redirect(await receiptUrl(ctx, params.id), 302),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = gatewayOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

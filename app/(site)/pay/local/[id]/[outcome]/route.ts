@@ -1,14 +1,12 @@
-import { z } from "zod";
+import { billingOperations } from "@/lib/api/contracts/billing";
 import { env } from "@/lib/env";
 import { withGateway } from "@/lib/http/handler";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { notFound } from "@/lib/errors";
 import { confirmLocalPayment } from "@/lib/billing/payments/local/confirm";
 
-const decisionParams = z.object({ id: z.string().min(1).max(128), outcome: z.enum(["pay", "decline"]) });
-
 // POST /pay/local/{id}/pay|decline – the local payment provider's buttons (the payment's owner, signed in)
-export const POST = withGateway({ auth: "optional", params: decisionParams }, async ({ ctx, params }) => {
+export const POST = withGateway(billingOperations.decideLocalPayment, async ({ ctx, params }) => {
   // The page stands in for the provider's card form: only its owner's browser session pays there.
   const principal = ctx.principal;
   if (principal?.source !== "session") throw notFound("Payment");
@@ -18,4 +16,4 @@ export const POST = withGateway({ auth: "optional", params: decisionParams }, as
 });
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsOf({ POST });

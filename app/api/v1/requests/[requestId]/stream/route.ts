@@ -1,14 +1,14 @@
-import { skillRequestParams, streamQuery } from "@/lib/api/contracts/generation";
+import { skillGenerationOperations } from "@/lib/api/contracts/skill-generation";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { skillStream } from "@/lib/generation/streams";
 import { withSkill } from "@/lib/http/handler";
 import { lastEventIdOf } from "@/lib/http/sse";
-import { skillOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /api/v1/requests/{requestId}/stream – status, log, then completed | failed (SSE; Last-Event-ID resumes; 204 once final)
-export const GET = withSkill({ auth: "key", params: skillRequestParams, query: streamQuery }, async ({ req, ctx, params }) =>
+export const GET = withSkill(skillGenerationOperations.skillStreamRequest, async ({ req, ctx, params }) =>
   skillStream(ctx, await getGenerationOrThrow(ctx, params.requestId), lastEventIdOf(req), req.signal),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = skillOtherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsOf({ GET });

@@ -1,14 +1,13 @@
 import { adminGrantCredits } from "@/lib/billing/admin/adjust-credits";
-import { adminCreditsBody } from "@/lib/api/contracts/admin-money";
-import { userIdParams } from "@/lib/api/contracts/admin-users";
+import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { gatewayOtherMethods } from "@/lib/http/unknown-route";
+import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // POST /admin/users/{id}/credits/grant – add credits to a user's balance
-export const POST = withGateway({ auth: "admin", params: userIdParams, body: adminCreditsBody }, async ({ ctx, params, body }) =>
+export const POST = withGateway(adminMoneyOperations.adminGrantCredits, async ({ ctx, params, body }) =>
   json(await adminGrantCredits(ctx.db, { adminId: ctx.principal.userId, userId: params.id, ...body }), { status: 201 }),
 );
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow
-export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = gatewayOtherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethodsOf({ POST });
