@@ -4,7 +4,8 @@ import { renderEmbedding, renderTranscript } from "./media/text";
 import { mp4FrameCount, VIDEO_SIZES } from "./media/mp4";
 import { seedHex } from "./media/random";
 import { contentTypeOf, fileNameOf, LIMITS, renderMedia, signedMediaUrl, type MediaLinkIssuer, type MediaSpec } from "./media-url";
-import { IMAGE_SIZES, outputKindOf } from "./models";
+import { IMAGE_SIZES } from "./model-schemas";
+import { outputKindOf } from "./models";
 
 /**
  * The simulator's output for a request: a pure function of what was submitted, so it is the same

@@ -18,9 +18,11 @@ import type {
 import { behaviourOf, formatFailure } from "./behaviour";
 import { WebhookSender } from "./deliveries";
 import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "./media-url";
-import { LOCAL_MODELS, localModelSchema } from "./models";
-import { buildOutput, simulatedModelFailure, type BuiltOutput } from "./outputs";
+import { listLocalModels, localModelSchema } from "./models";
+import { OutputCache } from "./output-cache";
+import type { BuiltOutput } from "./outputs";
 import type { SimulatorSettings } from "./profile";
+import { AttemptCounter, resultRefusal, submitRefusal } from "./simulated-refusals";
 import { LocalStore, type Row } from "./store";
 import { completesAt, failureOf, isSettled, logsAt, phaseAt, queueMsOf } from "./timeline";
 
@@ -36,7 +38,6 @@ export type LocalProviderOptions = {
   random?: () => number;
 };
 
-const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
 const MAX_TRACKED = 10_000;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
@@ -57,14 +58,15 @@ export class LocalProvider implements GenerationProvider {
   private readonly store = new LocalStore();
   readonly webhooks: WebhookSender;
   // Per-process counters for "fail the first N attempts" markers.
-  private submitAttempts = new Map<string, number>();
-  private resultAttempts = new Map<string, number>();
-  private outputs = new Map<string, Promise<BuiltOutput>>();
+  private submitAttempts = new AttemptCounter(MAX_TRACKED);
+  private resultAttempts = new AttemptCounter(MAX_TRACKED);
+  private outputs: OutputCache;
 
   constructor(options: LocalProviderOptions = {}) {
     this.now = options.now ?? Date.now;
     this.settings = options.settings;
     this.random = options.random ?? Math.random;
+    this.outputs = new OutputCache({ now: this.now, maxTracked: MAX_TRACKED });
     this.webhooks = new WebhookSender(this.store, (row) => this.webhookBody(row), {
       now: this.now,
       fetch: options.fetch ?? ((...args) => fetch(...args)),
@@ -108,19 +110,8 @@ export class LocalProvider implements GenerationProvider {
     });
     const failure = behaviour.failure;
     if (failure && (failure.mode === "provider" || failure.mode === "rate_limit")) {
-      const attempt = this.count(this.submitAttempts, `${request.requestId}:${request.endpointId}`);
-      if (failure.times === null || attempt <= failure.times) {
-        throw failure.mode === "rate_limit"
-          ? new ProviderUnavailableError("local", "submit", "local provider: simulated rate limit", {
-              status: 429,
-              retryAfterMs: 1000,
-              reason: "rate_limited",
-            })
-          : new ProviderUnavailableError("local", "submit", "local provider: simulated server error", {
-              status: 503,
-              reason: "server_error",
-            });
-      }
+      const attempt = this.submitAttempts.next(`${request.requestId}:${request.endpointId}`);
+      if (failure.times === null || attempt <= failure.times) throw submitRefusal(failure.mode);
     }
     const kept = failure && failure.mode !== "provider" && failure.mode !== "rate_limit" ? formatFailure(failure) : null;
     const submittedAt = new Date(this.now());
@@ -195,13 +186,8 @@ export class LocalProvider implements GenerationProvider {
     }
     const failure = failureOf(row);
     if (failure?.mode === "result") {
-      const attempt = this.count(this.resultAttempts, row.id);
-      if (failure.times === null || attempt <= failure.times) {
-        throw new ProviderUnavailableError("local", "result", "local provider: simulated server error", {
-          status: 503,
-          reason: "server_error",
-        });
-      }
+      const attempt = this.resultAttempts.next(row.id);
+      if (failure.times === null || attempt <= failure.times) throw resultRefusal();
     }
     const built = await this.output(row);
     if (built.ok) return { ok: true, output: built.output };
@@ -235,27 +221,7 @@ export class LocalProvider implements GenerationProvider {
   }
 
   async listModels(options: ListModelsOptions = {}): Promise<ModelListPage> {
-    const q = options.query?.toLowerCase();
-    const all = LOCAL_MODELS.filter(
-      (m) =>
-        options.status !== "deprecated" &&
-        (!options.category || m.category === options.category) &&
-        (!options.endpointIds?.length || options.endpointIds.includes(m.endpointId)) &&
-        (!q ||
-          m.endpointId.toLowerCase().includes(q) ||
-          m.displayName.toLowerCase().includes(q) ||
-          m.description.toLowerCase().includes(q)),
-    );
-    const limit = Math.min(50, Math.max(1, options.limit ?? 50));
-    const start = options.cursor ? Number(Buffer.from(options.cursor, "base64url").toString()) || 0 : 0;
-    const page = all.slice(start, start + limit).map((m) => ({
-      ...m,
-      status: "active" as const,
-      thumbnailUrl: null,
-      licenseType: m.licenseType ?? null,
-    }));
-    const next = start + limit < all.length ? Buffer.from(String(start + limit)).toString("base64url") : null;
-    return { models: page, nextCursor: next };
+    return listLocalModels(options);
   }
 
   async fetchMedia(url: string): Promise<MediaBytes | null> {
@@ -286,26 +252,7 @@ export class LocalProvider implements GenerationProvider {
   }
 
   private output(row: Row): Promise<BuiltOutput> {
-    let built = this.outputs.get(row.id);
-    if (!built) {
-      const failure = failureOf(row);
-      const end = completesAt(row) ?? this.now();
-      built =
-        failure?.mode === "generation"
-          ? Promise.resolve(simulatedModelFailure(failure.errorType))
-          : buildOutput({
-              providerRequestId: row.id,
-              endpointId: row.endpointId,
-              category: row.category,
-              input: row.input,
-              linksExpireAt: Math.floor(end / 1000) + LINK_LIFETIME_SECONDS,
-              inferenceMs: row.latencyMs - queueMsOf(row),
-            });
-      this.outputs.set(row.id, built);
-      built.catch(() => this.outputs.delete(row.id));
-      if (this.outputs.size > MAX_TRACKED) this.outputs.delete(this.outputs.keys().next().value!);
-    }
-    return built;
+    return this.outputs.get(row);
   }
 
   private async row(ref: ProviderRequestRef, operation: "status" | "result" | "cancel"): Promise<Row> {
@@ -317,12 +264,5 @@ export class LocalProvider implements GenerationProvider {
       });
     }
     return row;
-  }
-
-  private count(map: Map<string, number>, key: string): number {
-    const n = (map.get(key) ?? 0) + 1;
-    map.set(key, n);
-    if (map.size > MAX_TRACKED) map.delete(map.keys().next().value!);
-    return n;
   }
 }

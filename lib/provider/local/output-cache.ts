@@ -1,0 +1,53 @@
+import type { MediaLinkIssuer } from "./media-url";
+import { buildOutput, simulatedModelFailure, type BuiltOutput } from "./outputs";
+import { completesAt, failureOf, queueMsOf, type TimelineRow } from "./timeline";
+
+const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
+
+export type OutputCacheOptions = {
+  now: () => number;
+  /** Outputs kept at most (the oldest is dropped); unbounded when the owner prunes them itself. */
+  maxTracked?: number;
+  /** Who signs the media links, asked at build time (default: the app's simulator under APP_URL). */
+  links?: () => MediaLinkIssuer;
+};
+
+/**
+ * A simulated request's output, built once: the result fetch and the webhook share it, and
+ * building renders media. Both simulators (the local provider and the fal-protocol one) keep one.
+ * A build that throws is forgotten, so the next fetch tries again.
+ */
+export class OutputCache {
+  private readonly outputs = new Map<string, Promise<BuiltOutput>>();
+
+  constructor(private readonly options: OutputCacheOptions) {}
+
+  get(r: TimelineRow & { id: string; category?: string | null }): Promise<BuiltOutput> {
+    let built = this.outputs.get(r.id);
+    if (!built) {
+      const failure = failureOf(r);
+      const end = completesAt(r) ?? this.options.now();
+      built =
+        failure?.mode === "generation"
+          ? Promise.resolve(simulatedModelFailure(failure.errorType))
+          : buildOutput({
+              providerRequestId: r.id,
+              endpointId: r.endpointId,
+              category: r.category ?? null,
+              input: r.input,
+              linksExpireAt: Math.floor(end / 1000) + LINK_LIFETIME_SECONDS,
+              inferenceMs: r.latencyMs - queueMsOf(r),
+              ...(this.options.links ? { links: this.options.links() } : {}),
+            });
+      this.outputs.set(r.id, built);
+      built.catch(() => this.outputs.delete(r.id));
+      const max = this.options.maxTracked ?? Infinity;
+      if (this.outputs.size > max) this.outputs.delete(this.outputs.keys().next().value!);
+    }
+    return built;
+  }
+
+  delete(id: string): void {
+    this.outputs.delete(id);
+  }
+}
