@@ -3,9 +3,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { behaviourOf, formatFailure } from "../local/behaviour";
 import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "../local/media-url";
 import { LOCAL_MODELS, localModelSchema } from "../local/models";
-import { buildOutput, simulatedModelFailure, type BuiltOutput } from "../local/outputs";
+import { OutputCache } from "../local/output-cache";
 import { simulatorSettings, type SimulatorSettings } from "../local/profile";
 import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, type TimelineRow } from "../local/timeline";
+import { webhookBodyOf } from "./answers";
 import { falOpenApi, type FalModelFixture } from "./platform";
 import {
   FalQueueServer,
@@ -43,7 +44,6 @@ export type FalSimulatorOptions = {
 type SimRequest = FalQueued & TimelineRow & { resultFetches: number };
 
 const RETENTION_MS = 60 * 60 * 1000;
-const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
 
 /** How fal's ingress answers when it is overloaded: no request id, no `detail` (retryable). */
 const unavailable = (): Scripted => ({
@@ -66,7 +66,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
   // "Fail the first N submits" markers count attempts of the same submission (endpoint + body);
   // an accepted one resets its count, so the same prompt sent again fails again.
   private submitAttempts = new Map<string, number>();
-  private outputs = new Map<string, Promise<BuiltOutput>>();
+  private readonly outputs: OutputCache;
 
   constructor(options: FalSimulatorOptions) {
     super({
@@ -81,6 +81,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
     this.now = options.now ?? Date.now;
     this.mediaSecret = options.mediaSecret ?? randomBytes(32).toString("hex");
     this.log = options.log ?? (() => {});
+    this.outputs = new OutputCache({ now: this.now, links: () => ({ base: this.base, secret: this.mediaSecret }) });
     this.models = LOCAL_MODELS.map((m): FalModelFixture => {
       const schema = localModelSchema(m.endpointId);
       const name = m.endpointId
@@ -175,7 +176,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
         return { kind: "unavailable", answer: unavailable() };
       }
     }
-    const built = await this.output(r);
+    const built = await this.outputs.get(r);
     if (built.ok) return { kind: "output", output: built.output };
     return { kind: "error", status: built.status, body: { detail: built.detail } };
   }
@@ -191,12 +192,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
         payload_error: "Simulated output failure; fetch the result",
       };
     }
-    const base = { request_id: r.id, gateway_request_id: r.id };
-    const outcome = await this.outcome(r, false);
-    if (outcome.kind === "output") return { ...base, status: "OK", payload: outcome.output };
-    if (outcome.kind === "error")
-      return { ...base, status: "ERROR", error: `Invalid status code: ${outcome.status}`, payload: outcome.body };
-    return { ...base, status: "OK", payload: null, payload_error: "The output could not be delivered; fetch the result" };
+    return webhookBodyOf(r, await this.outcome(r, false));
   }
 
   protected cancelRequest(r: SimRequest) {
@@ -247,29 +243,6 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
   private async sendWebhook(r: SimRequest) {
     if (phaseAt(r, this.now()).state !== "COMPLETED" || r.cancelledAt) return; // cancelled: no webhook, like the local provider
     await this.deliver(r);
-  }
-
-  private output(r: SimRequest): Promise<BuiltOutput> {
-    let built = this.outputs.get(r.id);
-    if (!built) {
-      const failure = failureOf(r);
-      const end = completesAt(r) ?? this.now();
-      built =
-        failure?.mode === "generation"
-          ? Promise.resolve(simulatedModelFailure(failure.errorType))
-          : buildOutput({
-              providerRequestId: r.id,
-              endpointId: r.endpointId,
-              category: null,
-              input: r.input,
-              linksExpireAt: Math.floor(end / 1000) + LINK_LIFETIME_SECONDS,
-              inferenceMs: r.latencyMs - queueMsOf(r),
-              links: { base: this.base, secret: this.mediaSecret },
-            });
-      this.outputs.set(r.id, built);
-      built.catch(() => this.outputs.delete(r.id));
-    }
-    return built;
   }
 
   /** fal keeps a result about an hour after completion; so does this (a never-ending one, a day). */

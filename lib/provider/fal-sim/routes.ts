@@ -1,0 +1,52 @@
+import { appIdOf } from "./platform";
+import type { FalSubmission, Route, Scripted } from "./protocol-types";
+
+/**
+ * Which of fal's routes a request is, by method and path (notes/fal.md §1): the queue API under
+ * `queuePrefix`, the Platform API under `/v1`, the JWKS; anything else is the subclass's.
+ */
+export function routeOf(method: string, path: string, queuePrefix: string): Route | "unknown" {
+  if (path === "/.well-known/jwks.json") return "jwks";
+  if (path === "/v1/models" && method === "GET") return "models";
+  if (path === "/v1/models/pricing" && method === "GET") return "pricing";
+  if (!path.startsWith(`${queuePrefix}/`)) return "unknown";
+  if (/\/requests\/[^/]+\/status$/.test(path) && method === "GET") return "status";
+  if (/\/requests\/[^/]+\/status\/stream$/.test(path) && method === "GET") return "stream";
+  if (/\/requests\/[^/]+\/cancel$/.test(path) && method === "PUT") return "cancel";
+  if (/\/requests\/[^/]+$/.test(path) && method === "GET") return "result";
+  if (!path.includes("/requests/") && method === "POST") return "submit";
+  return "unknown";
+}
+
+/** Reads a submit: the submission, or fal's answer to a body or path it cannot take. */
+export function parseSubmission(url: URL, body: string, queuePrefix: string): FalSubmission | Scripted {
+  const endpointId = url.pathname
+    .slice(queuePrefix.length + 1)
+    .split("/")
+    .filter(Boolean)
+    .map(decodeURIComponent)
+    .join("/");
+  let input: unknown;
+  try {
+    input = body ? JSON.parse(body) : {};
+  } catch {
+    return { status: 422, body: { detail: [{ loc: ["body"], msg: "Invalid JSON", type: "json_invalid" }] } };
+  }
+  if (!input || typeof input !== "object" || Array.isArray(input)) {
+    return { status: 422, body: { detail: [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }] } };
+  }
+  if (endpointId.split("/").length < 2) return { status: 404, body: { detail: "Application not found" } };
+  return {
+    endpointId,
+    appId: appIdOf(endpointId),
+    input: input as Record<string, unknown>,
+    body,
+    webhookUrl: url.searchParams.get("fal_webhook"),
+  };
+}
+
+/** The `owner/app` and request id of a status, stream, result or cancel path. */
+export function requestPathOf(path: string, queuePrefix: string): { appId: string; requestId: string } {
+  const m = new RegExp(`^${queuePrefix}/(.+)/requests/([^/]+)`).exec(path)!;
+  return { appId: m[1]!.split("/").map(decodeURIComponent).join("/"), requestId: decodeURIComponent(m[2]!) };
+}
