@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { log } from "@/lib/logger";
 import { ProviderRejectedError, ProviderUnavailableError, type ProviderOperation } from "./errors";
 
@@ -167,6 +168,13 @@ export function messageOf(body: unknown): string {
 
 export function badResponse(operation: ProviderOperation, what: string, cause?: unknown): ProviderRejectedError {
   return new ProviderRejectedError("fal", operation, `fal sent an unexpected ${what}`, { reason: "bad_response", cause });
+}
+
+/** fal's answer validated against its schema; anything else is a bad response. */
+export function parseAnswer<S extends z.ZodType>(schema: S, res: FalResponse, what: ProviderOperation | string): z.output<S> {
+  const parsed = schema.safeParse(res.body);
+  if (!parsed.success) throw badResponse(what as ProviderOperation, `${what} answer`, parsed.error);
+  return parsed.data;
 }
 
 export const sleep = (ms: number, signal?: AbortSignal) =>

@@ -1,25 +1,9 @@
-import type { z } from "zod";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import {
-  describeDetail,
-  isProviderRejected,
-  ModelFailedError,
-  type ProviderOperation,
-  ProviderRejectedError,
-  ProviderUnavailableError,
-} from "./errors";
-import { badResponse, falFetch, messageOf, rejection, sleep, type FalHttpConfig, type FalResponse } from "./fal-http";
-import {
-  decimalString,
-  falCancelSchema,
-  falModelsSchema,
-  falOutputSchema,
-  falPricingSchema,
-  falStatusSchema,
-  falSubmitSchema,
-  modelSchemaFromOpenApi,
-} from "./fal-schemas";
+import { describeDetail, ModelFailedError, type ProviderOperation, ProviderRejectedError, ProviderUnavailableError } from "./errors";
+import { falFetch, messageOf, parseAnswer, rejection, sleep, type FalHttpConfig, type FalResponse } from "./fal-http";
+import { FalPlatform } from "./fal-platform";
+import { falCancelSchema, falOutputSchema, falStatusSchema, falSubmitSchema } from "./fal-schemas";
 import type {
   CancelResult,
   GenerationProvider,
@@ -29,7 +13,6 @@ import type {
   ModelSchema,
   ProviderLog,
   ProviderLogLevel,
-  ProviderModel,
   ProviderRequestRef,
   ProviderResult,
   ProviderStatus,
@@ -63,13 +46,13 @@ const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 const LOG_LEVELS = new Set<ProviderLogLevel>(["STDERR", "STDOUT", "ERROR", "INFO", "WARN", "DEBUG"]);
 
-/** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1), over HTTP. */
+/** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1, ./fal-platform.ts), over HTTP. */
 export class FalProvider implements GenerationProvider {
   readonly name = "fal" as const;
   readonly retriesTransientFailures = true;
   private readonly http: FalHttpConfig;
   private readonly queueUrl: string;
-  private readonly apiUrl: string;
+  private readonly platform: FalPlatform;
   private readonly mediaLifetimeSeconds: number;
 
   constructor(options: FalProviderOptions = {}) {
@@ -84,7 +67,7 @@ export class FalProvider implements GenerationProvider {
       sleep: options.sleep ?? sleep,
     };
     this.queueUrl = trimSlash(options.queueUrl ?? e.FAL_QUEUE_URL);
-    this.apiUrl = trimSlash(options.apiUrl ?? e.FAL_API_URL);
+    this.platform = new FalPlatform(this.http, trimSlash(options.apiUrl ?? e.FAL_API_URL));
     this.mediaLifetimeSeconds = options.mediaLifetimeSeconds ?? 86_400;
   }
 
@@ -104,7 +87,7 @@ export class FalProvider implements GenerationProvider {
       signal: request.signal,
     });
     if (res.status >= 300) throw this.submitFailure(res);
-    const body = parse(falSubmitSchema, res, "submit");
+    const body = parseAnswer(falSubmitSchema, res, "submit");
     log.debug("fal accepted a request", {
       endpointId: request.endpointId,
       providerRequestId: body.request_id,
@@ -128,7 +111,7 @@ export class FalProvider implements GenerationProvider {
       signal: options.signal,
     });
     if (res.status >= 300) throw rejection("status", res, "Status refused");
-    const body = parse(falStatusSchema, res, "status");
+    const body = parseAnswer(falStatusSchema, res, "status");
     const logs: ProviderLog[] = (body.logs ?? []).map((l) => ({
       message: l.message,
       level: LOG_LEVELS.has(l.level as ProviderLogLevel) ? (l.level as ProviderLogLevel) : "INFO",
@@ -169,7 +152,7 @@ export class FalProvider implements GenerationProvider {
       retryableStatus: (r) => [429, 500, 502, 503, 504].includes(r.status) && !isRequestOutcome(r),
       signal: options.signal,
     });
-    if (res.status < 300) return { ok: true, output: parse(falOutputSchema, res, "result") };
+    if (res.status < 300) return { ok: true, output: parseAnswer(falOutputSchema, res, "result") };
     if (res.status === 401 || res.status === 403 || res.status === 404) throw rejection("result", res, "Result refused");
     if (res.status === 400 && isNotReady(res.body)) {
       throw new ProviderUnavailableError("fal", "result", "The request has not completed yet", { status: 400, reason: "not_ready" });
@@ -194,75 +177,12 @@ export class FalProvider implements GenerationProvider {
     return { status: "cancelled" };
   }
 
-  async schema(endpointId: string, options: { signal?: AbortSignal } = {}): Promise<ModelSchema> {
-    const url = new URL(`${this.apiUrl}/models`);
-    url.searchParams.append("endpoint_id", endpointId);
-    url.searchParams.append("expand", "openapi-3.0");
-    const res = await this.platform("schema", url, options.signal);
-    const body = parse(falModelsSchema, res, "model listing");
-    const model = body.models.find((m) => m.endpoint_id === endpointId);
-    if (!model) throw new ProviderRejectedError("fal", "schema", `fal does not know ${endpointId}`, { status: 404, reason: "not_found" });
-    if (model.openapi && "error" in model.openapi) {
-      throw new ProviderUnavailableError("fal", "schema", `fal could not produce the schema of ${endpointId}`, { reason: "server_error" });
-    }
-    const schema = modelSchemaFromOpenApi(model.openapi);
-    if (!schema) throw badResponse("schema", `OpenAPI document for ${endpointId}`);
-    return schema;
+  schema(endpointId: string, options: { signal?: AbortSignal } = {}): Promise<ModelSchema> {
+    return this.platform.schema(endpointId, options);
   }
 
-  async listModels(options: ListModelsOptions = {}): Promise<ModelListPage> {
-    const url = new URL(`${this.apiUrl}/models`);
-    url.searchParams.set("limit", String(Math.min(50, Math.max(1, options.limit ?? 50))));
-    if (options.cursor) url.searchParams.set("cursor", options.cursor);
-    if (options.category) url.searchParams.set("category", options.category);
-    if (options.query) url.searchParams.set("q", options.query);
-    if (options.status) url.searchParams.set("status", options.status);
-    for (const id of options.endpointIds ?? []) url.searchParams.append("endpoint_id", id);
-    const body = parse(falModelsSchema, await this.platform("models", url, options.signal), "model listing");
-    const prices = await this.prices(
-      body.models.map((m) => m.endpoint_id),
-      options.signal,
-    );
-    const models: ProviderModel[] = body.models.map(({ endpoint_id, metadata }) => ({
-      endpointId: endpoint_id,
-      displayName: metadata?.display_name ?? endpoint_id,
-      category: metadata?.category ?? "other",
-      description: metadata?.description ?? "",
-      status: metadata?.status ?? "active",
-      tags: metadata?.tags ?? [],
-      thumbnailUrl: metadata?.thumbnail_url ?? null,
-      licenseType: metadata?.license_type ?? null,
-      price: prices.get(endpoint_id) ?? null,
-    }));
-    return { models, nextCursor: body.has_more === false ? null : (body.next_cursor ?? null) };
-  }
-
-  /** Unit prices of up to 50 endpoints. Needs a key: without one (or without the right) none are known. */
-  private async prices(endpointIds: string[], signal?: AbortSignal) {
-    const prices = new Map<string, ProviderModel["price"]>();
-    if (!endpointIds.length || !this.http.key) return prices;
-    const url = new URL(`${this.apiUrl}/models/pricing`);
-    for (const id of endpointIds.slice(0, 50)) url.searchParams.append("endpoint_id", id);
-    let res: FalResponse;
-    try {
-      res = await this.platform("models", url, signal);
-    } catch (err) {
-      if (isProviderRejected(err) && err.reason === "unauthorized") {
-        log.warn("fal refused the pricing call; listing models without prices", { status: err.status });
-        return prices;
-      }
-      throw err;
-    }
-    for (const p of parse(falPricingSchema, res, "pricing").prices) {
-      prices.set(p.endpoint_id, { unitPrice: decimalString(p.unit_price), unit: p.unit, currency: p.currency });
-    }
-    return prices;
-  }
-
-  private async platform(operation: ProviderOperation, url: URL, signal?: AbortSignal): Promise<FalResponse> {
-    const res = await falFetch(this.http, { operation, method: "GET", url: url.toString(), retry: "idempotent", signal });
-    if (res.status >= 300) throw rejection(operation, res, "Platform API refused");
-    return res;
+  listModels(options: ListModelsOptions = {}): Promise<ModelListPage> {
+    return this.platform.listModels(options);
   }
 
   private requestUrl(ref: ProviderRequestRef): string {
@@ -273,12 +193,6 @@ export class FalProvider implements GenerationProvider {
   async fetchMedia(): Promise<MediaBytes | null> {
     return null;
   }
-}
-
-function parse<S extends z.ZodType>(schema: S, res: FalResponse, what: ProviderOperation | string): z.output<S> {
-  const parsed = schema.safeParse(res.body);
-  if (!parsed.success) throw badResponse(what as ProviderOperation, `${what} answer`, parsed.error);
-  return parsed.data;
 }
 
 /** An answer that carries the request's own outcome (fal's request id or its error fields). */
