@@ -5,7 +5,7 @@ export type Clock = { now(): number };
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock tests move by hand: sleeps, retries and timeouts pass without real time passing. */
+/** A clock tests move by hand: retries and wait timeouts pass without real time passing. */
 export class ManualClock implements Clock {
   constructor(private current: number = Date.now()) {}
 

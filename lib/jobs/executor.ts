@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db, type Tx } from "@/db/client";
-import { jobRuns, type JobEvent } from "@/db/schema";
+import type { JobEvent } from "@/db/schema";
 import { log } from "@/lib/logger";
-import { isManualClock, systemClock, type Clock, type ManualClock } from "./clock";
+import { systemClock, type Clock } from "./clock";
 import { syncFunctions, type Transport } from "./protocol";
 import { buildRegistry, type Registry } from "./registry";
 import { RunDriver, type DriverHost } from "./run-driver";
@@ -16,19 +15,21 @@ import {
   nextCronAt,
   nextDueAt,
   normalizeEvent,
+  retryingTransaction,
   syncCronSchedules,
   type ClaimedRun,
   type FinishedRun,
   type IngestResult,
 } from "./store";
 import { backoffMs } from "./time";
+import { WakeTimer } from "./wake-timer";
 
 /**
- * The embedded executor: a small Inngest server for one app, kept in the app's database. It learns
- * the functions through an in-band sync, stores events, and drives each run through the real
- * serve() handler with signed SDK-protocol calls, memoising every step before the next call. Runs
- * survive restarts: a run is held under a lease that expires, so a crashed instance's runs are
- * picked up by the next one, and every write by a holder is conditional on still holding it.
+ * The embedded executor: a small Inngest server for one app, kept in the app's database (what it
+ * reproduces of Inngest, and what it refuses: README.md). It learns the functions through an
+ * in-band sync, stores events, and drives each run through the real serve() handler, memoising
+ * every step before the next call. A run is held under a lease that expires, so a crashed
+ * instance's runs are picked up by the next one.
  */
 
 export type ExecutorOptions = {
@@ -48,16 +49,15 @@ export type ExecutorOptions = {
   blockedRecheckMs?: number;
   /** Manual mode (tests): nothing runs until drain()/advance(); no timers. */
   manual?: boolean;
-  /** Delay before retry after failed attempt n (0-based). */
+  /** Delay before attempt n (n ≥ 1: the n-th retry). */
   backoff?: (attempt: number) => number;
-  /** Called after runs reach a final status (completed, failed, cancelled). */
+  /** Called after runs reach a final status (completed, failed). */
   onFinished?: (runs: FinishedRun[]) => void;
 };
 
 export class JobExecutor {
   readonly id = randomUUID().slice(0, 8);
   readonly clock: Clock;
-  private readonly transport: Transport;
   private readonly getDb: () => Promise<Db>;
   private readonly getEventsDb: () => Promise<Db>;
   private readonly concurrency: number;
@@ -70,10 +70,7 @@ export class JobExecutor {
   private readonly inflight = new Map<string, Promise<void>>();
   /** What each claimed run's driver uses of this executor. */
   private readonly host: DriverHost;
-  private timer: NodeJS.Timeout | undefined;
-  private immediate: NodeJS.Immediate | undefined;
-  /** When the pending timer fires (Infinity: none pending). */
-  private timerAt = Infinity;
+  private readonly timer: WakeTimer;
   /** Earliest wake-up asked for while a tick ran. */
   private wakeLater = Infinity;
   /** The last claim filled every free slot: a finishing run should look for more. */
@@ -91,7 +88,6 @@ export class JobExecutor {
     readonly registry: Registry,
     opts: ExecutorOptions,
   ) {
-    this.transport = opts.transport;
     this.getDb = opts.db ?? getDb;
     this.getEventsDb = opts.eventsDb ?? this.getDb;
     this.clock = opts.clock ?? systemClock;
@@ -102,8 +98,9 @@ export class JobExecutor {
     this.manual = opts.manual ?? false;
     this.backoff = opts.backoff ?? ((attempt) => backoffMs(attempt));
     this.onFinished = opts.onFinished;
+    this.timer = new WakeTimer(this.clock, () => void this.tick());
     this.host = {
-      transport: this.transport,
+      transport: opts.transport,
       clock: this.clock,
       registry,
       leaseMs: this.leaseMs,
@@ -128,8 +125,6 @@ export class JobExecutor {
     return executor;
   }
 
-  // ---------------------------------------------------------------- events
-
   /** Stores events (deduped by id) and acts on them; the embedded `inngest.send()` lands here. */
   async send(raw: unknown | unknown[]): Promise<{ ids: string[] }> {
     const now = this.clock.now();
@@ -137,8 +132,9 @@ export class JobExecutor {
     if (!events.length) return { ids: [] };
     const db = await this.getEventsDb();
     const out =
-      (events.length === 1 ? await ingestOne(db, this.registry, events[0]!, now) : undefined) ??
-      (await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult()), db));
+      events.length === 1
+        ? await ingestOne(db, this.registry, events[0]!, now)
+        : await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult()), db);
     this.afterWrite(out);
     return { ids: events.map((e) => e.id) };
   }
@@ -149,18 +145,8 @@ export class JobExecutor {
     if (out.created.length || out.woken.length || out.promoted) this.kick();
   }
 
-  /** Runs a transaction, retrying the rare deadlock/serialisation failure PostgreSQL reports. */
   private async transaction<T>(work: (tx: Tx) => Promise<T>, on?: Db): Promise<T> {
-    const db = on ?? (await this.getDb());
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await db.transaction(work);
-      } catch (err) {
-        const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-        if (attempt < 4 && (code === "40P01" || code === "40001")) continue;
-        throw err;
-      }
-    }
+    return retryingTransaction(on ?? (await this.getDb()), work);
   }
 
   // ---------------------------------------------------------------- loop
@@ -189,28 +175,10 @@ export class JobExecutor {
       else this.wakeLater = Math.min(this.wakeLater, at);
       return;
     }
-    if (at >= this.timerAt) return;
-    this.clearTimer();
-    this.timerAt = at;
-    const delay = at - this.clock.now();
-    if (delay <= 0) {
-      this.immediate = setImmediate(() => void this.tick());
-    } else {
-      this.timer = setTimeout(() => void this.tick(), delay);
-      this.timer.unref?.();
-    }
-  }
-
-  private clearTimer() {
-    clearTimeout(this.timer);
-    if (this.immediate) clearImmediate(this.immediate);
-    this.timer = undefined;
-    this.immediate = undefined;
-    this.timerAt = Infinity;
+    this.timer.schedule(at);
   }
 
   private async tick() {
-    this.timerAt = Infinity;
     if (this.ticking || this.stopping || this.dead) return;
     this.ticking = true;
     let next = this.clock.now() + this.pollIntervalMs;
@@ -285,7 +253,7 @@ export class JobExecutor {
   /** Stops claiming; runs in flight hand themselves back at their next step boundary. */
   async stop(timeoutMs = 10_000): Promise<void> {
     this.stopping = true;
-    this.clearTimer();
+    this.timer.clear();
     const all = Promise.allSettled([...this.inflight.values()]);
     await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref?.())]);
   }
@@ -296,12 +264,10 @@ export class JobExecutor {
    */
   kill(): void {
     this.dead = true;
-    this.clearTimer();
+    this.timer.clear();
   }
 
-  // ---------------------------------------------------------------- test controls
-
-  /** Runs everything due now (manual mode), until nothing is due and nothing is in flight. */
+  /** Tests: runs everything due now (manual mode), until nothing is due and nothing is in flight. */
   async drain(): Promise<void> {
     for (let round = 0; round < 100_000; round++) {
       if (this.dead) return;
@@ -318,38 +284,6 @@ export class JobExecutor {
     throw new Error("drain() did not settle");
   }
 
-  private manualClock(): ManualClock {
-    if (!isManualClock(this.clock)) throw new Error("advance() needs a ManualClock");
-    return this.clock;
-  }
-
-  /** Moves the clock forward, then drains. */
-  async advance(by: number | string): Promise<void> {
-    this.manualClock().advance(by);
-    await this.drain();
-  }
-
-  /**
-   * Jumps the clock from one due time to the next (sleeps, retries, timeouts), draining at each,
-   * until no run has work due within `withinMs` of the start. Cron triggers are not followed.
-   */
-  async runUntilIdle({ withinMs = 30 * 86_400_000 }: { withinMs?: number } = {}): Promise<void> {
-    const clock = this.manualClock();
-    const limit = clock.now() + withinMs;
-    for (;;) {
-      await this.drain();
-      const next = await nextDueAt(await this.getDb(), { crons: false });
-      if (next === undefined || next > limit) return;
-      if (next > clock.now()) clock.set(next);
-    }
-  }
-
-  /** Events this executor can see the runs of (tests and the waiting helpers use it). */
-  async runsForEvent(eventId: string) {
-    const db = await this.getDb();
-    return db.select().from(jobRuns).where(eq(jobRuns.eventId, eventId));
-  }
-
   /** Whether it takes work: installed and neither stopped nor killed (for /health). */
   get running(): boolean {
     return !this.stopping && !this.dead;
@@ -358,16 +292,6 @@ export class JobExecutor {
   /** Runs this process is executing now (for /metrics). */
   get inflightCount(): number {
     return this.inflight.size;
-  }
-
-  /** How many runs are active (for health and tests). */
-  async activeRunCount(): Promise<number> {
-    const db = await this.getDb();
-    const [row] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(jobRuns)
-      .where(inArray(jobRuns.status, ["queued", "running", "sleeping", "waiting", "blocked"]));
-    return Number(row?.n ?? 0);
   }
 }
 

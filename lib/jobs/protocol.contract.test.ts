@@ -56,23 +56,18 @@ const transport = handlerTransport(handler, inngest.signingKey!);
 const event: JobEvent = { id: "evt-1", name: "contract/go", data: { n: 1, k: "u1" }, ts: 1_700_000_000_000 };
 const now = Date.now();
 
-function call(
-  functionId: string,
-  steps: Record<string, MemoizedStep>,
-  opts: { stepId?: string; attempt?: number; parallel?: boolean; evt?: JobEvent } = {},
-) {
+function call(functionId: string, steps: Record<string, MemoizedStep>, opts: { attempt?: number; evt?: JobEvent } = {}) {
   return callFunction(
     transport,
     {
       functionId: `generation-gateway-${functionId}`,
-      stepId: opts.stepId ?? "step",
+      stepId: "step",
       event: opts.evt ?? event,
       steps,
       ctx: {
         runId: "run-1",
         attempt: opts.attempt ?? 0,
         maxAttempts: 3,
-        disableImmediateExecution: opts.parallel ?? false,
         stack: Object.keys(steps),
       },
     },
@@ -94,7 +89,7 @@ describe("the SDK protocol the executor relies on", () => {
     expect(installed.version).toBe(pkg.dependencies.inngest);
   });
 
-  test("an in-band sync reports each function's triggers, retries, cancelOn, concurrency and idempotency", async () => {
+  test("an in-band sync reports triggers, retries and concurrency, and cancelOn/idempotency under the keys the executor refuses", async () => {
     const functions = (await syncFunctions(transport)) as Record<string, unknown>[];
     const main = functions.find((f) => f.id === "generation-gateway-c-shapes");
     expect(main).toMatchObject({
@@ -114,7 +109,7 @@ describe("the SDK protocol the executor relies on", () => {
     expect(ops(out)).toEqual([expect.objectContaining({ id: hash("a"), op: "StepRun", displayName: "a", data: { v: 1 } })]);
   });
 
-  test("sleep and sleepUntil report Sleep with a time string or an ISO instant in `name`", async () => {
+  test("sleep and sleepUntil report Sleep (the executor refuses it by this name)", async () => {
     expect(ops(await call("c-shapes", { [hash("a")]: data({ v: 1 }) }))).toEqual([
       expect.objectContaining({ id: hash("nap"), op: "Sleep", name: "1h" }),
     ]);
@@ -123,9 +118,11 @@ describe("the SDK protocol the executor relies on", () => {
     ]);
   });
 
-  test("waitForEvent reports the event in `name` and timeout/if in `opts`; a memoised event or null resumes it", async () => {
-    const before = { [hash("a")]: data({ v: 1 }), [hash("nap")]: data(null), [hash("until")]: data(null) };
-    expect(ops(await call("c-shapes", before))).toEqual([
+  const beforeReply = { [hash("a")]: data({ v: 1 }), [hash("nap")]: data(null), [hash("until")]: data(null) };
+  const afterReply = { ...beforeReply, [hash("reply")]: data({ name: "contract/reply", data: { k: "u1", ok: true } }) };
+
+  test("waitForEvent reports the event in `name` and timeout/if in `opts` (`match` compiles to an equality); an event resumes it", async () => {
+    expect(ops(await call("c-shapes", beforeReply))).toEqual([
       expect.objectContaining({
         id: hash("reply"),
         op: "WaitForEvent",
@@ -133,30 +130,22 @@ describe("the SDK protocol the executor relies on", () => {
         opts: { timeout: "1d", if: "event.data.k == async.data.k" },
       }),
     ]);
-    const planned = ops(await call("c-shapes", { ...before, [hash("reply")]: data(null) }));
-    expect(planned).toEqual([
+  });
+
+  test("parallel steps report one StepPlanned per step (the executor refuses them)", async () => {
+    expect(ops(await call("c-shapes", afterReply))).toEqual([
       expect.objectContaining({ id: hash("b"), op: "StepPlanned" }),
       expect.objectContaining({ id: hash("c"), op: "StepPlanned" }),
     ]);
   });
 
-  test("planned steps run one per call (stepId = hash), then the function resumes; a memoised error is catchable", async () => {
-    const base = {
-      [hash("a")]: data({ v: 1 }),
-      [hash("nap")]: data(null),
-      [hash("until")]: data(null),
-      [hash("reply")]: data({ name: "contract/reply", data: { k: "u1", ok: true } }),
-    };
-    expect(ops(await call("c-shapes", base, { stepId: hash("b"), parallel: true }))).toEqual([
-      expect.objectContaining({ id: hash("b"), op: "StepRun", data: 2 }),
-    ]);
-    const both = { ...base, [hash("b")]: data(2), [hash("c")]: data(3) };
-    expect(ops(await call("c-shapes", both, { parallel: true }))).toEqual([expect.objectContaining({ id: hash("d"), op: "StepPlanned" })]);
-    const failedD = ops(await call("c-shapes", both, { stepId: hash("d"), parallel: true, attempt: 2 }));
+  test("a step failing on its last attempt is StepFailed; memoised as an error, the function can catch it", async () => {
+    const both = { ...afterReply, [hash("b")]: data(2), [hash("c")]: data(3) };
+    const failedD = ops(await call("c-shapes", both, { attempt: 2 }));
     expect(failedD).toEqual([
       expect.objectContaining({ id: hash("d"), op: "StepFailed", error: expect.objectContaining({ message: "d failed" }) }),
     ]);
-    const done = await call("c-shapes", { ...both, [hash("d")]: { type: "error", error: failedD[0]!.error } }, { parallel: true });
+    const done = await call("c-shapes", { ...both, [hash("d")]: { type: "error", error: failedD[0]!.error } });
     expect(done).toEqual({
       kind: "complete",
       output: { a: { v: 1 }, reply: { k: "u1", ok: true }, b: 2, c: 3, caught: "d failed", k: "u1" },

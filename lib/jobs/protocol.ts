@@ -51,8 +51,6 @@ export type CallContext = {
   runId: string;
   attempt: number;
   maxAttempts: number;
-  /** Set once a run reported parallel steps: the SDK must then plan steps, never run them inline. */
-  disableImmediateExecution: boolean;
   /** Hashed step ids in completion order. */
   stack: string[];
 };
@@ -99,7 +97,8 @@ export async function callFunction(transport: Transport, call: CallRequest, now:
       run_id: call.ctx.runId,
       attempt: call.ctx.attempt,
       max_attempts: call.ctx.maxAttempts,
-      disable_immediate_execution: call.ctx.disableImmediateExecution,
+      // No parallel steps here (outcome.ts refuses them): a lone step always runs inline.
+      disable_immediate_execution: false,
       use_api: false,
       stack: { stack: call.ctx.stack, current: call.ctx.stack.length },
     },

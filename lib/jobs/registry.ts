@@ -1,25 +1,29 @@
 import { brand } from "@/lib/brand";
 import { Cron } from "croner";
 import { z } from "zod";
-import { assertExpression } from "./expressions";
-import { parseDurationMs } from "./time";
+import { parseKey, parseTriggerIf, type Equality } from "./expression";
 
 /**
  * The functions the embedded executor runs, read from the configuration the app reports in an
- * in-band sync, exactly what an Inngest server would receive. Anything it cannot honour is refused
- * here, loudly, instead of being silently ignored.
+ * in-band sync, exactly what an Inngest server would receive. Anything it does not reproduce is
+ * refused here, naming the function and the feature, instead of being silently ignored.
  */
 
-/** Options only an Inngest server implements. */
-const SERVER_ONLY = ["throttle", "rateLimit", "debounce", "batchEvents", "priority", "singleton", "timeouts"] as const;
-/** Keys of a function configuration the executor understands. */
-const KNOWN = new Set(["id", "name", "triggers", "steps", "cancel", "concurrency", "idempotency", ...SERVER_ONLY]);
+/** Sync keys of features the executor does not reproduce, by the name a function's options use. */
+const UNSUPPORTED: Record<string, string> = {
+  cancel: "cancelOn",
+  idempotency: "idempotency",
+  batchEvents: "batchEvents",
+  debounce: "debounce",
+  throttle: "throttle",
+  rateLimit: "rateLimit",
+  priority: "priority",
+  singleton: "singleton",
+  timeouts: "timeouts",
+};
+const KNOWN = new Set(["id", "name", "triggers", "steps", "concurrency"]);
 
-const concurrencyOption = z.object({
-  limit: z.number().int().nonnegative(),
-  key: z.string().optional(),
-  scope: z.enum(["fn", "env", "account"]).optional(),
-});
+const concurrencyOption = z.object({ limit: z.number().int().nonnegative(), key: z.string().optional(), scope: z.string().optional() });
 
 const configSchema = z
   .object({
@@ -37,24 +41,20 @@ const configSchema = z
       z.string(),
       z.object({ retries: z.object({ attempts: z.number().int().nonnegative().optional() }).optional() }).loose(),
     ),
-    cancel: z.array(z.object({ event: z.string().min(1), if: z.string().optional(), timeout: z.string().optional() })).optional(),
     concurrency: z.union([z.number().int().nonnegative(), concurrencyOption, z.array(concurrencyOption)]).optional(),
-    idempotency: z.string().optional(),
   })
   .loose();
 
-export type EventTrigger = { event: string; expression?: string };
-export type Cancellation = { event: string; expression?: string; timeoutMs?: number };
-export type ConcurrencyRule = { limit: number; key?: string; scope: "fn" | "env" | "account" };
+export type EventTrigger = { event: string; condition?: Equality };
+/** A concurrency limit of the function's own runs, per value of `key` (a path into the event) if set. */
+export type ConcurrencyRule = { limit: number; key?: string; keyPath?: string[] };
 
 export type FunctionDef = {
   id: string;
   name?: string;
   triggers: EventTrigger[];
   crons: string[];
-  cancel: Cancellation[];
-  concurrency: ConcurrencyRule[];
-  idempotency?: string;
+  concurrency?: ConcurrencyRule;
   /** Attempts per step (and for the function body): the configured retries + 1. */
   maxAttempts: number;
 };
@@ -90,6 +90,8 @@ export function nextCronTime(schedule: string, after: number): number {
   return next.getTime();
 }
 
+const present = (value: unknown) => value !== undefined && value !== null && !(Array.isArray(value) && !value.length);
+
 function toDef(raw: unknown, problems: string[]): FunctionDef | undefined {
   const parsed = configSchema.safeParse(raw);
   const label = (raw as { id?: unknown })?.id ?? "(unnamed)";
@@ -98,64 +100,44 @@ function toDef(raw: unknown, problems: string[]): FunctionDef | undefined {
     return undefined;
   }
   const cfg = parsed.data;
-  const where = cfg.id;
   const before = problems.length;
-  for (const key of Object.keys(cfg)) {
-    if ((SERVER_ONLY as readonly string[]).includes(key) && cfg[key] !== undefined && cfg[key] !== null) {
-      problems.push(`${where}: \`${key}\` needs an Inngest server`);
-    } else if (!KNOWN.has(key)) {
-      problems.push(`${where}: unknown option \`${key}\``);
-    }
+  const refuse = (what: string) => problems.push(`${cfg.id}: ${what}`);
+  for (const [key, value] of Object.entries(cfg)) {
+    if (UNSUPPORTED[key]) {
+      if (present(value)) refuse(`\`${UNSUPPORTED[key]}\` is not supported by the embedded executor (it needs an Inngest server)`);
+    } else if (!KNOWN.has(key)) refuse(`unknown option \`${key}\``);
   }
   const triggers: EventTrigger[] = [];
   const crons: string[] = [];
   for (const t of cfg.triggers) {
     if ("cron" in t && typeof t.cron === "string") {
-      if ("jitter" in t && t.jitter) problems.push(`${where}: cron \`jitter\` needs an Inngest server`);
+      if ("jitter" in t && t.jitter) refuse("cron `jitter` is not supported by the embedded executor");
       try {
         nextCronTime(t.cron, Date.now());
         crons.push(t.cron);
       } catch (err) {
-        problems.push(`${where}: bad cron ${JSON.stringify(t.cron)} (${(err as Error).message})`);
+        refuse(`bad cron ${JSON.stringify(t.cron)} (${(err as Error).message})`);
       }
     } else if ("event" in t && typeof t.event === "string") {
+      if (t.event.includes("*")) refuse(`the wildcard trigger ${JSON.stringify(t.event)} is not supported by the embedded executor`);
       const expression = "expression" in t && typeof t.expression === "string" && t.expression ? t.expression : undefined;
-      triggers.push({ event: t.event, expression });
+      const condition = expression ? parseTriggerIf(expression) : undefined;
+      if (expression && !condition) {
+        refuse(`the trigger \`if\` ${JSON.stringify(expression)} is not supported (only \`event.<path> == '<literal>'\`)`);
+      }
+      triggers.push({ event: t.event, condition });
     }
   }
-  const cancel: Cancellation[] = (cfg.cancel ?? []).map((c) => {
-    let timeoutMs: number | undefined;
-    if (c.timeout) {
-      try {
-        timeoutMs = parseDurationMs(c.timeout);
-      } catch {
-        problems.push(`${where}: cancelOn timeout ${JSON.stringify(c.timeout)} is not a duration`);
-      }
-    }
-    return { event: c.event, expression: c.if || undefined, timeoutMs };
-  });
-  const rawConcurrency = cfg.concurrency;
-  const concurrency: ConcurrencyRule[] = (
-    rawConcurrency === undefined ? [] : typeof rawConcurrency === "number" ? [{ limit: rawConcurrency }] : [rawConcurrency].flat()
+  const rules = (
+    cfg.concurrency === undefined ? [] : typeof cfg.concurrency === "number" ? [{ limit: cfg.concurrency }] : [cfg.concurrency].flat()
   )
     // A limit of 0 means "no limit" in Inngest's configuration.
-    .filter((c) => c.limit > 0)
-    .map((c) => ({ limit: c.limit, key: c.key || undefined, scope: c.scope ?? "fn" }));
-  if (concurrency.length > 2) problems.push(`${where}: at most two concurrency limits`);
-  const expressions = [
-    ...triggers.map((t) => t.expression),
-    ...cancel.map((c) => c.expression),
-    ...concurrency.map((c) => c.key),
-    cfg.idempotency,
-  ];
-  for (const expression of expressions) {
-    if (!expression) continue;
-    try {
-      assertExpression(expression);
-    } catch (err) {
-      problems.push(`${where}: expression ${JSON.stringify(expression)} does not parse (${(err as Error).message.split("\n")[0]})`);
-    }
-  }
+    .filter((c) => c.limit > 0);
+  if (rules.length > 1) refuse("more than one concurrency limit is not supported by the embedded executor");
+  const rule = rules[0] as z.infer<typeof concurrencyOption> | undefined;
+  if (rule?.scope && rule.scope !== "fn") refuse(`concurrency scope \`${rule.scope}\` is not supported (only the function's own runs)`);
+  const keyPath = rule?.key ? parseKey(rule.key) : undefined;
+  if (rule?.key && !keyPath) refuse(`the concurrency key ${JSON.stringify(rule.key)} is not supported (only \`event.<path>\`)`);
   if (problems.length > before) return undefined;
   const retries = cfg.steps["step"]?.retries?.attempts ?? DEFAULT_RETRIES;
   return {
@@ -163,16 +145,9 @@ function toDef(raw: unknown, problems: string[]): FunctionDef | undefined {
     name: cfg.name,
     triggers,
     crons,
-    cancel,
-    concurrency,
-    idempotency: cfg.idempotency || undefined,
+    concurrency: rule && { limit: rule.limit, key: rule.key || undefined, keyPath },
     maxAttempts: retries + 1,
   };
-}
-
-function eventMatches(pattern: string, name: string): boolean {
-  // Inngest allows a trailing wildcard, e.g. `app/user.*`.
-  return pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
 }
 
 export class Registry {
@@ -190,23 +165,9 @@ export class Registry {
   triggeredBy(name: string): { fn: FunctionDef; trigger: EventTrigger }[] {
     const out: { fn: FunctionDef; trigger: EventTrigger }[] = [];
     for (const fn of this.functions.values()) {
-      for (const trigger of fn.triggers) if (eventMatches(trigger.event, name)) out.push({ fn, trigger });
+      for (const trigger of fn.triggers) if (trigger.event === name) out.push({ fn, trigger });
     }
     return out;
-  }
-
-  /** Functions whose runs an event of this name may cancel. */
-  cancelledBy(name: string): { fn: FunctionDef; cancel: Cancellation }[] {
-    const out: { fn: FunctionDef; cancel: Cancellation }[] = [];
-    for (const fn of this.functions.values()) {
-      for (const cancel of fn.cancel) if (eventMatches(cancel.event, name)) out.push({ fn, cancel });
-    }
-    return out;
-  }
-
-  /** Whether any function triggers on or cancels by this event name. */
-  listensTo(name: string): boolean {
-    return this.triggeredBy(name).length > 0 || this.cancelledBy(name).length > 0;
   }
 
   crons(): { functionId: string; schedule: string }[] {

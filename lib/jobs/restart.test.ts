@@ -25,7 +25,7 @@ const restartable = inngest.createFunction(
       bump(`${k}:two`);
       return "two";
     });
-    await step.sleep("rest", "10m");
+    await step.waitForEvent("rest", { event: "test/never", timeout: "10m" });
     await step.run("three", () => bump(`${k}:three`));
     return "finished";
   },
@@ -72,7 +72,7 @@ describe("restarts", () => {
     expect(await runFor(ids[0]!)).toMatchObject({ status: "running" });
     expect(count(`${k}:two:entered`)).toBe(1);
     await second.advance("31s");
-    expect(await runFor(ids[0]!)).toMatchObject({ status: "sleeping" });
+    expect(await runFor(ids[0]!)).toMatchObject({ status: "waiting" });
     await second.advance("10m");
     expect(await runFor(ids[0]!)).toMatchObject({ status: "completed", output: "finished" });
     expect([count(`${k}:one`), count(`${k}:two`), count(`${k}:three`)]).toEqual([1, 1, 1]);
@@ -106,13 +106,13 @@ describe("restarts", () => {
     other.uninstall();
   });
 
-  test("a run asleep when its executor stopped is resumed by the next one", async () => {
+  test("a run waiting when its executor stopped is resumed by the next one", async () => {
     const clock = new ManualClock();
     const first = await startTestExecutor({ functions, clock });
     const k = key();
     const { ids } = await inngest.send({ name: "test/restartable", data: { key: k } });
     await first.drain();
-    expect(await runFor(ids[0]!)).toMatchObject({ status: "sleeping" });
+    expect(await runFor(ids[0]!)).toMatchObject({ status: "waiting" });
     await first.stop();
 
     const second = await startTestExecutor({ functions, clock });

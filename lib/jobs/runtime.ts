@@ -45,11 +45,9 @@ export function currentExecutor(): JobExecutor | undefined {
 }
 
 /**
- * On PostgreSQL, the executor's bookkeeping (claims, leases, memoised steps, run ends) goes through
- * its own small pool with `synchronous_commit = off`: those writes then skip the WAL flush, and a
- * database crash can lose at most the last fraction of a second of them, which only means a run
- * resumes from a step earlier (steps are at-least-once anyway). Sent events, and everything the
- * functions themselves write, stay on the durable pool. PGlite has one connection: the process db.
+ * On PostgreSQL, the executor's bookkeeping goes through its own small pool with
+ * `synchronous_commit = off`: a crash losing its last writes only resumes a run a step earlier
+ * (docs/jobs.md). PGlite has one connection: the process db.
  */
 export function bookkeepingDb(url = env().DATABASE_URL): (() => Promise<Db>) | undefined {
   if (!url) return undefined;

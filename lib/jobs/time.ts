@@ -1,6 +1,6 @@
 /**
  * Durations as the SDK protocol writes them: Go-style time strings ("2s", "1h30m", "1.5d") or an
- * ISO 8601 instant (sleepUntil, waitForEvent with a Date timeout).
+ * ISO 8601 instant (waitForEvent with a Date timeout).
  */
 const UNIT_MS: Record<string, number> = {
   ns: 1e-6,
@@ -42,8 +42,9 @@ export function retryAfterMs(value: string | null, now: number): number | undefi
 }
 
 /**
- * Exponential backoff after failed attempt `attempt` (0-based): 1 s, 2 s, 4 s … capped at 10
- * minutes, with ±20 % jitter so a burst of failures does not retry in lockstep.
+ * Exponential backoff, 1 s·2^attempt capped at 10 minutes, with ±20 % jitter so a burst of
+ * failures does not retry in lockstep. The driver passes the attempt about to be made, so the
+ * first retry waits 2 s.
  */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(1000 * 2 ** attempt, 10 * 60_000);

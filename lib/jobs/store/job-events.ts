@@ -1,14 +1,12 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { rawRows, type Db, type Executor as Queryable, type Tx } from "@/db/client";
 import { jobEvents, jobRunOps, jobRuns, type ConcurrencySlot, type JobEvent, type MemoizedStep } from "@/db/schema";
-import { evaluateKey, matches } from "../expressions";
+import { holds, parseWaitIf, scalarTexts, valueAt } from "../expression";
 import { ulid } from "../ids";
-import { scalarTexts, simpleEquality, valueAt } from "../match";
-import type { ConcurrencyRule, FunctionDef, Registry } from "../registry";
-import { promoteBlocked } from "./claim";
-import { ACTIVE, SYSTEM_EVENTS, at, emptyResult, json, type IngestResult } from "./shared";
+import type { FunctionDef, Registry } from "../registry";
+import { ACTIVE, at, emptyResult, json, type IngestResult } from "./shared";
 
-/** Events in: storing them (deduped by id), starting the runs they trigger, cancelling and resolving waits. */
+/** Events in: storing them (deduped by id), starting the runs they trigger and resolving the waits they satisfy. */
 
 export class EventShapeError extends Error {
   override name = "EventShapeError";
@@ -32,9 +30,9 @@ export function normalizeEvent(raw: unknown, now: number): JobEvent {
   return event;
 }
 /**
- * Stores events and acts on them in the caller's transaction, in Inngest's order: cancel the
- * runs they cancel, resolve the waits they satisfy, then start the functions they trigger. An
- * event id already stored does nothing at all (dedupe).
+ * Stores events and acts on them in the caller's transaction, in Inngest's order: resolve the
+ * waits they satisfy, then start the functions they trigger. An event id already stored does
+ * nothing at all (dedupe).
  */
 export async function ingestEvents(tx: Tx, registry: Registry, events: JobEvent[], now: number, out = emptyResult()) {
   if (!events.length) return out;
@@ -46,10 +44,9 @@ export async function ingestEvents(tx: Tx, registry: Registry, events: JobEvent[
   const fresh = new Set(inserted.map((r) => r.id));
   for (const event of events) {
     if (!fresh.delete(event.id)) continue;
-    await cancelMatchingRuns(tx, registry, event, now, out);
     await resolveMatchingWaits(tx, event, now, out);
     for (const { fn, trigger } of registry.triggeredBy(event.name)) {
-      if (!matches(trigger.expression, { event })) continue;
+      if (!holds(trigger.condition, { event })) continue;
       const id = await createRun(tx, fn, event, now);
       if (id) out.created.push(id);
     }
@@ -58,26 +55,24 @@ export async function ingestEvents(tx: Tx, registry: Registry, events: JobEvent[
 }
 
 /**
- * The common send, in one statement and no explicit transaction: one event that cancels nothing.
- * Stores it, starts the runs it triggers (both only if its id is new) and returns the waits it may
- * resolve; those (rare) are resolved in their own transaction. Returns undefined when the event
- * needs the general path (cancelOn listens for it).
+ * The common send, in one statement and no explicit transaction: one event. Stores it, starts the
+ * runs it triggers (both only if its id is new) and returns the waits it may resolve; those (rare)
+ * are resolved in their own transaction.
  */
-export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now: number): Promise<IngestResult | undefined> {
-  if (registry.cancelledBy(event.name).length) return undefined;
+export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now: number): Promise<IngestResult> {
   const runs = registry
     .triggeredBy(event.name)
-    .filter(({ trigger }) => matches(trigger.expression, { event }))
+    .filter(({ trigger }) => holds(trigger.condition, { event }))
     .map(({ fn }) => newRun(fn, event, now));
   const values = scalarTexts(event);
   const ts = at(now).toISOString();
   const insertRuns = runs.length
     ? sql`, runs as (
-        insert into ${jobRuns} (id, function_id, event_id, event, status, max_attempts, next_at, concurrency, idempotency_key, created_at)
+        insert into ${jobRuns} (id, function_id, event_id, event, status, max_attempts, next_at, concurrency, created_at)
         select v.* from (values ${sql.join(
           runs.map(
             (r) =>
-              sql`(${r.id}, ${r.functionId}, ${r.eventId}, ${json(r.event)}, 'queued', ${r.maxAttempts}::int, ${ts}::timestamptz, ${r.concurrency ? json(r.concurrency) : sql`null::jsonb`}, ${r.idempotencyKey}::text, ${ts}::timestamptz)`,
+              sql`(${r.id}, ${r.functionId}, ${r.eventId}, ${json(r.event)}, 'queued', ${r.maxAttempts}::int, ${ts}::timestamptz, ${r.concurrency ? json(r.concurrency) : sql`null::jsonb`}, ${ts}::timestamptz)`,
           ),
           sql`, `,
         )}) v
@@ -114,29 +109,33 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
   );
   const out = emptyResult();
   out.created.push(...rows.filter((r) => r.kind === "run").map((r) => r.run_id));
-  const waits = rows.filter((r) => r.kind === "wait" && matches(r.expression, { event: r.run_event, async: event }));
+  const waits = rows.filter((r) => r.kind === "wait" && waitHolds(r.expression, r.run_event, event));
   if (waits.length) {
     await db.transaction(async (tx) => {
       for (const wait of waits) {
-        if (await resolveOp(tx, wait.run_id, wait.step_id!, "wait", { type: "data", data: event }, now)) out.woken.push(wait.run_id);
+        if (await resolveWait(tx, wait.run_id, wait.step_id!, { type: "data", data: event }, now)) out.woken.push(wait.run_id);
       }
     });
   }
   return out;
 }
 
-function slotKey(fn: FunctionDef, rule: ConcurrencyRule, event: JobEvent): string {
-  // A key that cannot be evaluated shares one slot: erring towards less concurrency, not more.
-  const value = rule.key ? (evaluateKey(rule.key, { event }) ?? "null") : "";
-  const scope = rule.scope === "fn" ? `fn:${fn.id}` : "env";
-  return `${scope}|${rule.key ?? ""}|${value}`;
+/** Whether an incoming event satisfies a wait's `if` (none: any event of its name). */
+function waitHolds(expression: string | null, runEvent: unknown, event: JobEvent) {
+  return !expression || holds(parseWaitIf(expression), { event: runEvent, async: event });
+}
+
+/** The concurrency slot of a run: `fn:<id>|<key>|<value>`; a missing value shares the slot "null". */
+function slotKey(fn: FunctionDef, event: JobEvent): string {
+  const { key, keyPath } = fn.concurrency!;
+  const value = keyPath ? valueAt({ event }, keyPath) : "";
+  const text = value === undefined || value === null ? "null" : typeof value === "string" ? value : JSON.stringify(value);
+  return `fn:${fn.id}|${key ?? ""}|${text}`;
 }
 
 /** The row a new run of `fn` for `event` starts as. */
 function newRun(fn: FunctionDef, event: JobEvent, now: number) {
-  const concurrency: ConcurrencySlot[] | null = fn.concurrency.length
-    ? fn.concurrency.map((rule) => ({ key: slotKey(fn, rule, event), limit: rule.limit }))
-    : null;
+  const concurrency: ConcurrencySlot[] | null = fn.concurrency ? [{ key: slotKey(fn, event), limit: fn.concurrency.limit }] : null;
   return {
     id: ulid(now),
     functionId: fn.id,
@@ -146,7 +145,6 @@ function newRun(fn: FunctionDef, event: JobEvent, now: number) {
     maxAttempts: fn.maxAttempts,
     nextAt: at(now),
     concurrency,
-    idempotencyKey: fn.idempotency ? (evaluateKey(fn.idempotency, { event }) ?? null) : null,
     createdAt: at(now),
   };
 }
@@ -155,54 +153,10 @@ export async function createRun(tx: Queryable, fn: FunctionDef, event: JobEvent,
   const rows = await tx
     .insert(jobRuns)
     .values(newRun(fn, event, now))
-    // A run for this (function, event) or this idempotency key exists already: nothing to do.
+    // A run for this (function, event) exists already: nothing to do.
     .onConflictDoNothing()
     .returning({ id: jobRuns.id });
   return rows[0]?.id;
-}
-
-async function cancelMatchingRuns(tx: Tx, registry: Registry, event: JobEvent, now: number, out: IngestResult) {
-  for (const { fn, cancel } of registry.cancelledBy(event.name)) {
-    const equality = simpleEquality(cancel.expression);
-    const expected = equality ? valueAt(event, equality.asyncPath) : undefined;
-    if (equality && (expected === undefined || expected === null || typeof expected === "object")) continue;
-    const candidates = await tx
-      .select({ id: jobRuns.id, event: jobRuns.event, createdAt: jobRuns.createdAt })
-      .from(jobRuns)
-      .where(
-        and(
-          eq(jobRuns.functionId, fn.id),
-          inArray(jobRuns.status, ACTIVE),
-          equality ? sql`${jobRuns.event} #>> ${`{${equality.eventPath.join(",")}}`}::text[] = ${String(expected)}` : undefined,
-        ),
-      );
-    for (const run of candidates) {
-      if (cancel.timeoutMs !== undefined && run.createdAt.getTime() + cancel.timeoutMs < now) continue;
-      if (!matches(cancel.expression, { event: run.event, async: event })) continue;
-      const error = { name: "FunctionCancelled", message: `cancelled by ${event.name} (${event.id})` };
-      const [cancelled] = await tx
-        .update(jobRuns)
-        .set({ status: "cancelled", error, finishedAt: at(now), nextAt: null, lease: null, wake: false })
-        .where(and(eq(jobRuns.id, run.id), inArray(jobRuns.status, ACTIVE)))
-        .returning({ id: jobRuns.id, concurrency: jobRuns.concurrency });
-      if (!cancelled) continue;
-      await tx.delete(jobRunOps).where(eq(jobRunOps.runId, run.id));
-      out.promoted += await promoteBlocked(tx, cancelled.concurrency, now);
-      out.finished.push({ runId: run.id, status: "cancelled", error });
-      await emitSystemEvent(
-        tx,
-        registry,
-        {
-          id: `${run.id}:cancelled`,
-          name: SYSTEM_EVENTS.cancelled,
-          data: { function_id: fn.id, run_id: run.id, event: run.event, error },
-          ts: now,
-        },
-        now,
-        out,
-      );
-    }
-  }
 }
 
 async function resolveMatchingWaits(tx: Tx, event: JobEvent, now: number, out: IngestResult) {
@@ -221,20 +175,20 @@ async function resolveMatchingWaits(tx: Tx, event: JobEvent, now: number, out: I
     )
     .orderBy(asc(jobRunOps.createdAt));
   for (const wait of waits) {
-    if (!matches(wait.expression, { event: wait.runEvent, async: event })) continue;
-    if (await resolveOp(tx, wait.runId, wait.stepId, "wait", { type: "data", data: event }, now)) out.woken.push(wait.runId);
+    if (!waitHolds(wait.expression, wait.runEvent, event)) continue;
+    if (await resolveWait(tx, wait.runId, wait.stepId, { type: "data", data: event }, now)) out.woken.push(wait.runId);
   }
 }
 
 /**
- * Settles a wait or a timer: deleting its row is the claim, so an event and a timeout (or two
+ * Settles a wait with an event: deleting its row is the claim, so an event and the timeout (or two
  * events) can never both settle it. The result is merged into the run's steps, and a parked run
  * becomes due now; a running one is flagged to go round again instead of parking.
  */
-export async function resolveOp(tx: Queryable, runId: string, stepId: string, kind: "wait" | "sleep", result: MemoizedStep, now: number) {
+export async function resolveWait(tx: Queryable, runId: string, stepId: string, result: MemoizedStep, now: number) {
   const deleted = await tx
     .delete(jobRunOps)
-    .where(and(eq(jobRunOps.runId, runId), eq(jobRunOps.stepId, stepId), eq(jobRunOps.kind, kind)))
+    .where(and(eq(jobRunOps.runId, runId), eq(jobRunOps.stepId, stepId), eq(jobRunOps.kind, "wait")))
     .returning({ stepId: jobRunOps.stepId });
   if (!deleted.length) return false;
   await tx
@@ -243,37 +197,9 @@ export async function resolveOp(tx: Queryable, runId: string, stepId: string, ki
       steps: sql`${jobRuns.steps} || ${json({ [stepId]: result })}`,
       stack: sql`${jobRuns.stack} || ${json([stepId])}`,
       wake: true,
-      status: sql`case when ${jobRuns.status} in ('sleeping', 'waiting') then 'queued' else ${jobRuns.status} end`,
-      nextAt: sql`case when ${jobRuns.status} in ('sleeping', 'waiting') then ${at(now).toISOString()}::timestamptz else ${jobRuns.nextAt} end`,
+      status: sql`case when ${jobRuns.status} = 'waiting' then 'queued' else ${jobRuns.status} end`,
+      nextAt: sql`case when ${jobRuns.status} = 'waiting' then ${at(now).toISOString()}::timestamptz else ${jobRuns.nextAt} end`,
     })
     .where(eq(jobRuns.id, runId));
   return true;
-}
-
-/** Whether anything would see an event of this name: a trigger, a cancelOn, or a pending wait. */
-async function someoneListens(tx: Queryable, registry: Registry, name: string) {
-  if (registry.listensTo(name)) return true;
-  const [wait] = await tx
-    .select({ runId: jobRunOps.runId })
-    .from(jobRunOps)
-    .where(and(eq(jobRunOps.kind, "wait"), eq(jobRunOps.eventName, name)))
-    .limit(1);
-  return !!wait;
-}
-
-/** Whether anything would see the system events a run ending this way emits. */
-export async function systemEventsListened(db: Queryable, registry: Registry, status: "completed" | "failed") {
-  const names: string[] = status === "failed" ? [SYSTEM_EVENTS.failed, SYSTEM_EVENTS.finished] : [SYSTEM_EVENTS.finished];
-  if (names.some((name) => registry.listensTo(name))) return true;
-  const [wait] = await db
-    .select({ runId: jobRunOps.runId })
-    .from(jobRunOps)
-    .where(and(eq(jobRunOps.kind, "wait"), inArray(jobRunOps.eventName, names)))
-    .limit(1);
-  return !!wait;
-}
-
-/** Emits a system event (function.failed/finished/cancelled) when something listens for it. */
-export async function emitSystemEvent(tx: Tx, registry: Registry, event: JobEvent, now: number, out: IngestResult) {
-  if (await someoneListens(tx, registry, event.name)) await ingestEvents(tx, registry, [event], now, out);
 }

@@ -3,7 +3,7 @@ import { rawRows, type Executor as Queryable, type Tx } from "@/db/client";
 import { jobCron, jobRunOps, jobRuns, type ConcurrencySlot, type JobRunStatus, type MemoizedStep } from "@/db/schema";
 import type { Registry } from "../registry";
 import { promoteBlocked } from "./claim";
-import { emitSystemEvent } from "./job-events";
+import { ingestEvents } from "./job-events";
 import { at, json, SYSTEM_EVENTS, type IngestResult, type OpRow, type RunRow } from "./shared";
 
 /** A held run's writes (memoised steps, parking, its end) and the reads about runs. */
@@ -11,7 +11,6 @@ import { at, json, SYSTEM_EVENTS, type IngestResult, type OpRow, type RunRow } f
 export type RunPatch = {
   memo?: Record<string, MemoizedStep>;
   attempt?: number;
-  parallel?: boolean;
 };
 
 /**
@@ -26,7 +25,6 @@ export async function commitRun(db: Queryable, runId: string, lease: string, pat
     .set({
       ...(ids.length ? { steps: sql`${jobRuns.steps} || ${json(memo)}`, stack: sql`${jobRuns.stack} || ${json(ids)}` } : {}),
       ...(patch.attempt !== undefined ? { attempt: patch.attempt } : {}),
-      ...(patch.parallel !== undefined ? { parallel: patch.parallel } : {}),
       nextAt: at(now + leaseMs),
     })
     .where(and(eq(jobRuns.id, runId), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")))
@@ -35,19 +33,11 @@ export async function commitRun(db: Queryable, runId: string, lease: string, pat
 }
 
 /**
- * A holder's write recording what the run now waits on (new steps, timers, waits) with its
- * `parallel` flag, extending the lease, in one statement; nothing is written if the holder lost
- * the run. Returns the run's current steps, or undefined if the run was lost.
+ * A holder's write recording the wait the run now waits on, extending the lease, in one
+ * statement; nothing is written if the holder lost the run. Returns the run's current steps, or
+ * undefined if the run was lost.
  */
-export async function commitRunWithOps(
-  db: Queryable,
-  runId: string,
-  lease: string,
-  parallel: boolean,
-  ops: OpRow[],
-  now: number,
-  leaseMs: number,
-) {
+export async function commitRunWithOps(db: Queryable, runId: string, lease: string, ops: OpRow[], now: number, leaseMs: number) {
   const values = sql.join(
     ops.map(
       (o) =>
@@ -58,7 +48,7 @@ export async function commitRunWithOps(
   const [row] = await rawRows<{ steps: unknown; stack: unknown }>(
     db,
     sql`with held as (
-          update ${jobRuns} set parallel = ${parallel}, next_at = ${at(now + leaseMs).toISOString()}::timestamptz
+          update ${jobRuns} set next_at = ${at(now + leaseMs).toISOString()}::timestamptz
           where id = ${runId} and lease = ${lease} and status = 'running'
           returning steps, stack
         ), added as (
@@ -76,7 +66,7 @@ export async function commitRunWithOps(
 const parsed = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
 
 /**
- * A holder's write settling due timers and timed-out waits with null, in one statement: the ops
+ * A holder's write settling timed-out waits with null, in one statement: the ops
  * are deleted (unless an event resolved them first: then they are gone and stay unmemoised here)
  * and memoised, and the lease extended. Nothing is written if the holder lost the run. Returns the
  * run's current steps, or undefined if the run was lost.
@@ -110,7 +100,7 @@ export async function parkRun(
   tx: Tx,
   run: { id: string; concurrency: ConcurrencySlot[] | null },
   lease: string,
-  status: Extract<JobRunStatus, "queued" | "sleeping" | "waiting">,
+  status: Extract<JobRunStatus, "queued" | "waiting">,
   nextAt: number,
   now: number,
 ) {
@@ -138,7 +128,6 @@ export async function finishRun(
   now: number,
   out: IngestResult,
   hasOps = true,
-  emit = true,
 ) {
   const [row] = await tx
     .update(jobRuns)
@@ -161,29 +150,11 @@ export async function finishRun(
       ? { runId: run.id, status: "completed", output: result.output ?? null }
       : { runId: run.id, status: "failed", error: result.error },
   );
-  if (!emit) return true;
-  const base = { function_id: run.functionId, run_id: run.id, event: run.event };
-  if (result.status === "failed") {
-    await emitSystemEvent(
-      tx,
-      registry,
-      { id: `${run.id}:failed`, name: SYSTEM_EVENTS.failed, data: { ...base, error: result.error }, ts: now },
-      now,
-      out,
-    );
+  if (result.status === "failed" && registry.triggeredBy(SYSTEM_EVENTS.failed).length) {
+    // What `onFailure` handlers are triggered by, as Inngest emits it.
+    const data = { function_id: run.functionId, run_id: run.id, event: run.event, error: result.error };
+    await ingestEvents(tx, registry, [{ id: `${run.id}:failed`, name: SYSTEM_EVENTS.failed, data, ts: now }], now, out);
   }
-  await emitSystemEvent(
-    tx,
-    registry,
-    {
-      id: `${run.id}:finished`,
-      name: SYSTEM_EVENTS.finished,
-      data: { ...base, ...(result.status === "completed" ? { result: result.output ?? null } : { error: result.error }) },
-      ts: now,
-    },
-    now,
-    out,
-  );
   return true;
 }
 
@@ -195,7 +166,7 @@ export async function nextDueAt(db: Queryable, { crons = true } = {}): Promise<n
   const [run] = await db
     .select({ nextAt: sql<string | Date | null>`min(${jobRuns.nextAt})` })
     .from(jobRuns)
-    .where(inArray(jobRuns.status, ["queued", "sleeping", "waiting", "blocked"]));
+    .where(inArray(jobRuns.status, ["queued", "waiting", "blocked"]));
   const [cron] = crons ? await db.select({ nextAt: sql<string | Date | null>`min(${jobCron.nextAt})` }).from(jobCron) : [];
   const times = [run?.nextAt, cron?.nextAt].filter((v): v is string | Date => !!v).map((v) => new Date(v).getTime());
   return times.length ? Math.min(...times) : undefined;

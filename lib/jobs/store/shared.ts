@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
 import { activeJobRunStatuses, jobRunOps, jobRuns } from "@/db/schema";
 
 /**
  * The executor's database operations. Every one is a single statement or runs inside the caller's
  * transaction; every time is the executor's clock (`now`, ms). Writes by a run's holder are
- * conditional on its lease, so a holder that lost the run (crash, expiry, cancellation) writes
+ * conditional on its lease, so a holder that lost the run (crash, expiry) writes
  * nothing; step results are merged into `steps` (`||`), never overwritten, so a wait resolved by
  * an event and a step completed by the holder cannot lose each other's result.
  */
@@ -21,13 +22,8 @@ export const ACTIVE = [...activeJobRunStatuses];
 export const at = (ms: number) => new Date(ms);
 export const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 
-/** Inngest's system events, emitted by the executor as the server would. */
-export const SYSTEM_EVENTS = {
-  failed: "inngest/function.failed",
-  finished: "inngest/function.finished",
-  cancelled: "inngest/function.cancelled",
-  cron: "inngest/scheduled.timer",
-} as const;
+/** The two system events the executor emits, named as Inngest names them: a failed run (`onFailure` listens) and a cron tick. */
+export const SYSTEM_EVENTS = { failed: "inngest/function.failed", cron: "inngest/scheduled.timer" } as const;
 
 /** What an ingest changed, for the executor to act on after commit. */
 export type IngestResult = {
@@ -45,3 +41,17 @@ export type IngestResult = {
 export type FinishedRun = { runId: string; status: "completed" | "failed" | "cancelled"; output?: unknown; error?: unknown };
 
 export const emptyResult = (): IngestResult => ({ created: [], woken: [], finished: [], promoted: 0 });
+
+/** Runs a transaction, retrying the rare deadlock or serialisation failure PostgreSQL reports. */
+export async function retryingTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction(work);
+    } catch (err) {
+      const e = err as { code?: string; cause?: { code?: string } };
+      const code = e.code ?? e.cause?.code;
+      if (attempt < 4 && (code === "40P01" || code === "40001")) continue;
+      throw err;
+    }
+  }
+}
