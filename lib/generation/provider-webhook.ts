@@ -5,7 +5,7 @@ import { inngest } from "@/inngest/client";
 import { generationProviderCompleted } from "@/inngest/events";
 import { rehostResult } from "@/lib/assets/rehost";
 import { log } from "@/lib/logger";
-import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/http/request";
+import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/net/body";
 import { fetchProviderMedia, verifyProviderWebhook, webhookScheme, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
 import { progressEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";

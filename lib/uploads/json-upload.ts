@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DomainError, invalidJson, isDomainError } from "@/lib/errors";
-import { readBodyBytes } from "@/lib/http/request";
+import { readBodyBytes } from "@/lib/net/body";
 import { parseWith } from "@/lib/validation";
 import { tooLarge } from "./multipart";
 
