@@ -173,7 +173,7 @@ export const envSchema = z
     SHUTDOWN_GRACE_MS: int(25_000),
     /** Turns on GET /metrics (Prometheus text), read with `Authorization: Bearer <token>`; unset: 404. */
     METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
-    /** One JSON line per API request, at level info (lib/observability/request.ts). */
+    /** One JSON line per API request, at level info (lib/http/observe.ts). */
     REQUEST_LOG: bool.default(true),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   })

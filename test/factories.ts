@@ -1,6 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { getDb } from "@/db/client";
 import { apiKeys, sessions, users, type ApiKeyMode, type UserRole } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
+import type { Principal } from "@/lib/auth/principal";
+import type { ServiceContext } from "@/lib/context";
 
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -55,4 +58,20 @@ export async function createActor(overrides: Parameters<typeof createUser>[0] = 
   const apiKey = await createApiKey(user);
   const session = await createSession(user);
   return { user, key: apiKey.key, apiKey, session: session.token, sessionRow: session };
+}
+
+/** What a signed-in user's page or server action runs with (lib/context.ts), for calling verbs directly. */
+export async function contextOf(user: { id: string; email?: string | null }): Promise<ServiceContext> {
+  const principal: Principal = {
+    userId: user.id,
+    email: user.email ?? null,
+    name: null,
+    role: "user",
+    source: "session",
+    apiKeyId: null,
+    apiKeyMode: null,
+    sessionId: null,
+    keyLimit: null,
+  };
+  return { requestId: randomUUID(), db: await getDb(), principal };
 }

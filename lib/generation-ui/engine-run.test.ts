@@ -1,5 +1,5 @@
+import { contextOf } from "@/test/factories";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getDb } from "@/db/client";
 import { GET, POST } from "@/app/(gateway)/queue/[...path]/route";
 import { readSse, type SseEvent } from "@/components/generation/read-sse";
 import { resultView } from "@/components/generation/result-media";
@@ -74,7 +74,7 @@ describe("success", () => {
 
     const charged = 100_000 - (await balanceOf(user.id));
     expect(charged).toBeGreaterThan(0);
-    expect(await getRunCost(await getDb(), user.id, id)).toEqual({
+    expect(await getRunCost(await contextOf(user), id)).toEqual({
       requestId: id,
       status: "completed",
       sandbox: false,
@@ -107,6 +107,6 @@ describe("success", () => {
     const after = runReducer(state, { type: "result", body: { ...(result.body as object), status: "failed" } });
     expect(after.failure).toEqual({ code: "generation_failed", message: expect.stringContaining("refunded") });
     expect(await balanceOf(user.id)).toBe(100_000);
-    expect(await getRunCost(await getDb(), user.id, id)).toMatchObject({ status: "failed", reservedCredits: expect.any(Number) });
+    expect(await getRunCost(await contextOf(user), id)).toMatchObject({ status: "failed", reservedCredits: expect.any(Number) });
   });
 });

@@ -1,5 +1,5 @@
+import { contextOf } from "@/test/factories";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getDb } from "@/db/client";
 import { POST } from "@/app/(gateway)/queue/[...path]/route";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
@@ -26,31 +26,30 @@ describe("success", () => {
     expect(submitted.status).toBe(200);
     const id = submitted.body.requestId as string;
     await jobs.drain();
-    const db = await getDb();
 
-    const first = (await getRetryStates(db, user.id, [id])).get(id);
+    const first = (await getRetryStates(await contextOf(user), [id])).get(id);
     expect(first).toMatchObject({ attempt: 1, maxAttempts: 6, failing: "submit" });
     expect(first!.nextAt).toEqual(expect.any(String));
     expect((await jobRow(id))!.status).toBe("queued");
-    expect((await getRetryStates(db, other.user.id, [id])).size).toBe(0);
-    expect(await listInFlightRuns(db, user.id)).toEqual([
+    expect((await getRetryStates(await contextOf(other.user), [id])).size).toBe(0);
+    expect(await listInFlightRuns(await contextOf(user))).toEqual([
       { id, modelId: MODEL, status: "queued", createdAt: expect.any(String), queuePosition: null, retry: first },
     ]);
-    expect(await listInFlightRuns(db, other.user.id)).toEqual([]);
+    expect(await listInFlightRuns(await contextOf(other.user))).toEqual([]);
 
     await jobs.advance("1m");
     await jobs.drain();
     await jobs.advance("1m");
     await jobs.drain();
     expect((await jobRow(id))!.status).toBe("completed");
-    expect((await getRetryStates(db, user.id, [id])).size).toBe(0);
-    expect(await listInFlightRuns(db, user.id)).toEqual([]);
+    expect((await getRetryStates(await contextOf(user), [id])).size).toBe(0);
+    expect(await listInFlightRuns(await contextOf(user))).toEqual([]);
   });
 
   test("a job that went through at once has no retry state", async () => {
     const { user, session } = await fundedActor(10);
     const submitted = await queue("a quiet lake", session);
     await jobs.drain();
-    expect((await getRetryStates(await getDb(), user.id, [submitted.body.requestId, "no-such-id"])).size).toBe(0);
+    expect((await getRetryStates(await contextOf(user), [submitted.body.requestId, "no-such-id"])).size).toBe(0);
   });
 });

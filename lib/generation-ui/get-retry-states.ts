@@ -1,5 +1,5 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
-import type { Executor } from "@/db/client";
 import { generationRequests, jobRuns } from "@/db/schema";
 
 /** The `run-generation` function's composite id under the app id (inngest/client.ts). */
@@ -17,7 +17,10 @@ export type RetryState = { attempt: number; maxAttempts: number; nextAt: string 
  * executor's run (its current step's attempt counter; under an Inngest server the table is empty
  * and nothing is reported). The owner is in the WHERE: another user's job is never read.
  */
-export async function getRetryStates(db: Executor, userId: string, generationIds: string[]): Promise<Map<string, RetryState>> {
+export async function getRetryStates(
+  { db, principal: { userId } }: ServiceContext,
+  generationIds: string[],
+): Promise<Map<string, RetryState>> {
   if (generationIds.length === 0) return new Map();
   const rows = await db
     .select({
@@ -67,7 +70,7 @@ export type InFlightRun = {
  * Activity list records a job when it ends, so these are shown above it until then. Served by
  * generation_requests_user_created_idx (the user's last day) and job_runs_event_idx.
  */
-export async function listInFlightRuns(db: Executor, userId: string, limit = 10): Promise<InFlightRun[]> {
+export async function listInFlightRuns({ db, principal: { userId } }: ServiceContext, limit = 10): Promise<InFlightRun[]> {
   const rows = await db
     .select({
       id: generationRequests.id,

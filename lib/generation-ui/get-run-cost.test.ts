@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { getDb } from "@/db/client";
-import { createActor } from "@/test/factories";
+import { createActor, contextOf } from "@/test/factories";
 import { finishedGeneration } from "@/test/generation-records";
 import { getRunCost } from "./get-run-cost";
 
@@ -9,7 +8,7 @@ describe("success", () => {
   test("the playground's run cost: reserved and settled credits of the caller's own request", async () => {
     const alice = await createActor();
     const g = await finishedGeneration(alice.user.id);
-    expect(await getRunCost(await getDb(), alice.user.id, g.requestId)).toEqual({
+    expect(await getRunCost(await contextOf(alice.user), g.requestId)).toEqual({
       requestId: g.requestId,
       status: "completed",
       sandbox: false,
@@ -24,7 +23,7 @@ describe("auth", () => {
     const [alice, bob] = [await createActor(), await createActor()];
     const g = await finishedGeneration(alice.user.id);
     for (const id of [g.requestId, randomUUID()]) {
-      await expect(getRunCost(await getDb(), bob.user.id, id)).rejects.toMatchObject({ code: "not_found" });
+      await expect(getRunCost(await contextOf(bob.user), id)).rejects.toMatchObject({ code: "not_found" });
     }
   });
 });

@@ -1,5 +1,5 @@
+import type { ServiceContext } from "@/lib/context";
 import { and, eq } from "drizzle-orm";
-import type { Executor } from "@/db/client";
 import { generationRequests } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 
@@ -18,7 +18,7 @@ export type RunCost = {
  * What the playground shows under a finished run: reserved and settled credits of the caller's
  * own request. The owner is in the WHERE, so someone else's request is as missing as none.
  */
-export async function getRunCost(db: Executor, userId: string, requestId: string): Promise<RunCost> {
+export async function getRunCost({ db, principal: { userId } }: ServiceContext, requestId: string): Promise<RunCost> {
   const [row] = await db
     .select({
       requestId: generationRequests.id,

@@ -1,6 +1,5 @@
 import { env } from "@/lib/env";
-import { DomainError, type ErrorCode } from "@/lib/errors";
-import { gatewayErrors } from "@/lib/http/errors";
+import { DomainError, errorCodes, type ErrorCode } from "@/lib/errors";
 import { creditsToRub } from "@/lib/billing/pricing/credits";
 import type { GenerationRow } from "./types";
 
@@ -40,7 +39,8 @@ export function statusBody(row: GenerationRow, logs?: { message: string; timesta
 
 /** The error a failed job answers with, carrying its ids so a client can look it up. */
 export function failureError(row: GenerationRow): DomainError {
-  const code: ErrorCode = row.errorCode && row.errorCode in gatewayErrors ? (row.errorCode as ErrorCode) : "generation_failed";
+  const code: ErrorCode =
+    row.errorCode && (errorCodes as readonly string[]).includes(row.errorCode) ? (row.errorCode as ErrorCode) : "generation_failed";
   const message =
     code === "provider_error"
       ? `The generation provider failed: ${row.errorMessage ?? "unavailable"}; the charge was refunded`

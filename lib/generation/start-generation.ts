@@ -8,7 +8,7 @@ import { createGeneration } from "./create-generation";
 import { dispatchGeneration } from "./dispatch";
 import { refuseUnfetchableInputUrls } from "./input-urls";
 import { keyedGeneration, replayGeneration, type Idempotency } from "./idempotency";
-import { lapper } from "@/lib/http/server-timing";
+import { lapper } from "@/lib/observability/server-timing";
 import { log } from "@/lib/logger";
 import { runSync } from "./run-sync";
 import type { GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
@@ -19,7 +19,7 @@ export type StartGeneration = {
   surface: GenerationSurface;
   mode: GenerationMode;
   operation: GenerationOperation;
-  /** Where per-stage times are recorded (lib/http/server-timing: the request), when the caller wants them. */
+  /** Where per-stage times are recorded (lib/observability/server-timing: the request), when the caller wants them. */
   timing?: object;
   /** Completion callback, already checked against the outbound rules (checkCallbackUrl). */
   webhookUrl?: string | null;

@@ -4,7 +4,7 @@ import { defineOperations } from "@/lib/api/contracts/operation";
 import { DomainError } from "@/lib/errors";
 import { withGateway, withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { lap } from "@/lib/http/server-timing";
+import { lap } from "@/lib/observability/server-timing";
 import { call } from "@/test/http";
 
 const body = z.object({

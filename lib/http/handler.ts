@@ -7,7 +7,7 @@ import type { Principal } from "@/lib/auth/principal";
 import type { OptionalServiceContext, ServiceContext } from "@/lib/context";
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
-import { observeRequest } from "@/lib/observability/request";
+import { observeRequest } from "@/lib/http/observe";
 import { enforceRateLimits } from "@/lib/rate-limit/enforce";
 import { rateLimitHeaders } from "@/lib/rate-limit/headers";
 import type { RateLimitRule } from "@/lib/rate-limit/rules";
@@ -16,7 +16,7 @@ import { normalizeError, renderError, type Surface } from "./render";
 import { parseWith, queryObject, readJson } from "./request";
 import { requestIdOf } from "./request-id";
 import { isClientAbort } from "./client-abort";
-import { lap, serverTimingOf, startTiming } from "./server-timing";
+import { lap, serverTimingOf, startTiming } from "@/lib/observability/server-timing";
 
 /** Parts of a request the contract documents but the handler reads itself (see RouteOptions.raw). */
 type Part = "body" | "query" | "params";
@@ -45,7 +45,7 @@ export type RouteOptions<R extends readonly Part[] = readonly Part[]> = {
    */
   rateLimit?: readonly RateLimitRule[];
   /**
-   * Answer with a `Server-Timing` header of the request's stages (lib/http/server-timing): auth,
+   * Answer with a `Server-Timing` header of the request's stages (lib/observability/server-timing): auth,
    * ratelimit, parse, whatever the domain code laps on `req`, and respond.
    */
   serverTiming?: boolean;
@@ -139,7 +139,7 @@ function handle(
     const startedAt = performance.now();
     const requestId = requestIdOf(req);
     let response: Response;
-    // For the request's metrics and log line (lib/observability/request.ts).
+    // For the request's metrics and log line (lib/http/observe.ts).
     let rawParams: Record<string, string | string[] | undefined> | undefined;
     let caller: Principal | null = null;
     let limitHeaders: Record<string, string> | undefined;

@@ -1,16 +1,21 @@
-import { env } from "@/lib/env";
 import { idempotencyOf } from "@/lib/generation/idempotency";
-import { parseWith, readJson } from "@/lib/http/request";
+import { parseWith } from "@/lib/validation";
 import type { ServiceContext } from "@/lib/context";
 import { resolveIntegration } from "./registry";
 
 /**
  * Runs `POST /integrations/{segment}`: the adapter is resolved first (an unknown slug is 404
- * whatever the body), then the body is validated against that action's schema.
+ * whatever the body), then the body (read by the route, only now) is validated against that action's
+ * schema.
  */
-export async function runIntegration(ctx: ServiceContext, req: Request, segment: string): Promise<unknown> {
+export async function runIntegration(
+  ctx: ServiceContext,
+  req: Request,
+  segment: string,
+  readBody: () => Promise<unknown>,
+): Promise<unknown> {
   const { action } = resolveIntegration(segment);
-  const body = parseWith(action.body, await readJson(req, env().MAX_BODY_BYTES), "invalid_body");
+  const body = parseWith(action.body, await readBody(), "invalid_body");
   const idempotency = idempotencyOf(req, ctx.principal, { operation: `integration:${segment}`, body });
   return action.run(ctx, body, idempotency);
 }

@@ -9,7 +9,7 @@ import { env } from "@/lib/env";
  *
  * Recording sits on every request's path, so it is O(1) and allocates nothing once a series
  * exists: label objects are made once per (route, method, status) and reused. Label values are
- * bounded: route templates (lib/observability/route-template.ts), known methods, status codes;
+ * bounded: route templates (lib/http/route-template.ts), known methods, status codes;
  * model ids only on generations, which exist only for catalogued models.
  */
 type Labels = { route: string; method: string; status: string };
@@ -77,7 +77,7 @@ function build(): Metrics {
   };
 }
 
-/** One answered request (from lib/observability/request.ts). */
+/** One answered request (from lib/http/observe.ts). */
 export function recordRequest(route: string, method: string, status: number, seconds: number): void {
   const m = metrics();
   let byCode = m.series.get(route);

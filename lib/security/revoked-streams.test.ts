@@ -14,7 +14,7 @@ import { openStream, readEvents } from "@/test/sse";
 /**
  * Issue 19 item 6: an event stream outlived its caller's right to read it. A stream opened before
  * its user was banned, its key deleted or its session revoked now ends within a few seconds
- * (lib/generation/streams.ts re-reads the caller's standing as it follows the job), with a final
+ * (lib/generation-api/streams.ts re-reads the caller's standing as it follows the job), with a final
  * `error` event carrying the refusal a new request would get, and without an id, so a reconnect
  * meets that refusal. The jobs here wait a minute for their provider: without the check, each
  * stream would run past the test's timeout.

@@ -1,11 +1,10 @@
-import { getDb } from "@/db/client";
 import { systemOperations } from "@/lib/api/contracts/system";
 import { serving } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { requestIdOf } from "@/lib/http/request-id";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
-import { checkHealth } from "@/lib/observability/health";
-import { observed } from "@/lib/observability/request";
+import { currentHealth } from "@/lib/observability/health";
+import { observed } from "@/lib/http/observe";
 
 // GET /health – each part's state (lib/observability/health.ts); 503 only when the database is down
 // Not wrapped: it must answer even when opening the database fails.
@@ -14,8 +13,7 @@ export const GET = serving(
   observed(
     "/health",
     async (req: Request) => {
-      const db = await getDb().catch(() => null);
-      const health = await checkHealth(db);
+      const health = await currentHealth();
       return json(health, {
         status: health.db === "ok" ? 200 : 503,
         headers: { "X-Request-ID": requestIdOf(req), "Cache-Control": "no-store" },

@@ -6,7 +6,7 @@ import { requestIdOf } from "@/lib/http/request-id";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { authorizeScrape } from "@/lib/observability/scrape-auth";
 import { metrics, metricsEnabled } from "@/lib/observability/metrics";
-import { observed } from "@/lib/observability/request";
+import { observed } from "@/lib/http/observe";
 import { registerScrapeGauges } from "@/lib/observability/scrape";
 
 // GET /metrics – Prometheus metrics (METRICS_TOKEN as a bearer token; 404 while it is unset)

@@ -15,7 +15,7 @@ export async function runCostAction(requestId: unknown): Promise<RunCost | null>
   const ctx = await viewerContext();
   if (!ctx) return null;
   try {
-    return await getRunCost(ctx.db, ctx.principal.userId, requestId);
+    return await getRunCost(ctx, requestId);
   } catch (err) {
     if (isDomainError(err)) return null;
     throw err;
@@ -30,5 +30,5 @@ export async function runRetryAction(requestId: unknown): Promise<RetryState | n
   if (typeof requestId !== "string" || requestId.length === 0 || requestId.length > 128) return null;
   const ctx = await viewerContext();
   if (!ctx) return null;
-  return (await getRetryStates(ctx.db, ctx.principal.userId, [requestId])).get(requestId) ?? null;
+  return (await getRetryStates(ctx, [requestId])).get(requestId) ?? null;
 }

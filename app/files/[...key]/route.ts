@@ -3,9 +3,9 @@ import { serving } from "@/lib/http/handler";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 import { currentStorage } from "@/lib/storage";
-import { serveObject } from "@/lib/storage/serve";
+import { serveObject } from "@/lib/http/serve-object";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
-import { observed } from "@/lib/observability/request";
+import { observed } from "@/lib/http/observe";
 
 type Context = { params: Promise<{ key?: string[] }> };
 

@@ -1,7 +1,9 @@
 import { integrationOperations } from "@/lib/api/contracts/integrations";
 import { withGateway } from "@/lib/http/handler";
 import { notFound } from "@/lib/errors";
+import { env } from "@/lib/env";
 import { json } from "@/lib/http/json";
+import { readJson } from "@/lib/http/request";
 import { gatewayUnknownRoute } from "@/lib/http/unknown-route";
 import { runIntegration } from "@/lib/integrations/run-integration";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
@@ -13,7 +15,7 @@ export const POST = withGateway(
   async ({ req, ctx, params }) => {
     const segments = [params.path ?? []].flat();
     if (segments.length !== 1) throw notFound("Endpoint");
-    return json(await runIntegration(ctx, req, segments[0]!));
+    return json(await runIntegration(ctx, req, segments[0]!, () => readJson(req, env().MAX_BODY_BYTES)));
   },
   { rateLimit: [userGenerationLimit] },
 );

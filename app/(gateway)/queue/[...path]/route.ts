@@ -1,7 +1,7 @@
 import { generationOperations as ops, resultQuery, statusQuery } from "@/lib/api/contracts/generation";
 import { checkCallbackUrl } from "@/lib/generation/callbacks";
 import { idempotencyOf } from "@/lib/generation/idempotency";
-import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/generation/queue-requests";
+import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/generation-api/queue-requests";
 import { startGeneration } from "@/lib/generation/start-generation";
 import { DomainError, notFound } from "@/lib/errors";
 import { withGateway } from "@/lib/http/handler";

@@ -1,4 +1,4 @@
-import { getDb } from "@/db/client";
+import { publicContext } from "@/lib/context";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { exampleKindOf, renderedExample, renderedExampleAudio } from "@/lib/catalog/example-output";
 import { notFound } from "@/lib/errors";
@@ -14,7 +14,7 @@ import { otherMethodsOf } from "@/lib/http/unknown-route";
  */
 async function serve(req: Request, segments: string | string[] | undefined, url: URL): Promise<Response> {
   const { modelId } = parseModelPath(segments, []);
-  const model = await cachedModelRow(await getDb(), modelId);
+  const model = await cachedModelRow((await publicContext()).db, modelId);
   if (!model?.visible) throw notFound("Model");
   const audio = url.searchParams.get("as") === "audio";
   if (audio && exampleKindOf(model.modelId, model.category) !== "audio") throw notFound("Example audio");

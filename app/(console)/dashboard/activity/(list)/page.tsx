@@ -27,7 +27,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
   const query = activityQuery.safeParse({ ...filters, limit: ACTIVITY_PAGE_SIZE });
   const [keys, initialPage] = await Promise.all([listKeys(ctx), query.success ? listActivity(ctx, query.data) : undefined]);
   // A job is recorded when it ends: until then it is listed above, with any retry of its provider call.
-  const inFlight = await listInFlightRuns(ctx.db, ctx.principal.userId);
+  const inFlight = await listInFlightRuns(ctx);
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />

@@ -23,7 +23,7 @@ async function load(id: string): Promise<Awaited<ReturnType<typeof getActivityDe
   try {
     const detail = await getActivityDetail(ctx, id);
     const generationId = detail.generation?.id;
-    const retry = generationId ? ((await getRetryStates(ctx.db, ctx.principal.userId, [generationId])).get(generationId) ?? null) : null;
+    const retry = generationId ? ((await getRetryStates(ctx, [generationId])).get(generationId) ?? null) : null;
     return { ...detail, retry };
   } catch (err) {
     // Someone else's record is exactly as missing as none.

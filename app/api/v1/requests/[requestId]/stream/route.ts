@@ -1,6 +1,6 @@
 import { skillGenerationOperations } from "@/lib/api/contracts/skill-generation";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
-import { skillStream } from "@/lib/generation/streams";
+import { skillStream } from "@/lib/generation-api/streams";
 import { withSkill } from "@/lib/http/handler";
 import { lastEventIdOf } from "@/lib/http/sse";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

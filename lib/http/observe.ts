@@ -1,8 +1,8 @@
 import type { Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { log, logEnabled } from "@/lib/logger";
-import { requestIdOf } from "@/lib/http/request-id";
-import { metricsEnabled, recordRequest } from "./metrics";
+import { requestIdOf } from "./request-id";
+import { metricsEnabled, recordRequest } from "@/lib/observability/metrics";
 import { routeTemplate, type RouteParams } from "./route-template";
 
 export type AnsweredRequest = {

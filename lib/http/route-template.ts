@@ -1,4 +1,4 @@
-import { parseModelPath, parseQueuePath } from "@/lib/http/model-path";
+import { parseModelPath, parseQueuePath } from "./model-path";
 
 export type RouteParams = Record<string, string | string[] | undefined>;
 

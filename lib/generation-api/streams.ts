@@ -6,12 +6,12 @@ import type { Principal } from "@/lib/auth/principal";
 import { type DomainError } from "@/lib/errors";
 import { skillCodeOf } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
-import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent } from "./event-log";
-import { eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "./event-hub";
-import { skillResult, statusBody } from "./present";
-import { callerStanding } from "./stream-standing";
-import { takeStreamSlot } from "./stream-slots";
-import { isFinal, type GenerationRow } from "./types";
+import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent } from "@/lib/generation/event-log";
+import { eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "@/lib/generation/event-hub";
+import { skillResult, statusBody } from "@/lib/generation/present";
+import { callerStanding } from "@/lib/generation/stream-standing";
+import { takeStreamSlot } from "@/lib/generation/stream-slots";
+import { isFinal, type GenerationRow } from "@/lib/generation/types";
 
 /**
  * SSE streams of a job, fed by its event log (generation_events). Each event's `id:` is the `seq`

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { notFound } from "@/lib/errors";
-import { renderError } from "@/lib/http/render";
-import { OCTET_STREAM } from "./media-types";
-import { parseRangeHeader } from "./range";
-import { isRangeNotSatisfiable, type ObjectRead, type ObjectStorage, type RangeRequest } from "./types";
+import { renderError } from "./render";
+import { OCTET_STREAM } from "@/lib/storage/media-types";
+import { parseRangeHeader } from "@/lib/storage/range";
+import { isRangeNotSatisfiable, type ObjectRead, type ObjectStorage, type RangeRequest } from "@/lib/storage/types";
 
 /**
  * Headers for a stored file served from the app's own origin. The key of a file never changes

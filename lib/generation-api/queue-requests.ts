@@ -4,10 +4,10 @@ import { json } from "@/lib/http/json";
 import { lastEventIdOf } from "@/lib/http/sse";
 import type { SQL } from "drizzle-orm";
 import { parseQueuePath, type QueuePath } from "@/lib/http/model-path";
-import { cancelGeneration } from "./cancel-generation";
-import { generationReadFor, getGenerationOrThrow } from "./get-generation";
-import { failureError, gatewayResult, queueUrls, statusBody } from "./present";
-import { logsOf } from "./logs";
+import { cancelGeneration } from "@/lib/generation/cancel-generation";
+import { generationReadFor, getGenerationOrThrow } from "@/lib/generation/get-generation";
+import { failureError, gatewayResult, queueUrls, statusBody } from "@/lib/generation/present";
+import { logsOf } from "@/lib/generation/logs";
 import { gatewayProgressStream, gatewayStatusStream } from "./streams";
 
 type RequestPath = Exclude<QueuePath, { kind: "submit" }>;

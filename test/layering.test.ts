@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+
+/**
+ * The layers, checked on every source file's imports (tests aside: they may reach anywhere to
+ * arrange and read back). app/ renders and routes through lib/; lib/ is the domain and never
+ * depends on a route or on the HTTP layer, except the modules that are that layer; db/ is the
+ * schema, migrations and seed data, and depends on nothing of the domain.
+ */
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+/**
+ * The HTTP layer: the wrappers, the contracts and the document built from them, and the protocols
+ * the gateway speaks over HTTP on top of the engine (its own queue and stream answers, fal's, MCP).
+ */
+const HTTP_LAYER = ["lib/http/", "lib/api/", "lib/openapi/", "lib/generation-api/", "lib/fal-protocol/", "lib/mcp/"];
+/** Infrastructure db/ may use: configuration, logs and process-wide slots, which belong to no domain. */
+const DB_MAY_USE = ["lib/env", "lib/logger", "lib/process-wide"];
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sources(rel));
+    else if (/\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(rel);
+  }
+  return out;
+}
+
+/** Every module a file imports, as a repository path without extension (packages are skipped). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), "utf8");
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
+  return specs.flatMap((s) => {
+    if (s.startsWith("@/")) return [s.slice(2)];
+    if (s.startsWith(".")) return [path.posix.normalize(path.posix.join(path.posix.dirname(file), s))];
+    return [];
+  });
+}
+
+const violations = (dir: string, forbidden: (target: string, file: string) => boolean) =>
+  sources(dir).flatMap((file) =>
+    importsOf(file)
+      .filter((t) => forbidden(t, file))
+      .map((t) => `${file} → ${t}`),
+  );
+
+const under = (target: string, prefix: string) => target === prefix.replace(/\/$/, "") || target.startsWith(prefix);
+
+describe("layering", () => {
+  test("app/ never imports db/", () => {
+    expect(violations("app", (t) => under(t, "db/"))).toEqual([]);
+  });
+
+  test("lib/ never imports app/", () => {
+    expect(violations("lib", (t) => under(t, "app/"))).toEqual([]);
+  });
+
+  test("lib/ imports lib/http only from the HTTP layer itself", () => {
+    const inLayer = (file: string) => HTTP_LAYER.some((p) => file.startsWith(p));
+    expect(violations("lib", (t, file) => under(t, "lib/http/") && !inLayer(file))).toEqual([]);
+  });
+
+  test("db/ never imports domain code", () => {
+    expect(violations("db", (t) => under(t, "lib/") && !DB_MAY_USE.includes(t))).toEqual([]);
+    expect(violations("db", (t) => under(t, "app/"))).toEqual([]);
+  });
+
+  // Inside lib/ a verb may hand its owner to an owner-scoped query (`keysOf(db, userId)`, which the
+  // admin views share); what routes, pages and actions call always takes the context whole.
+  test("one verb style: app/ passes the context, never (ctx.db, ctx.principal…)", () => {
+    const split = sources("app").filter((f) => /\(\s*ctx\.db,\s*ctx\.principal\b/.test(readFileSync(path.join(ROOT, f), "utf8")));
+    expect(split).toEqual([]);
+  });
+
+  test("the checks see the tree (a broken walker would pass everything)", () => {
+    expect(sources("app").length).toBeGreaterThan(50);
+    expect(sources("lib").length).toBeGreaterThan(200);
+    expect(importsOf("lib/http/handler.ts")).toContain("lib/auth/resolve");
+  });
+});
