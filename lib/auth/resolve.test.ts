@@ -3,17 +3,18 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { apiKeys, users } from "@/db/schema";
 import { withGateway, withSkill } from "@/lib/http/handler";
+import { testOperation } from "@/test/operations";
 import { json } from "@/lib/http/json";
 import { createApiKey, createSession, createUser } from "@/test/factories";
 import { call } from "@/test/http";
 import { hashApiKey } from "./api-key";
 
-const whoami = withGateway({ auth: "key" }, ({ ctx }) =>
+const whoami = withGateway(testOperation("key"), ({ ctx }) =>
   json({ userId: ctx.principal.userId, source: ctx.principal.source, apiKeyId: ctx.principal.apiKeyId }),
 );
-const dashboardOnly = withGateway({ auth: "session" }, ({ ctx }) => json({ userId: ctx.principal.userId }));
-const adminOnly = withGateway({ auth: "admin" }, ({ ctx }) => json({ userId: ctx.principal.userId }));
-const skillWhoami = withSkill({ auth: "key" }, ({ ctx }) => json({ userId: ctx.principal.userId }));
+const dashboardOnly = withGateway(testOperation("session"), ({ ctx }) => json({ userId: ctx.principal.userId }));
+const adminOnly = withGateway(testOperation("admin"), ({ ctx }) => json({ userId: ctx.principal.userId }));
+const skillWhoami = withSkill(testOperation("key", "skill"), ({ ctx }) => json({ userId: ctx.principal.userId }));
 
 const unauthorized = { success: false, error: "unauthorized", message: expect.any(String) };
 const forbidden = { success: false, error: "forbidden", message: expect.any(String) };
@@ -112,10 +113,9 @@ describe("auth", () => {
   });
 
   describe("a key that called before is remembered, but every request is held to the database's standing", () => {
-    const limited = withGateway(
-      { auth: "key", rateLimit: [{ name: "t-user", by: "user", max: 1000, windowMs: 60_000, describe: () => "limit" }] },
-      ({ ctx }) => json({ userId: ctx.principal.userId, email: ctx.principal.email }),
-    );
+    const limited = withGateway(testOperation("key"), ({ ctx }) => json({ userId: ctx.principal.userId, email: ctx.principal.email }), {
+      rateLimit: [{ name: "t-user", by: "user", max: 1000, windowMs: 60_000, describe: () => "limit" }],
+    });
     const setKey = async (id: string, values: Partial<typeof apiKeys.$inferInsert>) =>
       (await getDb()).update(apiKeys).set(values).where(eq(apiKeys.id, id));
 

@@ -190,51 +190,15 @@ function handle(
   };
 }
 
-type LegacySchema = z.ZodType | undefined;
-type LegacyOut<S extends LegacySchema, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
-/**
- * @deprecated An options object instead of an operation: only lib/auth/resolve.test.ts and
- * lib/rate-limit/enforce.test.ts still pass one (outside this change); delete once they do not.
- * A route using it serves no operation, which lib/api/routes.test.ts refuses.
- */
-type LegacyOptions<A extends AuthMode, B extends LegacySchema, Q extends LegacySchema, P extends LegacySchema> = Omit<
-  RouteOptions,
-  "raw"
-> & {
-  auth?: A;
-  body?: B;
-  query?: Q;
-  params?: P;
-};
-type LegacyArgs<A extends AuthMode, B extends LegacySchema, Q extends LegacySchema, P extends LegacySchema> = Omit<
-  HandlerArgs<Operation>,
-  "ctx" | "body" | "query" | "params"
-> & { ctx: RequestContext<A>; body: LegacyOut<B, undefined>; query: LegacyOut<Q, Record<string, string>>; params: LegacyOut<P, RawParams> };
-
 function wrap(surface: Surface) {
   function withSurface<const S extends Served, const R extends readonly Part[] = []>(
     served: S,
     handler: (args: HandlerArgs<S, R>) => Response | Promise<Response>,
     route?: RouteOptions<R>,
   ): OperationHandler;
-  /** @deprecated Pass the operation. */
-  function withSurface<
-    A extends AuthMode = "key",
-    B extends LegacySchema = undefined,
-    Q extends LegacySchema = undefined,
-    P extends LegacySchema = undefined,
-  >(options: LegacyOptions<A, B, Q, P>, handler: (args: LegacyArgs<A, B, Q, P>) => Response | Promise<Response>): OperationHandler;
-  function withSurface(
-    served: Served | LegacyOptions<AuthMode, LegacySchema, LegacySchema, LegacySchema>,
-    handler: unknown,
-    route?: RouteOptions,
-  ) {
+  function withSurface(served: Served, handler: unknown, route?: RouteOptions) {
     const run = handler as (args: HandlerArgs<Served, readonly Part[]>) => Response | Promise<Response>;
-    if (!Array.isArray(served) && !("operationId" in served)) {
-      const legacy = served as LegacyOptions<AuthMode, LegacySchema, LegacySchema, LegacySchema>;
-      return Object.assign(handle(surface, { ...legacy, auth: legacy.auth ?? "key" }, run), { operations: [] });
-    }
-    const { spec, operations } = specOf(served as Served, route);
+    const { spec, operations } = specOf(served, route);
     const wrong = operations.find((op) => op.surface !== surface);
     if (wrong) throw new Error(`${wrong.operationId} is on the ${wrong.surface} surface, not ${surface}`);
     return Object.assign(handle(surface, spec, run), { operations });

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { apiKeys, balances, rateLimitWindows } from "@/db/schema";
 import { withGateway, withSkill } from "@/lib/http/handler";
+import { testOperation } from "@/test/operations";
 import { json } from "@/lib/http/json";
 import { createActor, createApiKey, createSession, createUser } from "@/test/factories";
 import { call } from "@/test/http";
@@ -10,11 +11,11 @@ import { HOUR_MS, webhookIpLimit, type RateLimitRule } from "./rules";
 import { keyWindowKey } from "./sliding-window";
 import { skillTierLimit, tierForSpent } from "./tiers";
 
-const ok = withGateway({ auth: "key" }, () => json({ ok: true }));
+const ok = withGateway(testOperation("key"), () => json({ ok: true }));
 const threePerUser: RateLimitRule = { name: "test-gen", by: "user", max: 3, windowMs: HOUR_MS, describe: (m) => `limit ${m}` };
-const generate = withGateway({ auth: "key", rateLimit: [threePerUser] }, () => json({ ok: true }));
-const notify = withGateway({ auth: "none", rateLimit: [webhookIpLimit] }, () => json({ ok: true }));
-const skillGenerate = withSkill({ auth: "key", rateLimit: [skillTierLimit] }, () => json({ ok: true }));
+const generate = withGateway(testOperation("key"), () => json({ ok: true }), { rateLimit: [threePerUser] });
+const notify = withGateway(testOperation("none"), () => json({ ok: true }), { rateLimit: [webhookIpLimit] });
+const skillGenerate = withSkill(testOperation("key", "skill"), () => json({ ok: true }), { rateLimit: [skillTierLimit] });
 
 async function tuneKey(id: string, set: Partial<typeof apiKeys.$inferInsert>) {
   await (await getDb()).update(apiKeys).set(set).where(eq(apiKeys.id, id));
