@@ -1,16 +1,11 @@
 import type { ServiceContext } from "@/lib/context";
-import { eq } from "drizzle-orm";
 import { httpStatusOf } from "@/lib/http/errors";
 import { modelInputBody } from "@/lib/api/contracts/generation";
-import { generationRequests } from "@/db/schema";
 import { env } from "@/lib/env";
 import { cancelGeneration } from "@/lib/generation/cancel-generation";
-import { eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "@/lib/generation/event-hub";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { idempotencyOf } from "@/lib/generation/idempotency";
-import { logsOf } from "@/lib/generation/logs";
 import { startGeneration } from "@/lib/generation/start-generation";
-import { streamCallerRefusal } from "@/lib/generation/stream-standing";
 import { takeStreamSlot } from "@/lib/generation/stream-slots";
 import { isFinal, type GenerationRow } from "@/lib/generation/types";
 import { DomainError, isDomainError } from "@/lib/errors";
@@ -18,10 +13,12 @@ import { normalizeError } from "@/lib/http/render";
 import { parseWith, readJson } from "@/lib/http/request";
 import { checkOutboundUrl, isOutboundError } from "@/lib/net";
 import { falBodyOf } from "./errors";
-import { endedError, falLogs, falOutput, falStatus, falStatusCode, falSubmitted, notReadyError, REQUEST_ID_HEADER } from "./render";
+import { endedError, falLogs, falOutput, falStatus, falStatusCode, falSubmitted, notReadyError } from "./render";
 import { falSse } from "./sse";
+import { heldStatus, statusStream } from "./status-stream";
+import { idHeader, queueBaseOf, type FalVia } from "./urls";
 import { initiateUpload } from "./storage";
-import { type FalHost, type FalOperation } from "./target";
+import { type FalOperation } from "./target";
 
 /**
  * fal's protocol over the gateway's one engine: each fal operation (./target.ts) is answered by a
@@ -33,22 +30,11 @@ import { type FalHost, type FalOperation } from "./target";
  * names (the proxy: from `x-fal-target-url`; the path prefixes: from the path), and the URLs a
  * job's answers carry point back the same way (`via`).
  */
-export type FalVia = "proxy" | "prefix";
-export type Located = { host: FalHost; segments: string[]; search: string };
-
-const origin = () => env().APP_URL.replace(/\/$/, "");
-
-/** Where a job's fal URLs point: fal's own queue host through the proxy (the client sends them back through it), else our prefix. */
-export const queueBaseOf = (via: FalVia) => (via === "proxy" ? "https://queue.fal.run" : `${origin()}/fal/queue`);
-
 export type Call = { op: FalOperation; query: URLSearchParams; via: FalVia };
 
 /** A fal stream opens once its run has taken this long; a run ending sooner is answered whole (a failure as fal's error status). */
 const STREAM_OPEN_AFTER_MS = 5_000;
-const POLL_MS = 1_000;
-const STANDING_CHECK_MS = 3_000;
 
-const idHeader = (id: string) => ({ [REQUEST_ID_HEADER]: id });
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** `logs=1` (JS client) or `logs=true` (Python's httpx renders a bool so). */
 const wantsLogs = (query: URLSearchParams) => ["1", "true"].includes((query.get("logs") ?? "").toLowerCase());
@@ -154,112 +140,6 @@ async function submit(ctx: ServiceContext, req: Request, call: Call, modelId: st
   const idempotency = idempotencyOf(req, ctx.principal, { operation: "fal-queue", modelId, body: input, options: { webhook: webhookUrl } });
   const row = await startGeneration(ctx, { modelId, input, surface: "fal", mode: "queue", operation: "queue", webhookUrl, idempotency });
   return Response.json(falSubmitted(row, queueBaseOf(call.via)), { headers: idHeader(row.id) });
-}
-
-async function reload(ctx: ServiceContext, id: string): Promise<GenerationRow> {
-  const [row] = await ctx.db.select().from(generationRequests).where(eq(generationRequests.id, id)).limit(1);
-  return row!;
-}
-
-const stateOf = (row: GenerationRow, logs: number) => `${row.status}:${row.queuePosition ?? ""}:${logs}`;
-
-/**
- * A status poll of a job that has not ended is held until the job changes (status, queue
- * position, a new log line with `logs`) or FAL_STATUS_HOLD_MS pass, then answered. fal's JS client
- * polls every 500 ms; held, a job costs its key a request per change or per hold instead of two a
- * second, so following a job no longer uses up the key's hourly limit. The hold is woken by the
- * job's change notices (lib/generation/event-hub.ts) and reads nothing in between; without
- * notices it re-reads every second.
- */
-async function heldStatus(
-  ctx: ServiceContext,
-  first: GenerationRow,
-  withLogs: boolean,
-  signal: AbortSignal,
-): Promise<{ row: GenerationRow; logs: { message: string; timestamp: string }[] | null }> {
-  let row = first;
-  let logs = withLogs ? await logsOf(ctx.db, row.id) : null;
-  const hold = env().FAL_STATUS_HOLD_MS;
-  if (isFinal(row.status) || hold <= 0) return { row, logs };
-  const deadline = Date.now() + hold;
-  const before = stateOf(row, logs?.length ?? 0);
-  const hub = await eventHub();
-  const changes = watch(hub, [generationTopic(row.id)]);
-  try {
-    await hub.ready();
-    // Read once more now that notices are followed: a change just before is not missed.
-    for (;;) {
-      row = await reload(ctx, row.id);
-      logs = withLogs ? await logsOf(ctx.db, row.id) : null;
-      if (stateOf(row, logs?.length ?? 0) !== before || Date.now() >= deadline || signal.aborted) break;
-      await changes.wait({ signal, fallbackMs: POLL_MS, untilMs: deadline });
-    }
-  } finally {
-    changes.close();
-  }
-  return { row, logs };
-}
-
-/** The topics that say a caller's standing may have changed (its key, its user, its session). */
-const standingTopics = (p: ServiceContext["principal"]) => [
-  userTopic(p.userId),
-  ...(p.apiKeyId ? [keyTopic(p.apiKeyId)] : []),
-  ...(p.sessionId ? [sessionTopic(p.sessionId)] : []),
-];
-
-/**
- * GET …/status/stream: a `data:` status whenever it changes, closed after COMPLETED. Woken by the
- * job's change notices (re-reading every second without them); a caller that may no longer read
- * it (key deleted or disabled, user banned) ends it with an `event: error` in fal's body.
- */
-async function statusStream(
-  ctx: ServiceContext,
-  job: GenerationRow,
-  withLogs: boolean,
-  via: FalVia,
-  signal: AbortSignal,
-): Promise<Response> {
-  const release = takeStreamSlot(ctx.principal.userId);
-  const hub = await eventHub();
-  const jobTopic = generationTopic(job.id);
-  const changes = watch(hub, [jobTopic, ...standingTopics(ctx.principal)]);
-  await hub.ready();
-  return falSse(
-    async (send, abort) => {
-      let last = "";
-      let standingCheckedAt = Date.now();
-      let woken = new Set<string>();
-      for (let row = job; ;) {
-        if (last === "" || woken.has(jobTopic) || !hub.listening) {
-          row = await reload(ctx, job.id);
-          const logs = withLogs && row.status !== "queued" ? falLogs(await logsOf(ctx.db, row.id)) : null;
-          const body = falStatus(row, queueBaseOf(via), logs);
-          const text = JSON.stringify(body);
-          if (text !== last) send(body);
-          last = text;
-          if (isFinal(row.status)) return;
-        }
-        if (abort.aborted) return;
-        const standingDue = hub.listening ? [...woken].some((t) => t !== jobTopic) : Date.now() - standingCheckedAt >= STANDING_CHECK_MS;
-        if (standingDue) {
-          standingCheckedAt = Date.now();
-          const refusal = await streamCallerRefusal(ctx.db, ctx.principal);
-          if (refusal)
-            return send(falBodyOf(httpStatusOf(refusal), { success: false, error: refusal.code, message: refusal.message }).body, "error");
-        }
-        woken = await changes.wait({ signal: abort, fallbackMs: POLL_MS });
-        if (abort.aborted) return;
-      }
-    },
-    {
-      signal,
-      onClose: () => {
-        changes.close();
-        release();
-      },
-      headers: idHeader(job.id),
-    },
-  );
 }
 
 /** PUT …/cancel: fal's `{status}`: OK (cancelled, refunded), CANCELLATION_REQUESTED (asked of the provider), else 400. */

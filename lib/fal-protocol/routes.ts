@@ -4,7 +4,8 @@ import { DomainError } from "@/lib/errors";
 import { serving, withGateway, withoutOperation, type RouteContext, type RouteHandler } from "@/lib/http/handler";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
 import { withFalErrors } from "./errors";
-import { perform, type Call, type FalVia, type Located } from "./handlers";
+import { perform, type Call } from "./handlers";
+import type { FalVia, Located } from "./urls";
 import { operationOf, parseTarget, TARGET_HEADER, type FalHost } from "./target";
 
 /**
