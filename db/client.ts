@@ -122,26 +122,18 @@ async function openEmbedded(): Promise<DbHandle> {
 const relaxedTwins = new WeakMap<Executor, Db>();
 
 /**
- * The same PostgreSQL database over connections whose commits do not wait for their WAL flush
- * (`synchronous_commit = off`), for writes a PostgreSQL crash may take back: rate-limit hits and
- * key counters, the simulator's requests, a job's intermediate writes (the provider id, progress
- * events, asset rows). An app crash loses none of them (PostgreSQL has them); a PostgreSQL crash
- * can lose the last fraction of a second, which is redone (the engine resubmits or re-copies; it
- * never charges twice); any later synchronous commit — a job's final one — flushes them with it,
- * since the WAL is one ordered log. Never for money or a job's creation and ending. PGlite and
- * open transactions answer themselves. (The job executor keeps a pool of its own, lib/jobs/runtime.)
+ * The same database over asynchronously committing connections (`synchronous_commit = off`): for
+ * writes a PostgreSQL crash may take back, never for money or a job's creation and ending. Which
+ * writes and why: docs/database.md.
  */
 export function relaxedOf<T extends Executor>(db: T): T {
   return (relaxedTwins.get(db) as T | undefined) ?? db;
 }
 
 /**
- * drizzle sends every query as an unnamed statement unless it was built with `.prepare(name)`,
- * and postgres-js then asks the server to describe each parameterised query before binding it:
- * two round trips and two socket writes per statement (measured: 27 writes per generation for 10
- * statements). Preparing them once per connection (postgres-js keys them by text and types, so
- * the set is bounded by our distinct SQL texts) makes every later run one round trip. The
- * transaction and savepoint scopes are new `sql` objects, so they are wrapped too.
+ * Every query as a server-side prepared statement, once per connection: one round trip per run
+ * instead of two (figures in docs/database.md). Transactions and savepoints are new scopes, so they
+ * are wrapped too.
  */
 function preparing<T extends postgres.Sql | postgres.TransactionSql>(sql: T): T {
   type Loose = Record<string, (...args: unknown[]) => unknown>;
