@@ -1,4 +1,5 @@
 import type { JsonSchema, ModelSchema } from "@/db/schema/models";
+import { IMAGE_SIZE_PRESETS } from "@/lib/billing/pricing/image-sizes";
 
 /**
  * Input/output JSON Schemas of the seed catalog, in the shape fal publishes for its endpoints
@@ -36,7 +37,7 @@ const seed: JsonSchema = {
   minimum: 0,
   maximum: 2147483647,
 };
-export const IMAGE_SIZES = ["square_hd", "square", "portrait_4_3", "portrait_16_9", "landscape_4_3", "landscape_16_9"];
+export const IMAGE_SIZES = Object.keys(IMAGE_SIZE_PRESETS);
 const imageSize: JsonSchema = {
   title: "Image size",
   description: "A preset, or a custom size in pixels.",

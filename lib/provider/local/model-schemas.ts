@@ -1,18 +1,10 @@
 import type { JsonSchema, ModelSchema } from "@/db/schema/models";
+import { IMAGE_SIZE_PRESETS } from "@/lib/billing/pricing/image-sizes";
 
 /**
  * The simulator's input and output JSON Schemas by category, shaped like fal's (titles, defaults,
  * `x-fal-order-properties`), so forms, validation and llms.txt treat them like fal's own.
  */
-export const IMAGE_SIZES = {
-  square_hd: { width: 1024, height: 1024 },
-  square: { width: 512, height: 512 },
-  portrait_4_3: { width: 768, height: 1024 },
-  portrait_16_9: { width: 576, height: 1024 },
-  landscape_4_3: { width: 1024, height: 768 },
-  landscape_16_9: { width: 1024, height: 576 },
-} as const;
-
 const file = (extra: Record<string, JsonSchema> = {}): JsonSchema => ({
   type: "object",
   required: ["url"],
@@ -50,7 +42,7 @@ const imageInput = (withSource: boolean): JsonSchema =>
         title: "Image size",
         default: "square_hd",
         anyOf: [
-          { type: "string", enum: Object.keys(IMAGE_SIZES) },
+          { type: "string", enum: Object.keys(IMAGE_SIZE_PRESETS) },
           {
             type: "object",
             required: ["width", "height"],

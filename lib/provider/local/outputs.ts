@@ -4,7 +4,7 @@ import { renderEmbedding, renderTranscript } from "./media/text";
 import { mp4FrameCount, VIDEO_SIZES } from "./media/mp4";
 import { seedHex } from "./media/random";
 import { contentTypeOf, fileNameOf, LIMITS, renderMedia, signedMediaUrl, type MediaLinkIssuer, type MediaSpec } from "./media-url";
-import { IMAGE_SIZES } from "./model-schemas";
+import { DEFAULT_IMAGE_SIZE, IMAGE_SIZE_PRESETS } from "@/lib/billing/pricing/image-sizes";
 import { outputKindOf } from "./models";
 
 /**
@@ -101,8 +101,8 @@ function seedOf(input: Record<string, unknown>, ...parts: unknown[]): number {
 function imageSize(input: Record<string, unknown>): { width: number; height: number } {
   const size = input.image_size;
   if (typeof size === "string") {
-    const known = IMAGE_SIZES[size as keyof typeof IMAGE_SIZES];
-    if (!known) throw new Invalid("image_size", `Input should be one of ${Object.keys(IMAGE_SIZES).join(", ")}`, "enum");
+    const known = Object.hasOwn(IMAGE_SIZE_PRESETS, size) ? IMAGE_SIZE_PRESETS[size] : undefined;
+    if (!known) throw new Invalid("image_size", `Input should be one of ${Object.keys(IMAGE_SIZE_PRESETS).join(", ")}`, "enum");
     return known;
   }
   if (size && typeof size === "object") {
@@ -120,7 +120,7 @@ function imageSize(input: Record<string, unknown>): { width: number; height: num
     const round = (x: number) => Math.min(LIMITS.imageSide.max, Math.max(64, Math.round(x / 64) * 64));
     return { width: round(Math.sqrt(1_048_576 * r)), height: round(Math.sqrt(1_048_576 / r)) };
   }
-  return IMAGE_SIZES.square_hd;
+  return DEFAULT_IMAGE_SIZE;
 }
 
 async function images(req: OutputRequest) {
