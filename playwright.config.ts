@@ -6,7 +6,9 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://127.0.0.1:${port}`;
 // E2E_PROVIDER=fal: the app runs on its fal client against the fal-protocol simulator (npm run
-// sim:fal), and only the field suite runs (the rest does not depend on the provider).
+// sim:fal) for the field suite; the rest does not depend on the provider, so the page-only checks
+// (a11y, /docs: a third of the time) run there too, balancing the two side-by-side runs.
+const onFalRun = /(field|a11y|docs)\.spec\.ts$/;
 const provider = process.env.E2E_PROVIDER === "fal" ? "fal" : "local";
 const sim = `http://127.0.0.1:${port + 1}`;
 const falEnv = {
@@ -22,7 +24,8 @@ process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: "./e2e",
-  testMatch: provider === "fal" ? /field\.spec\.ts$/ : undefined,
+  testMatch: provider === "fal" ? onFalRun : undefined,
+  testIgnore: provider === "fal" ? undefined : /(a11y|docs)\.spec\.ts$/,
   // Both runs go side by side (scripts/test-e2e.mjs): each keeps its own artifacts.
   outputDir: `test-results/${provider}`,
   fullyParallel: false,

@@ -1,5 +1,5 @@
 // npm run test:e2e: the browser suites on the production build. The local-simulator run and the
-// fal-protocol run (field suite only) use separate servers, ports, databases and output folders,
+// fal-protocol run (field suite, plus the a11y and /docs pages) use separate servers, ports, databases and output folders,
 // so they run side by side: most of their time is spent waiting on simulated provider latency.
 // Each line is prefixed with its run; the exit code is non-zero if either run failed.
 import { spawn } from "node:child_process";
