@@ -62,7 +62,8 @@ for (const locale of ["en", "ru"]) {
     page,
     baseURL,
   }) => {
-    test.setTimeout(180_000);
+    // Every public, dashboard and admin page, twice over: minutes while the other e2e run shares the cores.
+    test.setTimeout(480_000);
     await signedInAdmin(page, baseURL!);
     await page.context().addCookies([{ name: "gw_locale", value: locale, url: baseURL! }]);
     const errors: string[] = [];
