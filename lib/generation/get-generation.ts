@@ -17,7 +17,7 @@ export async function getGenerationOrThrow(
   ctx: { db: Executor; principal: Principal },
   id: string,
   pathModelId?: string,
-  /** The row as `generationReadFor` read it in the request's counting statement (undefined: read it here). */
+  /** The row as `generationReadFor` read it with the request's key standing (undefined: read it here). */
   carried?: Record<string, unknown> | null,
 ): Promise<GenerationRow> {
   if (!UUID.test(id)) throw notFound("Request");

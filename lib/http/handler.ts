@@ -50,9 +50,10 @@ export type RouteOptions<R extends readonly Part[] = readonly Part[]> = {
    */
   serverTiming?: boolean;
   /**
-   * A read to carry in the statement that counts a key's request (one round trip for both: a
-   * status poll's job row), built from the raw path params, the URL and the caller (as its key
-   * lookup is remembered: the user is right, the standing is confirmed by that same statement).
+   * A read to carry in the statement that counts a key's request, or reads its standing when the
+   * key's limit is off (one round trip for both: a status poll's job row), built from the raw path
+   * params, the URL and the caller (as its key lookup is remembered: the user is right, the
+   * standing is confirmed by that same statement).
    * Its first row reaches the handler as `carried` (JSON; null: no row); `carried` is undefined
    * when nothing carried it (a session caller, no read built): the handler reads for itself.
    */

@@ -3,6 +3,8 @@ import type { Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { env } from "@/lib/env";
 import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
+import { log } from "@/lib/logger";
+import { flushUsageCounts } from "@/lib/rate-limit/usage-counts";
 
 /**
  * Columns every key view selects. `windowCount` is read from the key's rate-limit window
@@ -33,6 +35,14 @@ export function keyColumns(now = Date.now()) {
       ), 0)::int`.mapWith(Number),
   };
 }
+
+/**
+ * Writes the usage counts this process still holds (lib/rate-limit/usage-counts.ts) before a key
+ * view reads them, so a view shows every request this instance answered (other instances' within
+ * a second). A failed write keeps them for the next flush; the view is read anyway.
+ */
+export const pendingCountsWritten = (db: Executor) =>
+  flushUsageCounts(db).catch((error) => log.warn("usage counts not written before a key view", { error }));
 
 /** Every key view starts from this query; add a WHERE and an ORDER BY. */
 export const selectKeys = (db: Executor, now = Date.now()) => db.select(keyColumns(now)).from(apiKeys);

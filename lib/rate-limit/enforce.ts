@@ -6,7 +6,8 @@ import { DomainError } from "@/lib/errors";
 import { rateLimitHeaders } from "./headers";
 import type { RateLimitRule, RuleContext } from "./rules";
 import type { SQL } from "drizzle-orm";
-import { countKeyRequest, countKeyRequestCarrying, hitKeyWindow, hitWindow, type LimitResult } from "./sliding-window";
+import { hitKeyWindow, hitWindow, type LimitResult } from "./sliding-window";
+import { countKeyRequestLater, readKeyStanding } from "./usage-counts";
 
 function refuse(result: LimitResult, message: string, now: number): DomainError {
   const headers = rateLimitHeaders(result, now);
@@ -26,14 +27,16 @@ const keyOf = (rc: RuleContext) => (rc.principal?.source === "api_key" && rc.pri
  * `rate_limited` with Retry-After and the X-RateLimit-* headers. Returns the tightest passing
  * window (fewest remaining) for the success response's headers, or null when nothing applied,
  * and the principal held to the key's standing that the counting statement read (`confirmKey`:
- * a remembered key lookup is confirmed here, with no statement of its own).
+ * a remembered key lookup is confirmed here). A key whose limit is off is counted later, in
+ * memory (usage-counts.ts): its request costs one read of its standing when the lookup was
+ * remembered or a route carries a read, none otherwise.
  */
 export async function enforceRateLimits(
   rc: RuleContext,
   rules: readonly RateLimitRule[] = [],
   now = Date.now(),
   /**
-   * A read to run in the statement that counts a key's request (one round trip for both). Its
+   * A read to run in the statement that counts a key's request or reads its standing (one round trip for both). Its
    * first row comes back as `carried` (JSON; null: none); `carried` is absent when no key was
    * counted without route rules in between (a session, a route with rules): read it yourself.
    */
@@ -58,7 +61,7 @@ export async function enforceRateLimits(
     if (carrying) return { limit: tightest, principal, carried: result.carried ?? null };
   }
   // A key whose limit is off can never be refused: its counters move in the first route rule's
-  // statement (or a statement of their own when no rule applies), one round trip fewer.
+  // statement (a write anyway), or later with the others in memory when no rule applies.
   let uncounted = key && !key.keyLimit?.enabled ? key.apiKeyId! : null;
   for (const rule of rules) {
     const subject = subjectOf(rule, { ...rc, principal });
@@ -70,10 +73,14 @@ export async function enforceRateLimits(
     if (!result.allowed) throw await refuseAs(result, rule.describe(max));
     if (!tightest || result.remaining < tightest.remaining) tightest = result;
   }
-  if (uncounted && carry) {
-    const counted = await countKeyRequestCarrying(rc.db, uncounted, carry, now);
-    return { limit: tightest, principal: await confirmKey(principal!, counted.standing), carried: counted.carried };
+  if (uncounted) {
+    // No rule applied: the count waits for the next flush (usage-counts.ts), the standing is read.
+    countKeyRequestLater(uncounted, now);
+    if (carry) {
+      const read = await readKeyStanding(rc.db, uncounted, carry);
+      return { limit: tightest, principal: await confirmKey(principal!, read.standing), carried: read.carried };
+    }
+    if (needsConfirmation(principal)) principal = await confirmKey(principal!, (await readKeyStanding(rc.db, uncounted)).standing);
   }
-  if (uncounted) principal = await confirmKey(principal!, await countKeyRequest(rc.db, uncounted, now));
   return { limit: tightest, principal };
 }

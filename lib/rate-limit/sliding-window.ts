@@ -161,24 +161,6 @@ export async function countKeyRequest(db: Executor, apiKeyId: string, now = Date
 }
 
 /**
- * `countKeyRequest` carrying a read in the same statement, one round trip for both (a status
- * poll's job row): the key's standing, and `carry`'s first row as JSON (null when it has none).
- */
-export async function countKeyRequestCarrying(
-  db: Executor,
-  apiKeyId: string,
-  carry: SQL,
-  now = Date.now(),
-): Promise<{ standing: KeyStanding | null; carried: Record<string, unknown> | null }> {
-  const [row] = await rawRows<{ standing: Record<string, unknown> | null; carried: Record<string, unknown> | null }>(
-    relaxedOf(db),
-    sql`with counted as (${countStatement(apiKeyId, now)}), carried as (${carry})
-        select (select row_to_json(c) from counted c) as standing, (select row_to_json(r) from carried r limit 1) as carried`,
-  );
-  return { standing: row?.standing ? keyStandingOf(row.standing) : null, carried: row?.carried ?? null };
-}
-
-/**
  * Deletes windows whose newest hit is older than `olderThanMs` (longer than any window in use),
  * so subjects that went quiet (IPs, deleted keys) do not accumulate rows. Meant for a periodic job.
  */

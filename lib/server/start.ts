@@ -24,7 +24,16 @@ export function startServer(): Promise<void> {
     // The catalog's seed models are inserted whenever the database opens (db/ does not know the catalog).
     (await import("@/lib/catalog/seed")).installCatalogSeed();
     reportAppUrl();
-    installShutdown(env().SHUTDOWN_GRACE_MS, { stopJobs, closeDatabase: closeDb });
+    // Usage counts held in memory (lib/rate-limit/usage-counts.ts) are written before the database closes.
+    const closeDatabase = async () => {
+      await (
+        await import("@/lib/rate-limit/usage-counts")
+      )
+        .flushUsageCounts()
+        .catch((error) => log.warn("usage counts not written", { error }));
+      await closeDb();
+    };
+    installShutdown(env().SHUTDOWN_GRACE_MS, { stopJobs, closeDatabase });
     try {
       const handle = await getDbHandle();
       log.info("database ready", { kind: handle.kind, ...(handle.port ? { pglitePort: handle.port } : {}) });

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import type { adminUpdateKeyBody } from "@/lib/api/contracts/admin-users";
 import { desc, eq } from "drizzle-orm";
 import { apiKeys } from "@/db/schema";
-import { selectKeys, toAdminKeyView, toApiKey } from "@/lib/keys/key-view";
+import { pendingCountsWritten, selectKeys, toAdminKeyView, toApiKey } from "@/lib/keys/key-view";
 import { patchKey } from "@/lib/keys/update-key";
 
 /** PATCH /admin/users/{id}/keys/{keyId}: the key must belong to that user, else 404. */
@@ -21,6 +21,7 @@ export async function tuneUserKey(db: Executor, userId: string, keyId: string, b
 
 /** The admin page's key list: each key as users see it, plus its tuning view. */
 export async function listUserKeysWithTuning(db: Executor, userId: string) {
+  await pendingCountsWritten(db);
   const rows = await selectKeys(db).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt));
   return rows.map((row) => ({ ...toApiKey(row), tuning: toAdminKeyView(row) }));
 }

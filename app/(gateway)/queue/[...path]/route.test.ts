@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { apiKeys } from "@/db/schema";
+import { flushUsageCounts } from "@/lib/rate-limit/usage-counts";
 import { resetEnv } from "@/lib/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
@@ -151,7 +152,7 @@ describe("limits", () => {
 });
 
 describe("polling", () => {
-  test("status and result polls read the job in the key's counting statement: each poll counted, the key's limit applied with its headers, a disabled key refused at once", async () => {
+  test("status and result polls read the job beside the key's standing in one statement: each poll counted, the key's limit applied with its headers, a disabled key refused at once", async () => {
     const { user, key, apiKey } = await fundedActor(100);
     const id = (await submit({ prompt: "polled [latency:60000]" }, key)).body.requestId;
     const db = await getDb();
@@ -162,6 +163,7 @@ describe("polling", () => {
     expect(polled.status).toBe(200);
     expect(polled.body).toMatchObject({ status: "queued", request_id: id });
     expect((await read(id, "", key)).status).toBe(202);
+    await flushUsageCounts();
     expect((await db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id)))[0]!.requestCount).toBe(before + 2);
     // Another user's request, or a malformed id: 404 as before.
     const other = await fundedActor(100);
