@@ -2,16 +2,24 @@ import { checkJobStep, collectJobStep, failJob, giveUpJobStep, submitJobStep } f
 import { inngest } from "../client";
 import { generationProviderCompleted, generationRequested } from "../events";
 
-/** Pause before each status check: quick at first, then once a minute (≈ 2.5 h in all). */
+/**
+ * Pause before each status check after the first (which comes with the submit): one early look
+ * to see the job start, then rarer ones, then once a minute (≈ 2.6 h in all). The provider's
+ * completion webhook, not these checks, is what normally ends the wait: each check costs a step
+ * (two calls into the function), so a 10 s job costs two checks instead of five (bench/RESULTS.md).
+ */
 const MAX_ROUNDS = 160;
-export const waitSeconds = (round: number) => Math.min(60, 2 ** round);
+const PAUSES_S = [1, 15, 30];
+export const waitSeconds = (round: number) => PAUSES_S[round] ?? 60;
 
 /**
  * One generation job through the provider: submit (once; a retry reuses the stored provider id)
- * → wait for the provider's webhook (/webhooks/provider sends `generation/provider.completed`),
- * checking the status between waits as the fallback → fetch the result, re-host it, settle.
- * Provider 429/5xx are retried with backoff; when retries run out the failure handler refunds.
- * Triggered with event id `generation:<id>`, so a job has one run however often it is handed over.
+ * and look at its status → wait for the provider's webhook (/webhooks/provider ends the job, then
+ * sends `generation/provider.completed`), checking the status between waits to record logs and
+ * the move to running, and as the fallback for a webhook that never comes → fetch the result,
+ * re-host it, settle. Provider 429/5xx are retried with backoff; when retries run out the failure
+ * handler refunds. Triggered with event id `generation:<id>`, so a job has one run however often
+ * it is handed over.
  */
 export const runGenerationFn = inngest.createFunction(
   {
@@ -26,19 +34,19 @@ export const runGenerationFn = inngest.createFunction(
   },
   async ({ event, step }) => {
     const id = event.data.generationId;
-    const submitted = await step.run("submit", () => submitJobStep(id));
-    if (submitted.state === "final") return { status: "final" };
-    let logsSeen = 0;
+    let check = await step.run("submit", () => submitJobStep(id));
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const check = await step.run(`check-${round}`, () => checkJobStep(id, logsSeen));
       if (check.state === "final") return { status: "final" };
       if (check.state === "done") return step.run("collect", () => collectJobStep(id));
-      logsSeen = check.logsSeen;
-      await step.waitForEvent(`wait-${round}`, {
+      const woken = await step.waitForEvent(`wait-${round}`, {
         event: generationProviderCompleted,
         timeout: `${waitSeconds(round)}s`,
         if: `async.data.generationId == "${id}"`,
       });
+      // The webhook's handler ended the job before it sent the event: nothing left to do.
+      if (woken) return { status: "final" };
+      const logsSeen = check.logsSeen;
+      check = await step.run(`check-${round}`, () => checkJobStep(id, logsSeen));
     }
     return step.run("give-up", () => giveUpJobStep(id));
   },

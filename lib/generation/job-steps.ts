@@ -27,6 +27,7 @@ async function endWith(db: Db, row: GenerationRow, err: unknown): Promise<StepSt
   return { state: "final", logsSeen: 0 };
 }
 
+/** Submits the job (once) and reads its status at once: a quick provider has finished already. */
 export async function submitJobStep(id: string): Promise<StepState> {
   const db = await getDb();
   const job = await load(db, id);
@@ -39,11 +40,12 @@ export async function submitJobStep(id: string): Promise<StepState> {
     );
   try {
     const row = await ensureSubmitted(db, job.row, job.model, { webhook: true });
-    return { state: isFinal(row.status) ? "final" : "pending", logsSeen: 0 };
+    if (isFinal(row.status)) return { state: "final", logsSeen: 0 };
   } catch (err) {
     if (isProviderUnavailable(err)) throw err;
     return endWith(db, job.row, err);
   }
+  return checkJobStep(id, 0);
 }
 
 /** Reads the provider's status: records new logs and the move to running; `done` once it completed. */
