@@ -3,14 +3,15 @@ import { inngest } from "../client";
 import { generationProviderCompleted, generationRequested } from "../events";
 
 /**
- * Pause before each status check after the first (which comes with the submit): one early look
- * to see the job start, then rarer ones, then once a minute (≈ 2.6 h in all). The provider's
- * completion webhook, not these checks, is what normally ends the wait: each check costs a step
- * (two calls into the function), so a 10 s job costs two checks instead of five (bench/RESULTS.md).
+ * Pause before each status check after the first (which comes with the submit). When the
+ * provider's completion webhook can reach us, it is what ends the wait: one early look to see the
+ * job start, then rarer ones (each check is a step, two calls into the function: a 10 s job costs
+ * two checks instead of five, bench/RESULTS.md). Otherwise the checks find the end: quick at
+ * first, then once a minute. Either way ≈ 2.6 h in all.
  */
 const MAX_ROUNDS = 160;
-const PAUSES_S = [1, 15, 30];
-export const waitSeconds = (round: number) => PAUSES_S[round] ?? 60;
+const CALLBACK_PAUSES_S = [1, 15, 30];
+export const waitSeconds = (round: number, callback: boolean) => (callback ? (CALLBACK_PAUSES_S[round] ?? 60) : Math.min(60, 2 ** round));
 
 /**
  * One generation job through the provider: submit (once; a retry reuses the stored provider id)
@@ -35,12 +36,13 @@ export const runGenerationFn = inngest.createFunction(
   async ({ event, step }) => {
     const id = event.data.generationId;
     let check = await step.run("submit", () => submitJobStep(id));
+    const callback = check.callback ?? false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (check.state === "final") return { status: "final" };
       if (check.state === "done") return step.run("collect", () => collectJobStep(id));
       const woken = await step.waitForEvent(`wait-${round}`, {
         event: generationProviderCompleted,
-        timeout: `${waitSeconds(round)}s`,
+        timeout: `${waitSeconds(round, callback)}s`,
         if: `async.data.generationId == "${id}"`,
       });
       // The webhook's handler ended the job before it sent the event: nothing left to do.

@@ -3,7 +3,7 @@ import { isProviderUnavailable, ProviderRejectedError } from "@/lib/provider";
 import { logEvent, notifyGeneration, progressEvent, statusEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
-import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, refOf } from "./provider-calls";
+import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, providerWebhookUrl, refOf } from "./provider-calls";
 import { RunJournal } from "./run-journal";
 import { appendEvents, generationById, markInProgress, setQueuePosition } from "./store";
 import { isFinal, type GenerationRow } from "./types";
@@ -20,7 +20,8 @@ async function load(db: Db, id: string) {
   return { row, model };
 }
 
-type StepState = { state: "final" | "pending" | "done"; logsSeen: number };
+/** `callback`: the provider's completion webhook can reach us (submit only), so the run checks rarely. */
+type StepState = { state: "final" | "pending" | "done"; logsSeen: number; callback?: boolean };
 
 async function endWith(db: Db, row: GenerationRow, err: unknown): Promise<StepState> {
   await finalizeGeneration(db, row, failureOutcome(err));
@@ -45,7 +46,8 @@ export async function submitJobStep(id: string): Promise<StepState> {
     if (isProviderUnavailable(err)) throw err;
     return endWith(db, job.row, err);
   }
-  return checkJobStep(id, 0);
+  const callback = providerOf(job.row).callsBackTo(providerWebhookUrl());
+  return { ...(await checkJobStep(id, 0)), callback };
 }
 
 /** Reads the provider's status: records new logs and the move to running; `done` once it completed. */

@@ -1,5 +1,6 @@
 import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
+import { canCallBack } from "@/lib/net/reachable";
 import { describeDetail, ModelFailedError, type ProviderOperation, ProviderRejectedError, ProviderUnavailableError } from "./errors";
 import { falFetch, messageOf, parseAnswer, rejection, sleep, type FalHttpConfig, type FalResponse } from "./fal-http";
 import { FalPlatform } from "./fal-platform";
@@ -69,6 +70,10 @@ export class FalProvider implements GenerationProvider {
     this.queueUrl = trimSlash(options.queueUrl ?? e.FAL_QUEUE_URL);
     this.platform = new FalPlatform(this.http, trimSlash(options.apiUrl ?? e.FAL_API_URL));
     this.mediaLifetimeSeconds = options.mediaLifetimeSeconds ?? 86_400;
+  }
+
+  callsBackTo(webhookUrl: string): boolean {
+    return canCallBack(this.queueUrl, webhookUrl);
   }
 
   async submit(request: SubmitRequest): Promise<SubmitResult> {

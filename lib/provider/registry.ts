@@ -87,6 +87,7 @@ function withBreaker(inner: GenerationProvider, breaker: () => CircuitBreaker): 
   return {
     name: inner.name,
     retriesTransientFailures: inner.retriesTransientFailures,
+    callsBackTo: (webhookUrl) => inner.callsBackTo(webhookUrl),
     submit: (request) => breaker().run("submit", () => inner.submit(request)),
     status: (ref, options) => breaker().run("status", () => inner.status(ref, options)),
     result: (ref, options) => breaker().run("result", () => inner.result(ref, options)),

@@ -118,6 +118,11 @@ export interface GenerationProvider {
    * engine adds no retries of its own: retries at two layers multiply (fal: 4 × 3 attempts).
    */
   readonly retriesTransientFailures: boolean;
+  /**
+   * Whether the provider's completion webhook can reach `webhookUrl` (fal's cloud cannot call a
+   * gateway on a private network): a queue run that expects one checks the status rarely.
+   */
+  callsBackTo(webhookUrl: string): boolean;
   /** Queues a request. Never retried after the provider accepted it (no duplicate runs). */
   submit(request: SubmitRequest): Promise<SubmitResult>;
   /** Queue state; with `logs: true` the runner's logs so far. */

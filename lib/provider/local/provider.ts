@@ -102,6 +102,11 @@ export class LocalProvider implements GenerationProvider {
     return total;
   }
 
+  /** Its webhooks leave this process for the gateway's own URL: they arrive whatever the network. */
+  callsBackTo(): boolean {
+    return true;
+  }
+
   async submit(request: SubmitRequest): Promise<SubmitResult> {
     const behaviour = behaviourOf(request.endpointId, request.input, {
       category: request.category,
