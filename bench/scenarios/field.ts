@@ -35,7 +35,8 @@ import type { Scenario } from "./types";
  *     while no event happens (after the last check, before the ends), then each final event's
  *     arrival minus its row's `created_at` (the ending's transaction start: an upper bound on the
  *     delay after its commit);
- *  d. mixed: half sync, a quarter polling, a quarter streaming, at once.
+ *  d. mixed: half sync, a quarter polling, a quarter streaming, at once; d2 the same with the sync
+ *     and polling clients spread over both instances too (one Node process per core, as deployed).
  * Then faults: sync clients hanging up mid-run (their jobs still finish, charged once), streams
  * hung up and reopened at once (their slots are free), a poll flood on a rate-limited key (429s
  * with the standard headers, nothing else). The ledger check of the gateway bench closes the run.
@@ -44,8 +45,8 @@ import type { Scenario } from "./types";
 const MODEL = "fal-ai/flux/schnell";
 const GRANT = 100_000_000;
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
-/** BENCH_FIELD_SHAPES=b,c runs only those shapes (a, b, c, d, faults); default all. */
-const shapes = new Set((process.env.BENCH_FIELD_SHAPES ?? "a,b,c,d,faults").split(",").map((x) => x.trim()));
+/** BENCH_FIELD_SHAPES=b,c runs only those shapes (a, b, c, d, d2, faults); default all. */
+const shapes = new Set((process.env.BENCH_FIELD_SHAPES ?? "a,b,c,d,d2,faults").split(",").map((x) => x.trim()));
 
 const SIZES = quick
   ? {
@@ -177,7 +178,8 @@ async function transactions(ctx: Ctx): Promise<number> {
 type SyncRecord = { end: number; latencyMs: number; ms: number; status: number };
 
 async function syncClients(o: {
-  url: string;
+  /** Client i calls `urls[i % urls.length]`. */
+  urls: string[];
   keys: string[];
   clients: number;
   minMs: number;
@@ -195,7 +197,7 @@ async function syncClients(o: {
       await sleep(Math.random() * rampMs);
       while (performance.now() < stopAt) {
         const latencyMs = drawLatency(o.minMs, o.maxMs);
-        const a = await call(o.url, { key, body: bodyOf(latencyMs) });
+        const a = await call(o.urls[i % o.urls.length]!, { key, body: bodyOf(latencyMs) });
         records.push({ end: performance.now() - started, latencyMs, ms: a.ms, status: a.status });
       }
     }),
@@ -239,7 +241,9 @@ async function inFlight(
   freshSockets();
   const cpu0 = serverCpu(ctx);
   const t0 = performance.now();
-  const { result: records, peak } = await sampled(ctx, () => syncClients({ url: `${ctx.a.baseUrl}/run/${MODEL}`, keys: ctx.keys, ...o }));
+  const { result: records, peak } = await sampled(ctx, () =>
+    syncClients({ urls: [`${ctx.a.baseUrl}/run/${MODEL}`], keys: ctx.keys, ...o }),
+  );
   const cpuMs = ((serverCpu(ctx) - cpu0) * 1000) / Math.max(1, records.length);
   const fig = syncFigures(records, o);
   rows.push({
@@ -551,7 +555,8 @@ async function streams(ctx: Ctx, rows: Row[]) {
 // ---------------------------------------------------------------------------------------------
 // d. Mixed.
 
-async function mixed(ctx: Ctx, rows: Row[]) {
+/** `spread`: sync and polling clients alternate between the two instances, as behind a load balancer (streams always do). */
+async function mixed(ctx: Ctx, rows: Row[], spread = false) {
   freshSockets();
   const m = SIZES.mixed;
   const started = performance.now();
@@ -564,7 +569,8 @@ async function mixed(ctx: Ctx, rows: Row[]) {
   const pollers = Array.from({ length: m.poll }, async (_, i) => {
     await sleep(Math.random() * 10_000);
     while (performance.now() < stopAt) {
-      const job = await submitQueued(ctx.a.baseUrl, pollKey(i), drawLatency(5_000, 15_000)).catch(() => (jobErrors++, null));
+      const base = spread && i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl;
+      const job = await submitQueued(base, pollKey(i), drawLatency(5_000, 15_000)).catch(() => (jobErrors++, null));
       if (!job) continue;
       await pollUntilDone(job.statusUrl, job.responseUrl, pollKey(i), polls, () => "status", "");
     }
@@ -584,7 +590,7 @@ async function mixed(ctx: Ctx, rows: Row[]) {
   const cpu0 = serverCpu(ctx);
   const { result: records, peak } = await sampled(ctx, async () => {
     const sync = syncClients({
-      url: `${ctx.a.baseUrl}/run/${MODEL}`,
+      urls: spread ? [`${ctx.a.baseUrl}/run/${MODEL}`, `${ctx.b.baseUrl}/run/${MODEL}`] : [`${ctx.a.baseUrl}/run/${MODEL}`],
       keys: ctx.keys,
       clients: m.sync,
       minMs: 5_000,
@@ -600,7 +606,7 @@ async function mixed(ctx: Ctx, rows: Row[]) {
   const delays = await finalDelays(ctx, followed);
   const missing = followed.filter((f) => !f.final).length;
   rows.push({
-    shape: `d. mixed: ${m.sync} sync + ${m.poll} polling + ${m.stream} streaming`,
+    shape: `${spread ? "d2" : "d"}. mixed: ${m.sync} sync + ${m.poll} polling + ${m.stream} streaming${spread ? ", all spread over 2 instances" : ""}`,
     "sync gen/s (÷ ideal)": `${f1(fig.rate)} (${f2(fig.ratio)})`,
     "added p50 / p99 ms (steady)": `${f1(fig.added.p50)} / ${f1(fig.added.p99)} (${f1(fig.addedSteady.p50)} / ${f1(fig.addedSteady.p99)})`,
     "status p99 ms": f1(p.p99),
@@ -764,6 +770,13 @@ export const fieldScenario: Scenario = {
         oks += d.sync.ok;
         queued += d.streamed;
         data.d = d;
+      }
+      if (shapes.has("d2")) {
+        console.log("field d2: mixed, spread over both instances…");
+        const d2 = await mixed(ctx, mixedRows, true);
+        oks += d2.sync.ok;
+        queued += d2.streamed;
+        data.d2 = d2;
       }
       if (shapes.has("faults")) {
         console.log("field faults…");
