@@ -7,6 +7,7 @@ import { inngest } from "@/inngest/client";
 import { ManualClock } from "./clock";
 import { waitForEventRun } from "./results";
 import { installExecutor } from "./runtime";
+import { resolveWait } from "./store/job-events";
 import { startTestExecutor } from "./testing";
 
 // Test-only sample functions: every step body counts its executions under the test's key.
@@ -311,6 +312,32 @@ describe("waiting for a result", () => {
 });
 
 describe("races", () => {
+  test("an event settling a wait while its timeout holds the run waits for the run, then finds the wait gone: no deadlock", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/flow.start", data: { key: k } });
+    await jobs.drain();
+    const run = await runOf(ids[0]!, "t-flow");
+    const db = await getDb();
+    const [op] = await db.select().from(jobRunOps).where(eq(jobRunOps.runId, run.id));
+    let timeoutHolds!: () => void;
+    const held = new Promise<void>((resolve) => (timeoutHolds = resolve));
+    // As the timeout does (run-driver): the run's row, then the wait's.
+    const timeout = db.transaction(async (tx) => {
+      await tx.select({ id: jobRuns.id }).from(jobRuns).where(eq(jobRuns.id, run.id)).for("update");
+      timeoutHolds();
+      await new Promise((r) => setTimeout(r, 300));
+      return tx
+        .delete(jobRunOps)
+        .where(and(eq(jobRunOps.runId, run.id), eq(jobRunOps.stepId, op!.stepId)))
+        .returning({ stepId: jobRunOps.stepId });
+    });
+    await held;
+    const event = db.transaction((tx) => resolveWait(tx, run.id, op!.stepId, { type: "data", data: { answer: "late" } }, Date.now()));
+    const [byTimeout, byEvent] = await Promise.all([timeout, event]);
+    expect(byTimeout).toHaveLength(1);
+    expect(byEvent).toBe(false);
+  });
+
   test("an event that resolves a wait between its recording and the run's parking is not lost", async () => {
     const k = key();
     let sent = false;

@@ -109,7 +109,10 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
   );
   const out = emptyResult();
   out.created.push(...rows.filter((r) => r.kind === "run").map((r) => r.run_id));
-  const waits = rows.filter((r) => r.kind === "wait" && waitHolds(r.expression, r.run_event, event));
+  // In run order, so two events waking the same runs lock them in the same order.
+  const waits = rows
+    .filter((r) => r.kind === "wait" && waitHolds(r.expression, r.run_event, event))
+    .sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
   if (waits.length) {
     await db.transaction(async (tx) => {
       for (const wait of waits) {
@@ -173,7 +176,7 @@ async function resolveMatchingWaits(tx: Tx, event: JobEvent, now: number, out: I
         inArray(jobRuns.status, ACTIVE),
       ),
     )
-    .orderBy(asc(jobRunOps.createdAt));
+    .orderBy(asc(jobRunOps.runId), asc(jobRunOps.createdAt));
   for (const wait of waits) {
     if (!waitHolds(wait.expression, wait.runEvent, event)) continue;
     if (await resolveWait(tx, wait.runId, wait.stepId, { type: "data", data: event }, now)) out.woken.push(wait.runId);
@@ -184,8 +187,13 @@ async function resolveMatchingWaits(tx: Tx, event: JobEvent, now: number, out: I
  * Settles a wait with an event: deleting its row is the claim, so an event and the timeout (or two
  * events) can never both settle it. The result is merged into the run's steps, and a parked run
  * becomes due now; a running one is flagged to go round again instead of parking.
+ *
+ * Locks as the timeout does (run-driver's `resolveExpired`): the run's row first, then the wait's.
+ * Deleting the wait first deadlocked against a timeout of the same wait under load (bench field).
+ * Called inside a transaction.
  */
 export async function resolveWait(tx: Queryable, runId: string, stepId: string, result: MemoizedStep, now: number) {
+  await tx.select({ id: jobRuns.id }).from(jobRuns).where(eq(jobRuns.id, runId)).for("update");
   const deleted = await tx
     .delete(jobRunOps)
     .where(and(eq(jobRunOps.runId, runId), eq(jobRunOps.stepId, stepId), eq(jobRunOps.kind, "wait")))
