@@ -27,7 +27,7 @@ import type { Scenario } from "./types";
  *  b. polling: queue jobs of 120 s, each client polling its status every 500 ms (after each
  *     answer, as @fal-ai/client does). The marginal server CPU of a poll — CPU in a polling window
  *     minus the same jobs' CPU in windows without polls — against `GET /health` polled the same
- *     way during the same jobs; the windows follow the queue function's status check 46 s after
+ *     way during the same jobs; the windows follow the queue function's status check 16 s after
  *     submit (later under load: they start once no run was claimed for 2 s) and the run
  *     claims inside them are reported (0: no job work landed in them);
  *  c. streams: jobs of 60 s on both surfaces, each followed by two streams, one per app instance
@@ -340,7 +340,7 @@ async function afterChecks(ctx: Ctx, from: number, latest: number, stillMs = 2_0
   }
 }
 
-/** Queue jobs of shape b: the windows fall between the function's checks at 46 and 106 s. */
+/** Queue jobs of shape b: the windows fall between the function's checks at 16 and 76 s. */
 const POLL_JOB_MS = 120_000;
 
 async function polling(ctx: Ctx, rows: Row[]) {
@@ -370,11 +370,11 @@ async function polling(ctx: Ctx, rows: Row[]) {
       statusTo: polls.length,
     };
   };
-  // The queue function checks each job's status 0, 1, 16, 46 and 106 s after its submit (later
-  // under load: each burst delays the next); the windows follow the 46 s check's burst,
+  // The queue function checks each job's status 0, 1, 16 and 76 s after its submit (later under
+  // load: each burst delays the next); the windows follow the 16 s check's burst,
   // bracketed by two windows without polls, and the run claims during them are counted (0: no
   // job work inside). Polls go on between the windows, as clients do.
-  await afterChecks(ctx, submitted + 48_000, submitted + 62_000);
+  await afterChecks(ctx, submitted + 18_000, submitted + 32_000);
   const claims0 = await claims(ctx);
   const windowsFrom = (performance.now() - submitted) / 1000;
   mode = "pause";
@@ -507,8 +507,8 @@ async function streams(ctx: Ctx, rows: Row[]) {
   );
   const last = performance.now();
   // Idle: after every job's status check 16 s after its submit (later under load: the window
-  // starts once no run was claimed for 2 s), before the first job's next check (46 s) and end (60 s).
-  const idleTo = 45;
+  // starts once no run was claimed for 2 s), before the first end (60 s; the next check is at 76 s).
+  const idleTo = 58;
   await afterChecks(ctx, last + 17_500, first + (idleTo - 5) * 1000);
   let idle = { tps: NaN, cpu: NaN, seconds: 0, claims: NaN, tables: {} as Record<string, number> };
   if (first + idleTo * 1000 - performance.now() >= 5_000) {

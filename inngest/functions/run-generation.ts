@@ -5,12 +5,13 @@ import { generationProviderCompleted, generationRequested } from "../events";
 /**
  * Pause before each status check after the first (which comes with the submit). When the
  * provider's completion webhook can reach us, it is what ends the wait: one early look to see the
- * job start, then rarer ones (each check is a step, two calls into the function: a 10 s job costs
- * two checks instead of five, bench/RESULTS.md). Otherwise the checks find the end: quick at
- * first, then once a minute. Either way ≈ 2.6 h in all.
+ * job start, one at 16 s, then one a minute as the fallback for a webhook lost (each check is a
+ * step, two calls into the function: a 10 s job costs two checks instead of five, and no burst of
+ * checks lands just before a one-minute video's end; bench/RESULTS.md). Otherwise the checks find
+ * the end: quick at first, then once a minute. Either way ≈ 2.6 h in all.
  */
 const MAX_ROUNDS = 160;
-const CALLBACK_PAUSES_S = [1, 15, 30];
+const CALLBACK_PAUSES_S = [1, 15];
 export const waitSeconds = (round: number, callback: boolean) => (callback ? (CALLBACK_PAUSES_S[round] ?? 60) : Math.min(60, 2 ** round));
 
 /**
