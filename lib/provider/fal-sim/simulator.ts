@@ -241,7 +241,13 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
   }
 
   private async sendWebhook(r: SimRequest) {
-    if (phaseAt(r, this.now()).state !== "COMPLETED" || r.cancelledAt) return; // cancelled: no webhook, like the local provider
+    if (r.cancelledAt) return; // cancelled: no webhook, like the local provider
+    if (phaseAt(r, this.now()).state !== "COMPLETED") {
+      // A timer may fire a millisecond before Date.now() reaches its due time: look again then.
+      const end = completesAt(r);
+      if (end !== null) this.later(Math.max(1, end - this.now()), () => void this.sendWebhook(r));
+      return;
+    }
     await this.deliver(r);
   }
 

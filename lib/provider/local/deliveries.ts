@@ -62,7 +62,7 @@ export class WebhookSender {
     const timer = setTimeout(
       () => {
         this.timers.delete(id);
-        this.track(this.deliver(id));
+        this.track(this.deliver(id, dueAt));
       },
       Math.max(0, dueAt - this.options.now()),
     );
@@ -89,8 +89,12 @@ export class WebhookSender {
     return tracked;
   }
 
-  private async deliver(id: string): Promise<void> {
-    const now = this.options.now();
+  /**
+   * `dueAt`: the time its timer was set for. A timer may fire a millisecond before the clock reads
+   * it, and a claim "not yet due" would leave the webhook to the next sweep, up to 30 s later.
+   */
+  private async deliver(id: string, dueAt = 0): Promise<void> {
+    const now = Math.max(this.options.now(), dueAt);
     const row = await this.store.claimDelivery(id, new Date(now), LEASE_MS);
     if (!row || !row.webhookUrl) return; // another instance has it, or it is no longer owed
     const body = JSON.stringify(await this.bodyOf(row));

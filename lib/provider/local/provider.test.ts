@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { localProviderRequests } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
@@ -412,6 +412,14 @@ describe("webhooks", () => {
   beforeEach(() => {
     received = [];
     answers = [];
+  });
+
+  test("a delivery whose timer fires before the clock reads its due time is sent by that timer, not left to the next sweep", async () => {
+    // The clock stays at the submit time: when the 200 ms timer fires, now() reads 200 ms early
+    // (a timer may fire a millisecond early in production; the sweep would come 30 s later).
+    await run("fal-ai/flux/dev", { prompt: "early [latency:200]" }, { webhookUrl: url });
+    await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 3_000, interval: 20 });
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ status: "OK" });
   });
 
   test("on completion fal's payload is POSTed, signed with the local secret, carrying the same output as result()", async () => {
