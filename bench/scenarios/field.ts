@@ -605,6 +605,8 @@ async function mixed(ctx: Ctx, rows: Row[], spread = false) {
   const p = stats(polls.map((x) => x.ms));
   const delays = await finalDelays(ctx, followed);
   const missing = followed.filter((f) => !f.final).length;
+  // A stream answered 204 was opened after its job ended (a slow submit answer): nothing to follow.
+  const missingByAnswer = count(await Promise.all(followed.filter((f) => !f.final).map((f) => f.client.status)));
   rows.push({
     shape: `${spread ? "d2" : "d"}. mixed: ${m.sync} sync + ${m.poll} polling + ${m.stream} streaming${spread ? ", all spread over 2 instances" : ""}`,
     "sync gen/s (÷ ideal)": `${f1(fig.rate)} (${f2(fig.ratio)})`,
@@ -613,11 +615,12 @@ async function mixed(ctx: Ctx, rows: Row[], spread = false) {
     "final event p99 ms": f1(delays.all.p99),
     "status polls / streams": `${polls.length} / ${followed.length}`,
     errors: fig.errors + polls.filter((x) => x.status !== 200).length + jobErrors + missing,
+    "streams without a final event, by their answer": JSON.stringify(missingByAnswer),
     "server CPU s": f1(cpuS),
     "peak RSS MB": Math.round(peak.rssMb),
     "peak DB conns (active)": `${peak.connections} (${peak.active})`,
   });
-  return { sync: fig, polls: p, delays, streamed: followed.length, missing, jobErrors, peak };
+  return { sync: fig, polls: p, delays, streamed: followed.length, missing, missingByAnswer, jobErrors, peak };
 }
 
 // ---------------------------------------------------------------------------------------------
