@@ -12,7 +12,7 @@ import { call } from "@/test/http";
 import { openStream, readEvents } from "@/test/sse";
 import { progressEvent, statusEvent } from "./event-log";
 import { appendEvents } from "./store";
-import { eventHub, generationTopic, hubOf, watch } from "./event-hub";
+import { endingTopic, eventHub, generationTopic, hubOf, watch } from "./event-hub";
 
 /**
  * Change notices fan event-log writes out to every instance's streams (event-hub.ts). "Another
@@ -61,6 +61,24 @@ describe("success", () => {
     await appendEvents(other.db, id, [progressEvent("running")]);
     expect([...(await woken)]).toEqual([generationTopic(id)]);
     w.close();
+  });
+
+  test("a job's ending has a topic of its own: progress notifies `g:` only, the final status `e:` too", async () => {
+    const hub = await eventHub();
+    await hub.ready();
+    const { key } = await fundedActor(100);
+    const id = await submit("ends elsewhere [latency:60000]", key);
+    const any = watch(hub, [generationTopic(id)]);
+    const ending = watch(hub, [endingTopic(id)]);
+    await appendEvents(other.db, id, [statusEvent("in_progress"), progressEvent("running")]);
+    expect([...(await any.wait({ fallbackMs: 60_000 }))]).toEqual([generationTopic(id)]);
+    // Both topics of one commit arrive together: had progress notified `e:`, it would be here.
+    expect([...(await ending.wait({ fallbackMs: 0, untilMs: Date.now() + 200 }))]).toEqual([]);
+    await appendEvents(other.db, id, [statusEvent("failed", { error: "generation_failed" })]);
+    expect([...(await ending.wait({ fallbackMs: 60_000 }))]).toEqual([endingTopic(id)]);
+    expect([...(await any.wait({ fallbackMs: 60_000 }))]).toEqual([generationTopic(id)]);
+    any.close();
+    ending.close();
   });
 
   test("streams on both surfaces end with their final event when another instance writes the ending (no in-process wake-up, no polling)", async () => {

@@ -12,6 +12,7 @@ import { processWide } from "@/lib/process-wide";
  * instance; PGlite does the same for the embedded default, so both run this one path.
  *
  * Topics (the notices' payloads): `g:<generation id>` — rows were added to that job's event log;
+ * `e:<generation id>` — those rows hold the job's final status (drizzle/0010_ending-notices.sql);
  * `k:<api key id>`, `u:<user id>`, `s:<session id>` — a caller's standing may have changed (key
  * disabled, deleted or its expiry moved; user banned or deleted; session ended).
  *
@@ -23,6 +24,8 @@ import { processWide } from "@/lib/process-wide";
 export const CHANGES_CHANNEL = "gateway_changes";
 
 export const generationTopic = (id: string) => `g:${id}`;
+/** The job ended: what a sync run waiting on its provider follows (not its own progress). */
+export const endingTopic = (id: string) => `e:${id}`;
 export const keyTopic = (id: string) => `k:${id}`;
 export const userTopic = (id: string) => `u:${id}`;
 export const sessionTopic = (id: string) => `s:${id}`;

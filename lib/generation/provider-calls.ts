@@ -15,7 +15,7 @@ import {
   type ProviderRequestRef,
   type ProviderResult,
 } from "@/lib/provider";
-import { eventHub, generationTopic, watch, type EventHub } from "./event-hub";
+import { endingTopic, eventHub, watch, type EventHub } from "./event-hub";
 import { notifyGeneration, progressEvent, type NewGenerationEvent } from "./event-log";
 import type { RunJournal } from "./run-journal";
 import { generationById, generationEnded, storeSubmission, type Submission } from "./store";
@@ -123,9 +123,9 @@ export const MAX_RESULT_PAUSE_MS = 30_000;
  * Between asks the wait sleeps for the provider's own `retryAfterMs` hint when it gives one (the
  * simulator says exactly when the job completes: one ask at submit, one at the end), else for a
  * pause growing from 25 ms to 1 s (fal gives no hint for a result not ready yet; its asks are
- * HTTP calls, not database reads). A change notice about the job (event-hub.ts: any instance's
- * cancel, a webhook ending it) wakes the wait at once: one read of the job's status then tells
- * whether it ended meanwhile, and the wait answers `null` ("ended elsewhere, read the row").
+ * HTTP calls, not database reads). The notice of the job's ending (event-hub.ts: any instance's
+ * cancel, a webhook ending it; not the run's own progress) wakes the wait at once: one read of
+ * the job's status confirms it, and the wait answers `null` ("ended elsewhere, read the row").
  * A zero-latency provider answers the first ask. Retryable provider failures are retried a few
  * times. `hub` defaults to the process's (tests pass their own).
  */
@@ -142,7 +142,7 @@ export async function awaitResult(
   let failures = 0;
   // Followed before the first ask, so a notice committed after it is not missed (no read).
   const events = hub ?? (await eventHub());
-  const changes = watch(events, [generationTopic(row.id)]);
+  const changes = watch(events, [endingTopic(row.id)]);
   try {
     await events.ready();
     for (;;) {

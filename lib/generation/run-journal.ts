@@ -15,57 +15,67 @@ export type Unrecorded = { submission: Submission | null; events: NewGenerationE
 export const NOTHING_UNRECORDED: Unrecorded = Object.freeze({ submission: null, events: [], written: [] });
 const nothing = (): Unrecorded => ({ submission: null, events: [], written: [] });
 
-/** How long a run keeps its progress for its ending before recording it as it happens. */
+/** How long a step of a run may wait for the ending's statement before it is written on its own. */
 export const RECORD_PROGRESS_AFTER_MS = 250;
 
 /**
  * The progress of one run (the provider's id with its `submitted` event, `storing`, the `stored`
  * mark of each copied file), kept for the ending, whose single statement writes it when the run
- * is quick; past RECORD_PROGRESS_AFTER_MS it is written as it happens, so stream watchers see it
- * and a crash resumes the provider request. Why, with the figures: docs/engine.md#runjournal.
+ * is quick. Nothing waits longer than RECORD_PROGRESS_AFTER_MS to be written: past it, what is
+ * pending is written (stream watchers see it, and a crash resumes the provider request), and each
+ * later step at most that long after it happened — by the ending's statement when the ending comes
+ * first, as it does after a long provider wait (`storing` and the marks of a quick copy). Why,
+ * with the figures: docs/engine.md#runjournal.
  */
 export class RunJournal {
   private pending: Unrecorded = nothing();
-  private live = false;
   private closed = false;
   private writes: Promise<void> = Promise.resolve();
-  private readonly timer: ReturnType<typeof setTimeout>;
+  private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly row: GenerationRow,
     private readonly model: ModelRow,
-    afterMs = RECORD_PROGRESS_AFTER_MS,
+    private readonly afterMs = RECORD_PROGRESS_AFTER_MS,
   ) {
-    this.timer = setTimeout(() => {
-      this.live = true;
-      this.flush();
-    }, afterMs);
+    this.due();
   }
 
   submitted(submission: Submission): void {
     this.pending.submission = submission;
     this.pending.events.push(progressEvent("submitted"));
-    if (this.live) this.flush();
+    this.due();
   }
 
   progress(event: NewGenerationEvent): void {
     this.pending.events.push(event);
-    if (this.live) this.flush();
+    this.due();
   }
 
-  /** `RehostOptions.deferStored`: a quick run's ending marks the file stored; a slow run's copier does. */
+  /** `RehostOptions.deferStored`: the ending (or the journal's next write) marks the file stored. */
   readonly deferStored = (asset: WrittenAsset): boolean => {
-    if (this.live || this.closed) return false;
+    if (this.closed) return false;
     this.pending.written.push(asset);
+    this.due();
     return true;
   };
+
+  /** Makes sure what is pending gets written within afterMs, unless the ending takes it first. */
+  private due(): void {
+    if (this.closed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, this.afterMs);
+  }
 
   /** Stops recording: waits for writes under way and hands what is left to the ending. */
   async close(): Promise<Unrecorded> {
     if (!this.closed) {
       this.closed = true;
-      clearTimeout(this.timer);
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
     }
     await this.writes;
     const left = this.pending;

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { getDb } from "@/db/client";
+import { getDb, rawRows } from "@/db/client";
 import { assets, models } from "@/db/schema";
 import { createActor } from "@/test/factories";
 import {
@@ -125,6 +125,24 @@ describe("success", () => {
       release();
       setStorage(undefined);
     }
+  });
+
+  test("a run slow at the provider and quick to copy writes its provider id mid-run, `storing` and the file's mark with its ending", async () => {
+    const { key } = await fundedActor(100);
+    const res = await run(FLUX, { prompt: "slow provider [latency:800]", image_size: { width: 256, height: 256 } }, key);
+    expect(res.status).toBe(200);
+    const id = res.body.request_id as string;
+    // xmin: the transaction that wrote each row.
+    const rows = await rawRows<{ kind: string; data: Record<string, unknown>; tx: string }>(
+      await getDb(),
+      sql`select kind, data, xmin::text as tx from generation_events where generation_id = ${id} order by seq`,
+    );
+    const txOf = (stage: string) => rows.find((r) => r.kind === "progress" && r.data.stage === stage)!.tx;
+    expect(rows.filter((r) => r.kind === "progress").map((r) => r.data.stage)).toEqual(["queued", "submitted", "storing", "completed"]);
+    expect(txOf("submitted")).not.toBe(txOf("completed"));
+    expect(txOf("storing")).toBe(txOf("completed"));
+    const [file] = await rawRows<{ status: string; tx: string }>(await getDb(), sql`select status, xmin::text as tx from assets where generation_id = ${id}`);
+    expect(file).toEqual({ status: "stored", tx: txOf("completed") });
   });
 
   test("the answer's Server-Timing times every stage of the sync path (the gateway bench reads it)", async () => {
