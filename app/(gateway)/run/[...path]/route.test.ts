@@ -141,7 +141,10 @@ describe("success", () => {
     expect(rows.filter((r) => r.kind === "progress").map((r) => r.data.stage)).toEqual(["queued", "submitted", "storing", "completed"]);
     expect(txOf("submitted")).not.toBe(txOf("completed"));
     expect(txOf("storing")).toBe(txOf("completed"));
-    const [file] = await rawRows<{ status: string; tx: string }>(await getDb(), sql`select status, xmin::text as tx from assets where generation_id = ${id}`);
+    const [file] = await rawRows<{ status: string; tx: string }>(
+      await getDb(),
+      sql`select status, xmin::text as tx from assets where generation_id = ${id}`,
+    );
     expect(file).toEqual({ status: "stored", tx: txOf("completed") });
   });
 
