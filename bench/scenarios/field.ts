@@ -510,25 +510,27 @@ async function streams(ctx: Ctx, rows: Row[]) {
   // starts once no run was claimed for 2 s), before the first end (60 s; the next check is at 76 s).
   const idleTo = 58;
   await afterChecks(ctx, last + 17_500, first + (idleTo - 5) * 1000);
-  let idle = { tps: NaN, cpu: NaN, seconds: 0, claims: NaN, tables: {} as Record<string, number> };
+  let idle = { tps: NaN, cpu: NaN, seconds: 0, claims: NaN, tables: {} as Record<string, number>, tableSeconds: 0 };
   if (first + idleTo * 1000 - performance.now() >= 5_000) {
-    const x0 = await transactions(ctx);
     const k0 = await claims(ctx);
-    const a0 = await tableActivity(ctx);
     const c0 = serverCpu(ctx);
     const w0 = performance.now();
+    // PostgreSQL publishes a backend's statistics (transactions, table scans) when its next
+    // transaction ends a second after the last publication, or after 10 s idle
+    // (PGSTAT_IDLE_INTERVAL), so those snapshots are taken up to 11 s into the window (leaving at
+    // least 5 s to count): what they count is the window's own statements, not the checks that
+    // ran just before it. A stream that polled would show in any second of the window.
+    await sleep(Math.max(1_500, Math.min(11_000, first + idleTo * 1000 - performance.now() - 5_000)));
+    const x0 = await transactions(ctx);
+    const a0 = await tableActivity(ctx);
+    const s0 = performance.now();
     await sleep(first + idleTo * 1000 - performance.now());
+    const tables = activityBetween(a0, await tableActivity(ctx));
+    const tableSeconds = (performance.now() - s0) / 1000;
+    const tps = ((await transactions(ctx)) - x0) / tableSeconds;
     const seconds = (performance.now() - w0) / 1000;
     const cpu = (serverCpu(ctx) - c0) / seconds;
-    // PostgreSQL publishes a backend's table statistics within a second or so of its statements.
-    await sleep(1500);
-    idle = {
-      tps: ((await transactions(ctx)) - x0) / seconds,
-      cpu,
-      seconds,
-      claims: (await claims(ctx)) - k0,
-      tables: activityBetween(a0, await tableActivity(ctx)),
-    };
+    idle = { tps, cpu, seconds, claims: (await claims(ctx)) - k0, tables, tableSeconds };
   }
   const ends = await Promise.race([Promise.all(followed.map((f) => f.client.ended)), sleep(120_000).then(() => null)]);
   if (!ends) for (const f of followed) f.client.close();
@@ -540,9 +542,9 @@ async function streams(ctx: Ctx, rows: Row[]) {
     opened: `${opened}/${followed.length}`,
     "idle window s (run claims in it)": `${f1(idle.seconds)} (${idle.claims})`,
     // What a stream reads: its job's events and row, its caller's standing.
-    "stream tables touched idle": ["generation_events", "generation_requests", "api_keys", "users", "sessions"]
+    "stream tables touched idle (in the window's last s)": `${["generation_events", "generation_requests", "api_keys", "users", "sessions"]
       .map((t) => idle.tables[t] ?? 0)
-      .join("/"),
+      .join("/")} (${f1(idle.tableSeconds)})`,
     "DB xact/s idle (no streams, no jobs)": `${f1(idle.tps)} (${f1(background.tps)})`,
     "server CPU % of a core idle (no streams, no jobs)": `${f1(idle.cpu * 100)} (${f1(background.cpu * 100)})`,
     "final event delay p50 / p99 / max ms": `${f1(delays.all.p50)} / ${f1(delays.all.p99)} / ${f1(delays.all.max)}`,
