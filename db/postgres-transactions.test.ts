@@ -27,7 +27,8 @@ describe("postgres.js transactions under a full pipeline", () => {
     if (!url) return;
     const [db] = await rawRows<{ name: string }>(await getDb(), sql`select current_database() as name`);
     // Three connections, two statements in flight on each: BEGIN lands on full pipelines all the time.
-    const client = postgres(withDatabase(url, db!.name), { max: 3, max_pipeline: 2, onnotice: () => {} });
+    // (`max_pipeline` is read by postgres-js but missing from its option types.)
+    const client = postgres(withDatabase(url, db!.name), { max: 3, onnotice: () => {}, ...{ max_pipeline: 2 } });
     const xids = new Map<string, number>();
     const failures: string[] = [];
     const seen = (xid: string) => xids.set(xid, (xids.get(xid) ?? 0) + 1);
