@@ -7,7 +7,9 @@ import { performance } from "node:perf_hooks";
  * fetch/undici layers. Times are `performance.now()` ms; `at` is the wall clock (ms since epoch)
  * when the answer ended, to compare with database timestamps.
  */
-export const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 4096 });
+// An idle socket is dropped after 4 s, before the server closes it at 5 s (its `Keep-Alive: timeout=5`, which
+// undici and browsers honour): a request sent on a socket the server is closing fails with ECONNRESET.
+export const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 4096, timeout: 4_000 });
 
 export type Answer = { status: number; body: string; ms: number; at: number; headers: http.IncomingHttpHeaders };
 

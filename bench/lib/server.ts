@@ -82,31 +82,30 @@ export async function startServer(
   const baseUrl = `http://127.0.0.1:${port}`;
   // `npm start`, as the product is served (its Node options included). BENCH_CPU_PROF=<dir>: the
   // same server under `node --cpu-prof` (not allowed in NODE_OPTIONS), one .cpuprofile per
-  // instance written to <dir> when it stops (open in Chrome DevTools or speedscope).
+  // instance written to <dir> when it stops (open in Chrome DevTools or speedscope);
+  // BENCH_TRACE_GC=1 instead logs every garbage collection. BENCH_NODE_ARGS="--flag …": the same
+  // server with other V8 or Node flags (before those experiments go into `npm start`).
   const profileDir = process.env.BENCH_CPU_PROF;
-  const [command, args] = profileDir
-    ? [
-        "node",
-        [
-          "--cpu-prof",
-          `--cpu-prof-dir=${profileDir}`,
-          "--max-semi-space-size=32",
-          "node_modules/next/dist/bin/next",
-          "start",
-          "-H",
-          "127.0.0.1",
-          "-p",
-          String(port),
-        ],
-      ]
+  const nodeArgs = [
+    ...(process.env.BENCH_TRACE_GC ? ["--trace-gc"] : profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+    ...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+  ];
+  const [command, args] = nodeArgs.length
+    ? ["node", ["--max-semi-space-size=32", ...nodeArgs, "node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", String(port)]]
     : ["npm", ["start", "--", "-p", String(port)]];
+  // The monotonic clock at the spawn (µs): where a server's --trace-gc times start, give or take its boot.
+  if (nodeArgs.length) console.log(`server on port ${port} spawned at hrtime ${process.hrtime.bigint() / 1000n} µs`);
   const child: ChildProcess = spawn(command, args, {
     env: {
       ...process.env,
       HOSTNAME: "127.0.0.1",
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
-      DATABASE_POOL_MAX: "20",
+      // Pools sized for the database's two cores (BENCH_POOL_MAX to change): postgres-js pipelines
+      // statements onto busy connections, so a few connections batch a burst into few socket writes
+      // and keep few PostgreSQL backends busy, where 20 woke one backend per statement
+      // (docs/database.md, "Pool size"). Each instance opens this many twice (the relaxed twin).
+      DATABASE_POOL_MAX: process.env.BENCH_POOL_MAX ?? "4",
       APP_URL: baseUrl,
       AUTH_TRUST_HOST: "true",
       // A production setup on the local payment provider: allowed for the bench (no payments run).

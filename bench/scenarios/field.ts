@@ -1,4 +1,6 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -175,7 +177,8 @@ async function transactions(ctx: Ctx): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 // a. In-flight capacity: closed-loop sync clients.
 
-type SyncRecord = { end: number; latencyMs: number; ms: number; status: number };
+/** `hrUs`: the monotonic clock at the answer (µs), the clock of a server's CPU profile. */
+type SyncRecord = { end: number; latencyMs: number; ms: number; status: number; timing?: string; hrUs?: number };
 
 async function syncClients(o: {
   /** Client i calls `urls[i % urls.length]`. */
@@ -198,7 +201,15 @@ async function syncClients(o: {
       while (performance.now() < stopAt) {
         const latencyMs = drawLatency(o.minMs, o.maxMs);
         const a = await call(o.urls[i % o.urls.length]!, { key, body: bodyOf(latencyMs) });
-        records.push({ end: performance.now() - started, latencyMs, ms: a.ms, status: a.status });
+        const timing = a.headers["server-timing"];
+        records.push({
+          end: performance.now() - started,
+          latencyMs,
+          ms: a.ms,
+          status: a.status,
+          timing: typeof timing === "string" ? timing : undefined,
+          hrUs: Number(process.hrtime.bigint() / 1000n),
+        });
       }
     }),
   );
@@ -246,6 +257,14 @@ async function inFlight(
   );
   const cpuMs = ((serverCpu(ctx) - cpu0) * 1000) / Math.max(1, records.length);
   const fig = syncFigures(records, o);
+  // BENCH_FIELD_RAW=<dir>: every answer of the shape (end, simulator latency, answer ms, Server-Timing) as JSON lines.
+  if (process.env.BENCH_FIELD_RAW) {
+    mkdirSync(process.env.BENCH_FIELD_RAW, { recursive: true });
+    writeFileSync(
+      path.join(process.env.BENCH_FIELD_RAW, `${label.slice(0, 1)}-${o.clients}.jsonl`),
+      records.map((r) => JSON.stringify(r)).join("\n"),
+    );
+  }
   rows.push({
     shape: label,
     "billed gen/s": f1(fig.rate),
@@ -708,12 +727,8 @@ export const fieldScenario: Scenario = {
   async run({ server, baseline }) {
     const { keys, client } = await seed(server.databaseUrl, SIZES.users);
     const dbName = new URL(server.databaseUrl).pathname.slice(1);
-    // The second instance: same database, its own pool (PostgreSQL allows 100 connections here).
-    const b = await startServer(
-      Number(process.env.BENCH_PORT ?? 3300) + 1,
-      { DATABASE_POOL_MAX: "12" },
-      { databaseUrl: server.databaseUrl },
-    );
+    // The second instance: same database, pools of its own (sized as the first's).
+    const b = await startServer(Number(process.env.BENCH_PORT ?? 3300) + 1, {}, { databaseUrl: server.databaseUrl });
     const pg = postgres(server.databaseUrl, { max: 2, onnotice: () => {} });
     const rows: Row[] = [];
     const data: Record<string, unknown> = { quick, sizes: SIZES };
