@@ -1,9 +1,12 @@
+import { isSettled, settling, valueOf, type Settling } from "@/lib/settling";
+
 /**
- * A least-recently-used cache bounded by total size (e.g. bytes). Values in flight are cached as
- * promises, so concurrent requests for the same key share one computation.
+ * A least-recently-used cache bounded by total size (e.g. bytes). Values in flight are shared as
+ * promises, so concurrent requests for the same key share one computation; once computed, the
+ * value itself is kept (lib/settling.ts: a kept promise would keep its request alive).
  */
 export class SizedLru<V> {
-  private entries = new Map<string, { value: Promise<V>; size: number }>();
+  private entries = new Map<string, { value: Settling<V>; size: number }>();
   private total = 0;
 
   constructor(
@@ -20,28 +23,27 @@ export class SizedLru<V> {
     if (hit) {
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit.value;
+      return valueOf(hit.value);
     }
-    const entry = { value: create(), size: 0 };
+    const created = create();
+    const entry = { value: settling(created, () => this.entries.get(key) === entry && this.entries.delete(key)), size: 0 };
     this.entries.set(key, entry);
-    entry.value.then(
+    created.then(
       (v) => {
         if (this.entries.get(key) !== entry) return;
         entry.size = this.sizeOf(v);
         this.total += entry.size;
         this.evict();
       },
-      () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
-      },
+      () => {},
     );
-    return entry.value;
+    return created;
   }
 
   private evict() {
     for (const [key, entry] of this.entries) {
       if (this.total <= this.maxSize) break;
-      if (entry.size === 0) continue; // still rendering
+      if (!isSettled(entry.value)) continue; // still rendering
       this.entries.delete(key);
       this.total -= entry.size;
     }

@@ -1,3 +1,4 @@
+import { settling, valueOf, type Settling } from "@/lib/settling";
 import type { MediaLinkIssuer } from "./media-url";
 import { buildOutput, simulatedModelFailure, type BuiltOutput } from "./outputs";
 import { completesAt, failureOf, queueMsOf, type TimelineRow } from "./timeline";
@@ -15,35 +16,35 @@ export type OutputCacheOptions = {
 /**
  * A simulated request's output, built once: the result fetch and the webhook share it, and
  * building renders media. Both simulators (the local provider and the fal-protocol one) keep one.
- * A build that throws is forgotten, so the next fetch tries again.
+ * A build that throws is forgotten, so the next fetch tries again. What is kept is the built
+ * value (a promise only while building): see lib/settling.ts.
  */
 export class OutputCache {
-  private readonly outputs = new Map<string, Promise<BuiltOutput>>();
+  private readonly outputs = new Map<string, Settling<BuiltOutput>>();
 
   constructor(private readonly options: OutputCacheOptions) {}
 
   get(r: TimelineRow & { id: string; category?: string | null }): Promise<BuiltOutput> {
-    let built = this.outputs.get(r.id);
-    if (!built) {
-      const failure = failureOf(r);
-      const end = completesAt(r) ?? this.options.now();
-      built =
-        failure?.mode === "generation"
-          ? Promise.resolve(simulatedModelFailure(failure.errorType))
-          : buildOutput({
-              providerRequestId: r.id,
-              endpointId: r.endpointId,
-              category: r.category ?? null,
-              input: r.input,
-              linksExpireAt: Math.floor(end / 1000) + LINK_LIFETIME_SECONDS,
-              inferenceMs: r.latencyMs - queueMsOf(r),
-              ...(this.options.links ? { links: this.options.links() } : {}),
-            });
-      this.outputs.set(r.id, built);
-      built.catch(() => this.outputs.delete(r.id));
-      const max = this.options.maxTracked ?? Infinity;
-      if (this.outputs.size > max) this.outputs.delete(this.outputs.keys().next().value!);
-    }
+    const known = this.outputs.get(r.id);
+    if (known) return valueOf(known);
+    const failure = failureOf(r);
+    const end = completesAt(r) ?? this.options.now();
+    const built =
+      failure?.mode === "generation"
+        ? Promise.resolve(simulatedModelFailure(failure.errorType))
+        : buildOutput({
+            providerRequestId: r.id,
+            endpointId: r.endpointId,
+            category: r.category ?? null,
+            input: r.input,
+            linksExpireAt: Math.floor(end / 1000) + LINK_LIFETIME_SECONDS,
+            inferenceMs: r.latencyMs - queueMsOf(r),
+            ...(this.options.links ? { links: this.options.links() } : {}),
+          });
+    const entry = settling(built, () => this.outputs.get(r.id) === entry && this.outputs.delete(r.id));
+    this.outputs.set(r.id, entry);
+    const max = this.options.maxTracked ?? Infinity;
+    if (this.outputs.size > max) this.outputs.delete(this.outputs.keys().next().value!);
     return built;
   }
 
