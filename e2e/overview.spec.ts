@@ -44,7 +44,7 @@ test("the Overview shows the balance, the 7-day spend and the latest run after a
   await expect(page.getByTestId("getting-started").locator('li[data-done="false"]')).toContainText("Create an API key");
 
   // The 30-day window holds the same run.
-  await page.getByRole("link", { name: "30d" }).click();
+  await page.getByRole("link", { name: "30d", exact: true }).click();
   await expect(page).toHaveURL(/spend=30d/);
   await expect(page.getByTestId("overview-spend")).toHaveText(charged);
   await expect(page.getByTestId("spend-chart").locator("rect")).toHaveCount(30);
