@@ -10,7 +10,15 @@ export type BenchServer = {
   cpu: () => { server: number; postgres: number };
   /** Resident memory of the server's processes now, in MB. */
   rssMb: () => number;
+  /** Its /metrics now (Prometheus text). */
+  scrape: () => Promise<string>;
 };
+
+/**
+ * The servers run with /metrics on, as deployed: recording costs a few µs a request
+ * (bench/RESULTS.md, "issue 20"), and the field bench reads the event-loop delay and GC time there.
+ */
+const METRICS_TOKEN = "bench-metrics-token";
 
 /** VmRSS of every process in the server's process group, in MB. */
 function rssOf(serverGroup: number): number {
@@ -110,6 +118,7 @@ export async function startServer(
       AUTH_TRUST_HOST: "true",
       // A production setup on the local payment provider: allowed for the bench (no payments run).
       ALLOW_LOCAL_PAYMENTS: "true",
+      METRICS_TOKEN,
       // BENCH_LOG_LEVEL=info: every request's log line too (what the server was asked, when).
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
       ...extraEnv,
@@ -133,6 +142,11 @@ export async function startServer(
     databaseUrl,
     cpu: () => cpuOf(child.pid!),
     rssMb: () => rssOf(child.pid!),
+    scrape: async () => {
+      const res = await fetch(`${baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+      if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
+      return res.text();
+    },
     stop: async () => {
       const exited = new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)));
       try {

@@ -11,6 +11,7 @@ import { generateApiKey } from "@/lib/auth/api-key";
 import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { agent, call, openStream, sleep, type Answer, type SseClient, type SseEvent } from "../lib/clients";
 import { load, percentile } from "../lib/load";
+import { loopWindow } from "../lib/loop";
 import type { Row } from "../lib/report";
 import { startServer, type BenchServer } from "../lib/server";
 import { assertLedger, ledgerCheck } from "./gateway";
@@ -25,7 +26,8 @@ import type { Scenario } from "./types";
  * N is the time the gateway added. Shapes, each beside `GET /health` of the same run:
  *  a. in-flight capacity: closed-loop sync `/run` clients (starts spread over one mean latency),
  *     billed gen/s in the steady window vs the ideal clients ÷ mean latency, added time, RSS and
- *     database connections at the peak; 5–15 s × 1,024 clients, then 1–5 s × 256;
+ *     database connections at the peak, the server's event-loop delay and GC time over the shape
+ *     (its /metrics) beside the bench's own loop delay; 5–15 s × 1,024 clients, then 1–5 s × 256;
  *  b. polling: queue jobs of 120 s, each client polling its status every 500 ms (after each
  *     answer, as @fal-ai/client does). The marginal server CPU of a poll — CPU in a polling window
  *     minus the same jobs' CPU in windows without polls — against `GET /health` polled the same
@@ -252,9 +254,11 @@ async function inFlight(
   freshSockets();
   const cpu0 = serverCpu(ctx);
   const t0 = performance.now();
+  const window = await loopWindow(ctx.a);
   const { result: records, peak } = await sampled(ctx, () =>
     syncClients({ urls: [`${ctx.a.baseUrl}/run/${MODEL}`], keys: ctx.keys, ...o }),
   );
+  const loop = await window.end();
   const cpuMs = ((serverCpu(ctx) - cpu0) * 1000) / Math.max(1, records.length);
   const fig = syncFigures(records, o);
   // BENCH_FIELD_RAW=<dir>: every answer of the shape (end, simulator latency, answer ms, Server-Timing) as JSON lines.
@@ -278,8 +282,11 @@ async function inFlight(
     "server CPU ms/gen (× /health)": `${f2(cpuMs)} (${f1(cpuMs / ctx.healthCpuMs)})`,
     "peak RSS MB": Math.round(peak.rssMb),
     "peak DB conns (active)": `${peak.connections} (${peak.active})`,
+    "server loop delay p99 / max ms": `${f1(loop.server.p99)} / ${f1(loop.server.max)}`,
+    "server GC ms/s (major)": `${f1(loop.gc.msPerSecond)} (${loop.gc.major})`,
+    "bench loop delay p99 / max ms": `${f1(loop.bench.p99)} / ${f1(loop.bench.max)}`,
   });
-  return { ...fig, cpuMs, peak, seconds: (performance.now() - t0) / 1000 };
+  return { ...fig, cpuMs, peak, loop, seconds: (performance.now() - t0) / 1000 };
 }
 
 // ---------------------------------------------------------------------------------------------
