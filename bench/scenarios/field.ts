@@ -50,6 +50,8 @@ const MODEL = "fal-ai/flux/schnell";
 const GRANT = 100_000_000;
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
 /** BENCH_FIELD_SHAPES=b,c runs only those shapes (a, b, c, d, d2, faults); default all. */
+/** BENCH_FIELD_A_SPREAD=1: shape a's clients alternate between both instances (one process per core). */
+const spreadA = process.env.BENCH_FIELD_A_SPREAD === "1";
 const shapes = new Set((process.env.BENCH_FIELD_SHAPES ?? "a,b,c,d,d2,faults").split(",").map((x) => x.trim()));
 
 const SIZES = quick
@@ -256,7 +258,11 @@ async function inFlight(
   const t0 = performance.now();
   const window = await loopWindow(ctx.a);
   const { result: records, peak } = await sampled(ctx, () =>
-    syncClients({ urls: [`${ctx.a.baseUrl}/run/${MODEL}`], keys: ctx.keys, ...o }),
+    syncClients({
+      urls: spreadA ? [ctx.a, ctx.b].map((s) => `${s.baseUrl}/run/${MODEL}`) : [`${ctx.a.baseUrl}/run/${MODEL}`],
+      keys: ctx.keys,
+      ...o,
+    }),
   );
   const loop = await window.end();
   const cpuMs = ((serverCpu(ctx) - cpu0) * 1000) / Math.max(1, records.length);
