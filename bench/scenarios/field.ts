@@ -330,8 +330,10 @@ async function pollUntilDone(
   for (;;) {
     if (performance.now() > giveUpAt) throw new Error(`queue job not completed after 180 s: ${statusUrl}`);
     const mode = target();
+    // A paused client skips a poll but keeps its cadence: resuming on a short tick would bunch
+    // all clients' next polls into one burst, which no real population of clients makes.
     if (mode === "pause") {
-      await sleep(100);
+      await sleep(500);
       continue;
     }
     const a = await call(mode === "status" ? statusUrl : healthUrl, { key: mode === "status" ? key : undefined });
@@ -383,18 +385,30 @@ async function polling(ctx: Ctx, rows: Row[]) {
   const polls: Poll[] = [];
   let mode: "status" | "health" | "pause" = "status";
   const t0 = performance.now();
-  const jobs = await Promise.all(
-    Array.from({ length: n }, async (_, i) => (await sleep((i * 1000) / n), submitQueued(ctx.a.baseUrl, keyOf(i), POLL_JOB_MS))),
-  );
+  // Each client starts polling as soon as its own submit is answered (as @fal-ai/client does), so
+  // the population's polls stay spread over the 500 ms period instead of arriving in one burst.
+  let submits = 0;
+  let allSubmitted!: () => void;
+  const submittedAll = new Promise<void>((r) => (allSubmitted = r));
+  const clients = Array.from({ length: n }, async (_, i) => {
+    await sleep((i * 1000) / n);
+    const j = await submitQueued(ctx.a.baseUrl, keyOf(i), POLL_JOB_MS);
+    if (++submits === n) allSubmitted();
+    await pollUntilDone(j.statusUrl, j.responseUrl, keyOf(i), polls, () => mode, `${ctx.a.baseUrl}/health`);
+  });
+  await Promise.race([submittedAll, Promise.all(clients)]); // a failed submit ends the shape
   const submitted = performance.now();
-  const clients = jobs.map((j, i) => pollUntilDone(j.statusUrl, j.responseUrl, keyOf(i), polls, () => mode, `${ctx.a.baseUrl}/health`));
   const window = async (seconds: number) => {
+    // The monotonic clock (µs) lines the windows up with the servers' --trace-gc (BENCH_TRACE_GC=1).
+    console.log(`field b: ${mode} window of ${seconds} s from hrtime ${process.hrtime.bigint() / 1000n} µs`);
     const c0 = serverCpu(ctx);
     const p0 = polls.length + healthPolls.length;
     const k0 = polls.length;
     const w0 = performance.now();
+    const l0 = await loopWindow(ctx.a);
     await sleep(seconds * 1000);
     return {
+      loop: await l0.end(),
       cpu: serverCpu(ctx) - c0,
       polls: polls.length + healthPolls.length - p0,
       seconds: (performance.now() - w0) / 1000,
@@ -428,6 +442,12 @@ async function polling(ctx: Ctx, rows: Row[]) {
   const errors = polls.filter((p) => p.status !== 200).length + healthPolls.filter((p) => p.status !== 200).length;
   const statusMs = per(status);
   const healthMs = per(health);
+  // BENCH_FIELD_RAW=<dir>: every poll of the shape (what, when it ended, answer ms, status) as JSON lines.
+  if (process.env.BENCH_FIELD_RAW) {
+    mkdirSync(process.env.BENCH_FIELD_RAW, { recursive: true });
+    const lines = [...polls.map((p) => ({ what: "status", ...p })), ...healthPolls.map((p) => ({ what: "health", ...p }))];
+    writeFileSync(path.join(process.env.BENCH_FIELD_RAW, `b-${n}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n"));
+  }
   rows.push({
     shape: `b. ${n} queue clients polling status every 500 ms (${POLL_JOB_MS / 1000} s jobs)`,
     polls: s.n,
@@ -440,6 +460,9 @@ async function polling(ctx: Ctx, rows: Row[]) {
     errors,
     "idle CPU % (no polls)": f1(idleRate * 100),
     "windows from s / run claims in them": `${f1(windowsFrom)} / ${claimsInWindows}`,
+    "server loop delay p99 / max ms, GC ms/s (major): status, /health windows": [status, health]
+      .map((w) => `${f1(w.loop.server.p99)} / ${f1(w.loop.server.max)}, ${f1(w.loop.gc.msPerSecond)} (${w.loop.gc.major})`)
+      .join("; "),
   });
   return {
     jobs: n,
