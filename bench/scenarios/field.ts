@@ -49,10 +49,10 @@ import type { Scenario } from "./types";
 const MODEL = "fal-ai/flux/schnell";
 const GRANT = 100_000_000;
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
-/** BENCH_FIELD_SHAPES=b,c runs only those shapes (a, b, c, d, d2, faults); default all. */
+/** BENCH_FIELD_SHAPES=b,c runs only those shapes (a, b, c, q, d, d2, faults); default all. */
 /** BENCH_FIELD_A_SPREAD=1: shape a's clients alternate between both instances (one process per core). */
 const spreadA = process.env.BENCH_FIELD_A_SPREAD === "1";
-const shapes = new Set((process.env.BENCH_FIELD_SHAPES ?? "a,b,c,d,d2,faults").split(",").map((x) => x.trim()));
+const shapes = new Set((process.env.BENCH_FIELD_SHAPES ?? "a,b,c,q,d,d2,faults").split(",").map((x) => x.trim()));
 
 const SIZES = quick
   ? {
@@ -610,6 +610,91 @@ async function streams(ctx: Ctx, rows: Row[]) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// q. What a generation costs by path: why the mixed shapes need more of the machine than a.
+
+/**
+ * The same closed-loop clients and 2 s jobs (well inside capacity) sync, then queued as
+ * @fal-ai/client does it (submit, poll every 500 ms from the job's end, fetch the result): server
+ * and PostgreSQL CPU, database transactions and HTTP requests per generation, each path alone.
+ */
+async function costByPath(ctx: Ctx, rows: Row[]) {
+  const clients = quick ? 16 : 64;
+  const seconds = quick ? 10 : 25;
+  const jobMs = 2_000;
+  const keyOf = (i: number) => ctx.keys[(256 + i) % SIZES.users]!;
+  const out: Record<string, unknown> = {};
+  const measure = async (path: "sync" | "queue", one: (key: string) => Promise<{ polls: number; doneMs: number }>) => {
+    freshSockets();
+    await sleep(2_000);
+    const cpu0 = { a: ctx.a.cpu(), b: ctx.b.cpu() };
+    const x0 = await transactions(ctx);
+    const t0 = performance.now();
+    let gens = 0;
+    let polls = 0;
+    const done: number[] = [];
+    await Promise.all(
+      Array.from({ length: clients }, async (_, i) => {
+        await sleep((i * jobMs) / clients);
+        while (performance.now() - t0 < seconds * 1000) {
+          const r = await one(keyOf(i));
+          gens++;
+          polls += r.polls;
+          done.push(r.doneMs - jobMs);
+        }
+      }),
+    );
+    const elapsed = (performance.now() - t0) / 1000;
+    // The work a generation leaves behind (webhooks, run ends) lands within a second or two.
+    await sleep(3_000);
+    const cpu1 = { a: ctx.a.cpu(), b: ctx.b.cpu() };
+    const server = (cpu1.a.server - cpu0.a.server + cpu1.b.server - cpu0.b.server) * 1000;
+    const figures = {
+      gens,
+      rate: gens / elapsed,
+      serverMs: server / gens,
+      postgresMs: ((cpu1.a.postgres - cpu0.a.postgres) * 1000) / gens,
+      transactions: ((await transactions(ctx)) - x0) / gens,
+      polls: polls / gens,
+      added: stats(done),
+    };
+    rows.push({
+      path: `${path}: ${clients} clients, ${jobMs / 1000} s jobs`,
+      "gen/s": f1(figures.rate),
+      "server CPU ms/gen (× /health)": `${f2(figures.serverMs)} (${f1(figures.serverMs / ctx.healthCpuMs)})`,
+      "PostgreSQL CPU ms/gen": f2(figures.postgresMs),
+      "DB transactions/gen": f1(figures.transactions),
+      "status polls/gen": f1(figures.polls),
+      "done after the job, p50 / p99 ms": `${f1(figures.added.p50)} / ${f1(figures.added.p99)}`,
+    });
+    out[path] = figures;
+  };
+  await measure("sync", async (key) => {
+    const a = await call(`${ctx.a.baseUrl}/run/${MODEL}`, { key, body: bodyOf(jobMs) });
+    if (a.status !== 200) throw new Error(`sync: ${a.status} ${a.body.slice(0, 200)}`);
+    return { polls: 0, doneMs: a.ms };
+  });
+  await measure("queue", async (key) => {
+    const t0 = performance.now();
+    const job = await submitQueued(ctx.a.baseUrl, key, jobMs);
+    await sleep(t0 + jobMs - performance.now());
+    let polls = 0;
+    for (;;) {
+      const a = await call(job.statusUrl, { key });
+      polls++;
+      const status = a.status === 200 ? (JSON.parse(a.body) as { status: string }).status : `HTTP ${a.status}`;
+      if (status === "completed") break;
+      if (status === "failed" || status === "cancelled" || a.status !== 200) throw new Error(`queue status: ${status}`);
+      await sleep(500);
+    }
+    const doneMs = performance.now() - t0;
+    const result = await call(job.responseUrl, { key });
+    if (result.status !== 200) throw new Error(`queue result: ${result.status} ${result.body.slice(0, 200)}`);
+    return { polls, doneMs };
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // d. Mixed.
 
 /** `spread`: sync and polling clients alternate between the two instances, as behind a load balancer (streams always do). */
@@ -788,6 +873,7 @@ export const fieldScenario: Scenario = {
       const pollRows: Row[] = [];
       const streamRows: Row[] = [];
       const mixedRows: Row[] = [];
+      const costRows: Row[] = [];
       const faultRows: Row[] = [];
       if (shapes.has("a")) {
         console.log("field a: in-flight capacity…");
@@ -819,6 +905,10 @@ export const fieldScenario: Scenario = {
         const c = await streams(ctx, streamRows);
         queued += c.jobs;
         data.c = c;
+      }
+      if (shapes.has("q")) {
+        console.log("field q: cost by path…");
+        data.q = await costByPath(ctx, costRows);
       }
       if (shapes.has("d")) {
         console.log("field d: mixed…");
@@ -854,6 +944,7 @@ export const fieldScenario: Scenario = {
         tables: [
           { title: "Field b: polling (CPU per poll: marginal, same jobs in flight)", rows: pollRows },
           { title: "Field c: idle streams", rows: streamRows },
+          { title: "Field q: what a generation costs by path (each alone, 2 s jobs)", rows: costRows },
           { title: "Field d: mixed", rows: mixedRows },
           {
             title: `Field: faults under load; ledger check OK (${ledger.completed} completed generations, all charged once)`,
