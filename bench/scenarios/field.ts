@@ -39,6 +39,9 @@ import type { Scenario } from "./types";
  *     while no event happens (after the last check, before the ends), then each final event's
  *     arrival minus its row's `created_at` (the ending's transaction start: an upper bound on the
  *     delay after its commit);
+ *  q. cost by path: the same 64 closed-loop clients and 2 s jobs sync, then queued (submit, poll
+ *     from the job's end, fetch the result): server and PostgreSQL CPU, transactions and polls per
+ *     generation, each path alone (what makes d heavier than a at the same generations/s);
  *  d. mixed: half sync, a quarter polling, a quarter streaming, at once; d2 the same with the sync
  *     and polling clients spread over both instances too (one Node process per core, as deployed).
  * Then faults: sync clients hanging up mid-run (their jobs still finish, charged once), streams
