@@ -39,9 +39,10 @@ import type { Scenario } from "./types";
  *     while no event happens (after the last check, before the ends), then each final event's
  *     arrival minus its row's `created_at` (the ending's transaction start: an upper bound on the
  *     delay after its commit);
- *  q. cost by path: the same 64 closed-loop clients and 2 s jobs sync, then queued (submit, poll
+ *  q. cost by path: the same 24 closed-loop clients and 2 s jobs sync, then queued (submit, poll
  *     from the job's end, fetch the result): server and PostgreSQL CPU, transactions and polls per
- *     generation, each path alone (what makes d heavier than a at the same generations/s);
+ *     generation above the idle cost, each path alone (what makes d heavier than a at the same
+ *     generations/s);
  *  d. mixed: half sync, a quarter polling, a quarter streaming, at once; d2 the same with the sync
  *     and polling clients spread over both instances too (one Node process per core, as deployed).
  * Then faults: sync clients hanging up mid-run (their jobs still finish, charged once), streams
@@ -175,6 +176,16 @@ const activityBetween = (a: Map<string, number>, b: Map<string, number>) =>
       .filter(([, n]) => n > 0)
       .sort((x, y) => y[1] - x[1]),
   );
+
+/**
+ * Transactions that wrote, counted by the next transaction id (cluster-wide: the bench's machine
+ * is quiet otherwise). Exact at any moment, where pg_stat_database's counts come in as each
+ * backend reports them: seconds late, and up to a minute when backends contend for the report.
+ */
+async function writeTransactions(ctx: Ctx): Promise<number> {
+  const [row] = await ctx.pg`select pg_snapshot_xmax(pg_current_snapshot())::text as n`;
+  return Number(row!.n);
+}
 
 async function transactions(ctx: Ctx): Promise<number> {
   const [row] = await ctx.pg`select (xact_commit + xact_rollback)::bigint::text as n from pg_stat_database where datname = ${ctx.dbName}`;
@@ -616,21 +627,38 @@ async function streams(ctx: Ctx, rows: Row[]) {
 // q. What a generation costs by path: why the mixed shapes need more of the machine than a.
 
 /**
- * The same closed-loop clients and 2 s jobs (well inside capacity) sync, then queued as
- * @fal-ai/client does it (submit, poll every 500 ms from the job's end, fetch the result): server
- * and PostgreSQL CPU, database transactions and HTTP requests per generation, each path alone.
+ * The same closed-loop clients and 2 s jobs sync, then queued as @fal-ai/client does it (submit,
+ * poll every 500 ms from the job's end, fetch the result): server and PostgreSQL CPU, database
+ * transactions and HTTP requests per generation, each path alone. 24 clients (BENCH_Q_CLIENTS)
+ * keep both paths inside one instance's capacity: at 64 the queued path filled the server, its
+ * jobs ended late, and the extra polls that lateness brings were counted as the path's cost.
  */
 async function costByPath(ctx: Ctx, rows: Row[]) {
-  const clients = quick ? 16 : 64;
+  const clients = Number(process.env.BENCH_Q_CLIENTS ?? (quick ? 16 : 24));
   const seconds = quick ? 10 : 25;
   const jobMs = 2_000;
   const keyOf = (i: number) => ctx.keys[(256 + i) % SIZES.users]!;
   const out: Record<string, unknown> = {};
+  const cpuNow = () => {
+    const [a, b] = [ctx.a.cpu(), ctx.b.cpu()];
+    return { server: a.server + b.server, postgres: a.postgres, at: performance.now() };
+  };
   const measure = async (path: "sync" | "queue", one: (key: string) => Promise<{ polls: number; doneMs: number }>) => {
     freshSockets();
     await sleep(2_000);
-    const cpu0 = { a: ctx.a.cpu(), b: ctx.b.cpu() };
-    const x0 = await transactions(ctx);
+    // Both instances' and PostgreSQL's idle cost (the job loops' ticks), subtracted below: what is
+    // left per generation is what generations cost, at any rate of them.
+    const idle0 = { ...cpuNow(), x: await writeTransactions(ctx) };
+    await sleep(3_000);
+    const idle1 = { ...cpuNow(), x: await writeTransactions(ctx) };
+    const idleSeconds = (idle1.at - idle0.at) / 1000;
+    const idleRate = {
+      server: (idle1.server - idle0.server) / idleSeconds,
+      postgres: (idle1.postgres - idle0.postgres) / idleSeconds,
+      x: (idle1.x - idle0.x) / idleSeconds,
+    };
+    const cpu0 = cpuNow();
+    const x0 = await writeTransactions(ctx);
     const t0 = performance.now();
     let gens = 0;
     let polls = 0;
@@ -649,14 +677,16 @@ async function costByPath(ctx: Ctx, rows: Row[]) {
     const elapsed = (performance.now() - t0) / 1000;
     // The work a generation leaves behind (webhooks, run ends) lands within a second or two.
     await sleep(3_000);
-    const cpu1 = { a: ctx.a.cpu(), b: ctx.b.cpu() };
-    const server = (cpu1.a.server - cpu0.a.server + cpu1.b.server - cpu0.b.server) * 1000;
+    const cpu1 = cpuNow();
+    const x1 = await writeTransactions(ctx);
+    const window = (cpu1.at - cpu0.at) / 1000;
     const figures = {
       gens,
       rate: gens / elapsed,
-      serverMs: server / gens,
-      postgresMs: ((cpu1.a.postgres - cpu0.a.postgres) * 1000) / gens,
-      transactions: ((await transactions(ctx)) - x0) / gens,
+      serverMs: ((cpu1.server - cpu0.server - idleRate.server * window) * 1000) / gens,
+      postgresMs: ((cpu1.postgres - cpu0.postgres - idleRate.postgres * window) * 1000) / gens,
+      transactions: (x1 - x0 - idleRate.x * window) / gens,
+      idle: { serverCpuPercent: idleRate.server * 100, postgresCpuPercent: idleRate.postgres * 100, transactionsPerSecond: idleRate.x },
       polls: polls / gens,
       added: stats(done),
     };
@@ -665,7 +695,7 @@ async function costByPath(ctx: Ctx, rows: Row[]) {
       "gen/s": f1(figures.rate),
       "server CPU ms/gen (× /health)": `${f2(figures.serverMs)} (${f1(figures.serverMs / ctx.healthCpuMs)})`,
       "PostgreSQL CPU ms/gen": f2(figures.postgresMs),
-      "DB transactions/gen": f1(figures.transactions),
+      "DB write transactions/gen": f1(figures.transactions),
       "status polls/gen": f1(figures.polls),
       "done after the job, p50 / p99 ms": `${f1(figures.added.p50)} / ${f1(figures.added.p99)}`,
     });

@@ -3,6 +3,7 @@ import { isProviderUnavailable, ProviderRejectedError } from "@/lib/provider";
 import { logEvent, notifyGeneration, progressEvent, statusEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
 import { cachedModelRow } from "@/lib/catalog/get";
+import type { ModelRow } from "@/lib/catalog/columns";
 import { ensureSubmitted, failureOutcome, outcomeOf, providerOf, providerWebhookUrl, refOf } from "./provider-calls";
 import { RunJournal } from "./run-journal";
 import { appendEvents, generationById, markInProgress, setQueuePosition } from "./store";
@@ -39,15 +40,16 @@ export async function submitJobStep(id: string): Promise<StepState> {
       job.row,
       new ProviderRejectedError(job.row.provider as "local", "submit", `Model ${job.row.modelId} is no longer in the catalog`),
     );
+  let row: GenerationRow;
   try {
-    const row = await ensureSubmitted(db, job.row, job.model, { webhook: true });
+    row = await ensureSubmitted(db, job.row, job.model, { webhook: true });
     if (isFinal(row.status)) return { state: "final", logsSeen: 0 };
   } catch (err) {
     if (isProviderUnavailable(err)) throw err;
     return endWith(db, job.row, err);
   }
   const callback = providerOf(job.row).callsBackTo(providerWebhookUrl());
-  return { ...(await checkJobStep(id, 0)), callback };
+  return { ...(await check(db, row, job.model, 0)), callback };
 }
 
 /** Reads the provider's status: records new logs and the move to running; `done` once it completed. */
@@ -55,7 +57,12 @@ export async function checkJobStep(id: string, logsSeen: number): Promise<StepSt
   const db = await getDb();
   const job = await load(db, id);
   if (!job || isFinal(job.row.status) || !job.model) return { state: "final", logsSeen };
-  const { row, model } = job;
+  return check(db, job.row, job.model, logsSeen);
+}
+
+/** The status check on a row just read (or just submitted: the submit step checks without reading it again). */
+async function check(db: Db, row: GenerationRow, model: ModelRow, logsSeen: number): Promise<StepState> {
+  const id = row.id;
   let status;
   try {
     status = await providerOf(row).status(refOf(row, model), { logs: true });

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { relaxedOf, type Db } from "@/db/client";
 import { generationRequests, inboundEvents } from "@/db/schema";
 import { inngest } from "@/inngest/client";
 import { generationProviderCompleted } from "@/inngest/events";
-import { rehostResult } from "@/lib/assets/rehost";
+import { rehostResult, type WrittenAsset } from "@/lib/assets/rehost";
 import { log } from "@/lib/logger";
 import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/net/body";
 import { fetchProviderMedia, verifyProviderWebhook, webhookScheme, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
@@ -64,14 +64,16 @@ async function handle(db: Db, event: ProviderWebhookEvent): Promise<WebhookAnswe
   if (!job)
     return { ok: true, status: event.body.status === "OK" ? "completed" : "failed", deduped: false, unmapped: true, assets: noAssets };
   if (isFinal(job.status)) return { ok: true, status: job.status, deduped: false, unmapped: false, assets: noAssets };
-  const { outcome, assets } = await outcomeOfWebhook(db, job, event);
+  // The copies' `stored` marks are left to the ending's statement, as a run's journal leaves them.
+  const written: WrittenAsset[] = [];
+  const { outcome, assets } = await outcomeOfWebhook(db, job, event, written);
   // The result was copied here (unless passthrough): the ending records `storing` before `completed`, as a run's journal does.
   const rehosted = outcome.kind === "completed" && !job.passthrough;
   const { row } = await finalizeGeneration(
     db,
     job,
     outcome,
-    rehosted ? { ...NOTHING_UNRECORDED, events: [progressEvent("storing")] } : NOTHING_UNRECORDED,
+    rehosted ? { ...NOTHING_UNRECORDED, events: [progressEvent("storing")], written } : NOTHING_UNRECORDED,
   );
   await inngest
     .send({ name: generationProviderCompleted.name, data: { generationId: job.id } })
@@ -83,6 +85,7 @@ async function outcomeOfWebhook(
   db: Db,
   job: GenerationRow,
   event: ProviderWebhookEvent,
+  written: WrittenAsset[],
 ): Promise<{ outcome: GenerationOutcome; assets: WebhookAnswer["assets"] }> {
   let result: ProviderResult;
   if (event.outcome.kind === "completed") result = { ok: true, output: event.outcome.output };
@@ -96,12 +99,14 @@ async function outcomeOfWebhook(
     }
   }
   if (!result.ok) return { outcome: { kind: "failed", errorCode: "generation_failed", message: result.error.message }, assets: noAssets };
-  const hosted = await rehostResult(db, result.output, {
+  // Asynchronous commits, as a run's copies (provider-calls' rehostOutput): the ending's commit makes them durable.
+  const hosted = await rehostResult(relaxedOf(db), result.output, {
     userId: job.userId,
     generationId: job.id,
     falRequestId: job.providerRequestId,
     passthrough: job.passthrough,
     readMedia: fetchProviderMedia,
+    deferStored: (asset) => (written.push(asset), true),
   });
   return { outcome: { kind: "completed", providerOutput: result.output, output: hosted.output }, assets: hosted.counts };
 }

@@ -14,6 +14,7 @@ import {
   finishRun,
   loadOps,
   parkRun,
+  parkRunOnWait,
   resolveExpiredOps,
   SYSTEM_EVENTS,
   type ClaimedRun,
@@ -128,8 +129,7 @@ export class RunDriver {
         await this.park("queued", now + (decision.afterMs ?? host.backoff(this.attempt)));
         return true;
       case "wait":
-        await this.addWait(decision.wait, now);
-        return false;
+        return this.addWait(decision.wait, now);
     }
   }
 
@@ -151,16 +151,31 @@ export class RunDriver {
     }
   }
 
-  /** Records a new wait (one statement with the lease; a queued job's status check ends here). */
-  private async addWait(wait: WaitSpec, now: number) {
+  /**
+   * Records a new wait. When nothing else is due and no slot is held, that same statement parks the
+   * run until its earliest wait (returns true: the claim is over); otherwise the loop goes on.
+   */
+  private async addWait(wait: WaitSpec, now: number): Promise<boolean> {
     const { host, run, lease } = this;
-    if (this.waits.some((o) => o.stepId === wait.stepId) || wait.stepId in this.steps) return;
+    if (this.waits.some((o) => o.stepId === wait.stepId) || wait.stepId in this.steps) return false;
     const row: OpRow = { ...wait, runId: run.id, kind: "wait", attempt: 0, dueAt: new Date(wait.dueAt), createdAt: new Date(now) };
-    const current = await commitRunWithOps(await host.getDb(), run.id, lease, [row], now, host.leaseMs);
+    const waits = [...this.waits, row];
+    const nextAt = Math.min(...waits.map((o) => o.dueAt.getTime()));
+    const db = await host.getDb();
+    if (!run.concurrency && !host.stopping() && nextAt > now) {
+      this.assertAlive();
+      const parked = await parkRunOnWait(db, run.id, lease, [row], nextAt, now);
+      if (!parked) throw new LostRun();
+      this.waits = waits;
+      host.wakeAt(parked.nextAt);
+      return true;
+    }
+    const current = await commitRunWithOps(db, run.id, lease, [row], now, host.leaseMs);
     if (!current) throw new LostRun();
     this.steps = current.steps;
     this.stack = current.stack;
-    this.waits.push(row);
+    this.waits = waits;
+    return false;
   }
 
   /** Settles timed-out waits with null (unless an event got to one first), in one statement. */

@@ -56,8 +56,8 @@ export async function ingestEvents(tx: Tx, registry: Registry, events: JobEvent[
 
 /**
  * The common send, in one statement and no explicit transaction: one event. Stores it, starts the
- * runs it triggers (both only if its id is new) and returns the waits it may resolve; those (rare)
- * are resolved in their own transaction.
+ * runs it triggers (both only if its id is new) and finds the waits it may resolve; each of those
+ * is then settled in one more statement (resolveWait).
  */
 export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now: number): Promise<IngestResult> {
   const runs = registry
@@ -113,12 +113,9 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
   const waits = rows
     .filter((r) => r.kind === "wait" && waitHolds(r.expression, r.run_event, event))
     .sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
-  if (waits.length) {
-    await db.transaction(async (tx) => {
-      for (const wait of waits) {
-        if (await resolveWait(tx, wait.run_id, wait.step_id!, { type: "data", data: event }, now)) out.woken.push(wait.run_id);
-      }
-    });
+  // Each settles in its own statement: a wait's settling touches no other wait's rows.
+  for (const wait of waits) {
+    if (await resolveWait(db, wait.run_id, wait.step_id!, { type: "data", data: event }, now)) out.woken.push(wait.run_id);
   }
   return out;
 }
@@ -184,30 +181,32 @@ async function resolveMatchingWaits(tx: Tx, event: JobEvent, now: number, out: I
 }
 
 /**
- * Settles a wait with an event: deleting its row is the claim, so an event and the timeout (or two
- * events) can never both settle it. The result is merged into the run's steps, and a parked run
- * becomes due now; a running one is flagged to go round again instead of parking.
+ * Settles a wait with an event, in one statement: deleting its row is the claim, so an event and
+ * the timeout (or two events) can never both settle it. The result is merged into the run's steps,
+ * and a parked run becomes due now; a running one is flagged to go round again instead of parking.
  *
  * Locks as the timeout does (run-driver's `resolveExpired`): the run's row first, then the wait's.
  * Deleting the wait first deadlocked against a timeout of the same wait under load (bench field).
- * Called inside a transaction.
+ * A wait the timeout took meanwhile is gone when the lock is granted: nothing is written.
  */
-export async function resolveWait(tx: Queryable, runId: string, stepId: string, result: MemoizedStep, now: number) {
-  await tx.select({ id: jobRuns.id }).from(jobRuns).where(eq(jobRuns.id, runId)).for("update");
-  const deleted = await tx
-    .delete(jobRunOps)
-    .where(and(eq(jobRunOps.runId, runId), eq(jobRunOps.stepId, stepId), eq(jobRunOps.kind, "wait")))
-    .returning({ stepId: jobRunOps.stepId });
-  if (!deleted.length) return false;
-  await tx
-    .update(jobRuns)
-    .set({
-      steps: sql`${jobRuns.steps} || ${json({ [stepId]: result })}`,
-      stack: sql`${jobRuns.stack} || ${json([stepId])}`,
-      wake: true,
-      status: sql`case when ${jobRuns.status} = 'waiting' then 'queued' else ${jobRuns.status} end`,
-      nextAt: sql`case when ${jobRuns.status} = 'waiting' then ${at(now).toISOString()}::timestamptz else ${jobRuns.nextAt} end`,
-    })
-    .where(eq(jobRuns.id, runId));
-  return true;
+export async function resolveWait(db: Queryable, runId: string, stepId: string, result: MemoizedStep, now: number) {
+  const rows = await rawRows<{ id: string }>(
+    db,
+    sql`with held as (
+          select id from ${jobRuns} where id = ${runId} for update
+        ), gone as (
+          delete from ${jobRunOps} o using held
+          where o.run_id = held.id and o.step_id = ${stepId} and o.kind = 'wait'
+          returning o.run_id
+        )
+        update ${jobRuns} r set
+          steps = r.steps || ${json({ [stepId]: result })},
+          stack = r.stack || ${json([stepId])},
+          wake = true,
+          status = case when r.status = 'waiting' then 'queued' else r.status end,
+          next_at = case when r.status = 'waiting' then ${at(now).toISOString()}::timestamptz else r.next_at end
+        from gone where r.id = gone.run_id
+        returning r.id`,
+  );
+  return rows.length > 0;
 }

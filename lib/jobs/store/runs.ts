@@ -38,6 +38,45 @@ export async function commitRun(db: Queryable, runId: string, lease: string, pat
  * undefined if the run was lost.
  */
 export async function commitRunWithOps(db: Queryable, runId: string, lease: string, ops: OpRow[], now: number, leaseMs: number) {
+  const [row] = await rawRows<{ steps: unknown; stack: unknown }>(
+    db,
+    sql`with held as (
+          update ${jobRuns} set next_at = ${at(now + leaseMs).toISOString()}::timestamptz
+          where id = ${runId} and lease = ${lease} and status = 'running'
+          returning steps, stack
+        ), added as (${insertOps(ops)})
+        select steps, stack from held`,
+  );
+  if (!row) return undefined;
+  return { steps: parsed(row.steps) as Record<string, MemoizedStep>, stack: parsed(row.stack) as string[] };
+}
+
+/**
+ * A holder's last write before a wait, in one statement: records the wait and hands the run back
+ * until `nextAt` (the earliest of its waits), unless an event woke it during the call (then it is
+ * due now, as parkRun does). For runs without concurrency slots (nothing else to touch). Returns
+ * where the run now stands, or undefined if the holder lost it (then nothing was written).
+ */
+export async function parkRunOnWait(db: Queryable, runId: string, lease: string, ops: OpRow[], nextAt: number, now: number) {
+  const [row] = await rawRows<{ status: JobRunStatus; next_at: string | Date }>(
+    db,
+    sql`with held as (
+          select id from ${jobRuns} where id = ${runId} and lease = ${lease} and status = 'running' for update
+        ), added as (${insertOps(ops)})
+        update ${jobRuns} r set
+          status = case when r.wake then 'queued' else 'waiting' end,
+          next_at = case when r.wake then ${at(now).toISOString()}::timestamptz else ${at(nextAt).toISOString()}::timestamptz end,
+          wake = false,
+          lease = null
+        from held where r.id = held.id
+        returning r.status, r.next_at`,
+  );
+  if (!row) return undefined;
+  return { status: row.status, nextAt: new Date(row.next_at).getTime() };
+}
+
+/** The insert of a held run's new ops, as a CTE of a statement whose `held` names the run if still held. */
+function insertOps(ops: OpRow[]) {
   const values = sql.join(
     ops.map(
       (o) =>
@@ -45,22 +84,10 @@ export async function commitRunWithOps(db: Queryable, runId: string, lease: stri
     ),
     sql`, `,
   );
-  const [row] = await rawRows<{ steps: unknown; stack: unknown }>(
-    db,
-    sql`with held as (
-          update ${jobRuns} set next_at = ${at(now + leaseMs).toISOString()}::timestamptz
-          where id = ${runId} and lease = ${lease} and status = 'running'
-          returning steps, stack
-        ), added as (
-          insert into ${jobRunOps} (run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
+  return sql`insert into ${jobRunOps} (run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
           select v.* from (values ${values}) v(run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
           where exists (select 1 from held)
-          on conflict do nothing
-        )
-        select steps, stack from held`,
-  );
-  if (!row) return undefined;
-  return { steps: parsed(row.steps) as Record<string, MemoizedStep>, stack: parsed(row.stack) as string[] };
+          on conflict do nothing`;
 }
 
 const parsed = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
