@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { withAppDb } from "./catalog-db";
+import { keepPageShot } from "./page-shots";
 
 /** Serious and critical axe findings on the page as it is now (WCAG 2.x A and AA rules). */
 async function seriousFindings(page: Page) {
@@ -76,11 +77,11 @@ for (const locale of ["en", "ru"]) {
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
         const name = `${locale}-${viewport.width}${path.replaceAll(/[/?%=]/g, "-")}`;
-        // Kept as test artifacts: test-results/<test>/<name>.png.
-        await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+        const found = findings.length;
         for (const f of await seriousFindings(page)) findings.push(`${locale} ${viewport.width} ${path}: ${f}`);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         if (width > viewport.width) findings.push(`${locale} ${viewport.width} ${path}: ${width}px wide`);
+        await keepPageShot(page, name, findings.length > found);
       }
     }
     // Every finding of every page at once, so one run shows them all.

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { withAppDb } from "./catalog-db";
+import { keepPageShot } from "./page-shots";
 import { MODEL, runFromPlayground } from "./playground-helpers";
 
 const PHONE = { width: 390, height: 844 };
@@ -23,7 +24,7 @@ async function signedInAdmin(page: Page, baseURL: string) {
 async function expectNoSidewaysScroll(page: Page, name: string) {
   await page.waitForLoadState("load");
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+  await keepPageShot(page, name, width > PHONE.width);
   expect(width, `${name} is ${width}px wide`).toBeLessThanOrEqual(PHONE.width);
 }
 
