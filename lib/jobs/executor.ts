@@ -55,6 +55,9 @@ export type ExecutorOptions = {
   onFinished?: (runs: FinishedRun[]) => void;
 };
 
+/** The longest an instance goes without reading the cron schedules again. */
+const CRON_RECHECK_MS = 60_000;
+
 export class JobExecutor {
   readonly id = randomUUID().slice(0, 8);
   readonly clock: Clock;
@@ -244,9 +247,11 @@ export class JobExecutor {
       const result = await fireDueCrons(tx, this.registry, now, emptyResult());
       return { out: result, nextAt: await nextCronAt(tx) };
     });
-    // Another instance may fire first and move the rows on; looking again by the poll interval
-    // keeps this copy from going stale for long.
-    this.nextCronAt = Math.min(nextAt ?? Infinity, now + this.pollIntervalMs);
+    // Another instance may fire first and move the rows on: then this one looks at the old time,
+    // finds nothing due and reads the new one. A schedule added by a newer deploy (an earlier
+    // time) is that deploy's to fire; a minute bounds how stale this copy gets. Looking every poll
+    // interval was an idle transaction a second per instance (bench/RESULTS.md, 2026-11-28).
+    this.nextCronAt = Math.min(nextAt ?? Infinity, now + CRON_RECHECK_MS);
     this.afterWrite(out);
   }
 
