@@ -70,17 +70,20 @@ async function check(db: Db, row: GenerationRow, model: ModelRow, logsSeen: numb
     if (isProviderUnavailable(err)) throw err;
     return endWith(db, row, err);
   }
-  const fresh = status.logs.slice(logsSeen).map((l) => logEvent(l.message, l.timestamp));
-  const events = [...fresh];
-  if (status.status !== "IN_QUEUE" && row.status === "queued") {
-    const moved = await markInProgress(db, id);
-    if (moved) events.unshift(statusEvent("in_progress"), progressEvent("running"));
-  } else if (status.status === "IN_QUEUE" && status.queuePosition !== row.queuePosition) {
-    await setQueuePosition(db, id, status.queuePosition);
-    events.push(statusEvent("queued", status.queuePosition == null ? {} : { queue_position: status.queuePosition }));
+  const events = status.logs.slice(logsSeen).map((l) => logEvent(l.message, l.timestamp));
+  // The move to running writes its events and the new logs in its own statement.
+  const started =
+    status.status !== "IN_QUEUE" &&
+    row.status === "queued" &&
+    (await markInProgress(db, id, [statusEvent("in_progress"), progressEvent("running"), ...events]));
+  if (!started) {
+    if (status.status === "IN_QUEUE" && status.queuePosition !== row.queuePosition) {
+      await setQueuePosition(db, id, status.queuePosition);
+      events.push(statusEvent("queued", status.queuePosition == null ? {} : { queue_position: status.queuePosition }));
+    }
+    await appendEvents(db, id, events);
   }
-  await appendEvents(db, id, events);
-  if (events.length) notifyGeneration(id);
+  if (started || events.length) notifyGeneration(id);
   return { state: status.status === "COMPLETED" ? "done" : "pending", logsSeen: status.logs.length };
 }
 

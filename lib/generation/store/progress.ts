@@ -56,14 +56,24 @@ export async function storeProgress(db: Db, id: string, events: NewGenerationEve
   await markWrittenStored(relaxedOf(db), written);
 }
 
-/** The provider started the queued job; false when it is no longer queued (ended, or moved already). */
-export async function markInProgress(db: Db, id: string): Promise<boolean> {
-  const moved = await db
-    .update(generationRequests)
-    .set({ status: "in_progress", startedAt: new Date(), queuePosition: null })
-    .where(and(eq(generationRequests.id, id), eq(generationRequests.status, "queued")))
-    .returning({ id: generationRequests.id });
-  return moved.length > 0;
+/**
+ * The provider started the queued job: the move to `in_progress` and `events` (its status events,
+ * then the check's new logs) in one statement, inserted from the updated row (see the note on order
+ * in ./events). False, with nothing written, when the job is no longer queued (ended, or moved already).
+ */
+export async function markInProgress(db: Db, id: string, events: NewGenerationEvent[] = []): Promise<boolean> {
+  const at = new Date().toISOString();
+  const rows = await rawRows<{ id: string }>(
+    db,
+    sql`with started_job as (
+          update ${generationRequests}
+             set status = 'in_progress', started_at = ${at}::timestamptz, updated_at = ${at}::timestamptz, queue_position = null
+           where id = ${id} and status = 'queued'
+          returning id
+        ), started_events as (${insertEventsFor("started_job", events)})
+        select id from started_job`,
+  );
+  return rows.length > 0;
 }
 
 /** The job's place in the provider's queue, while it is queued. */
