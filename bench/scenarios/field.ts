@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import http from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -11,7 +12,7 @@ import { generateApiKey } from "@/lib/auth/api-key";
 import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { agent, call, openStream, sleep, type Answer, type SseClient, type SseEvent } from "../lib/clients";
 import { load, percentile } from "../lib/load";
-import { loopWindow } from "../lib/loop";
+import { loopWindow, type LoopFigures } from "../lib/loop";
 import type { Row } from "../lib/report";
 import { startServer, type BenchServer } from "../lib/server";
 import { assertLedger, ledgerCheck } from "./gateway";
@@ -43,8 +44,10 @@ import type { Scenario } from "./types";
  *     from the job's end, fetch the result): server and PostgreSQL CPU, transactions and polls per
  *     generation above the idle cost, each path alone (what makes d heavier than a at the same
  *     generations/s);
- *  d. mixed: half sync, a quarter polling, a quarter streaming, at once; d2 the same with the sync
- *     and polling clients spread over both instances too (one Node process per core, as deployed).
+ *  d. mixed: half sync, a quarter polling, a quarter streaming, at once, every job 5–15 s; d2 the
+ *     same with the sync and polling clients spread over both instances too (one Node process per
+ *     core, as deployed); d3 as d2 with the polled and streamed jobs taking c's 60 s, so each
+ *     quarter makes its own shape's load (d and d2 make ~51 queued gen/s, more than b and c together).
  * Then faults: sync clients hanging up mid-run (their jobs still finish, charged once), streams
  * hung up and reopened at once (their slots are free), a poll flood on a rate-limited key (429s
  * with the standard headers, nothing else). The ledger check of the gateway bench closes the run.
@@ -53,10 +56,10 @@ import type { Scenario } from "./types";
 const MODEL = "fal-ai/flux/schnell";
 const GRANT = 100_000_000;
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
-/** BENCH_FIELD_SHAPES=b,c runs only those shapes (a, b, c, q, d, d2, faults); default all. */
+/** BENCH_FIELD_SHAPES=b,c runs only those shapes (a, b, c, q, d, d2, d3, faults); default all. */
 /** BENCH_FIELD_A_SPREAD=1: shape a's clients alternate between both instances (one process per core). */
 const spreadA = process.env.BENCH_FIELD_A_SPREAD === "1";
-const shapes = new Set((process.env.BENCH_FIELD_SHAPES ?? "a,b,c,q,d,d2,faults").split(",").map((x) => x.trim()));
+const shapes = new Set((process.env.BENCH_FIELD_SHAPES ?? "a,b,c,q,d,d2,d3,faults").split(",").map((x) => x.trim()));
 
 const SIZES = quick
   ? {
@@ -162,6 +165,37 @@ async function sampled<T>(ctx: Ctx, during: () => Promise<T>) {
 const freshSockets = () => agent.destroy();
 
 const serverCpu = (ctx: Ctx) => ctx.a.cpu().server + ctx.b.cpu().server;
+
+/** Busy CPU seconds of the whole machine so far, all cores (Linux /proc/stat: all but idle and iowait). */
+function machineBusy(): number {
+  const ticks = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((sum, t) => sum + t, 0);
+  return (total - ticks[3]! - ticks[4]!) / 100; // clock ticks (USER_HZ = 100)
+}
+
+/**
+ * Where the machine's CPU went while `during` ran: both servers, PostgreSQL, this process (the
+ * load generator), and the machine as a whole, in cores (CPU-s per second), beside its core count.
+ */
+async function cpuShares<T>(ctx: Ctx, during: () => Promise<T>) {
+  const t0 = performance.now();
+  const before = { server: serverCpu(ctx), pg: ctx.a.cpu().postgres, bench: process.cpuUsage(), machine: machineBusy() };
+  const result = await during();
+  const seconds = (performance.now() - t0) / 1000;
+  const bench = process.cpuUsage(before.bench);
+  const cores = (cpuS: number) => cpuS / seconds;
+  return {
+    result,
+    shares: {
+      seconds,
+      servers: cores(serverCpu(ctx) - before.server),
+      postgres: cores(ctx.a.cpu().postgres - before.pg),
+      bench: cores((bench.user + bench.system) / 1e6),
+      machine: cores(machineBusy() - before.machine),
+      of: availableParallelism(),
+    },
+  };
+}
 
 /** Scans (sequential + index) and row writes per table so far, from PostgreSQL's statistics. */
 async function tableActivity(ctx: Ctx): Promise<Map<string, number>> {
@@ -731,9 +765,16 @@ async function costByPath(ctx: Ctx, rows: Row[]) {
 // d. Mixed.
 
 /** `spread`: sync and polling clients alternate between the two instances, as behind a load balancer (streams always do). */
-async function mixed(ctx: Ctx, rows: Row[], spread = false) {
+/**
+ * `queuedMs`: the latency range of the polled and streamed jobs. d and d2 draw them as a's (5–15 s:
+ * ~51 queued gen/s beside a's 51 sync, twice the generations any single shape makes); d3 gives
+ * them c's 60 s, so each quarter is its own shape's load (a, b, c at once, split).
+ */
+async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
   freshSockets();
   const m = SIZES.mixed;
+  const spread = variant !== "d";
+  const [queuedMin, queuedMax] = variant === "d3" ? [60_000, 60_000] : [5_000, 15_000];
   const started = performance.now();
   const stopAt = started + m.seconds * 1000;
   const polls: Poll[] = [];
@@ -745,7 +786,7 @@ async function mixed(ctx: Ctx, rows: Row[], spread = false) {
     await sleep(Math.random() * 10_000);
     while (performance.now() < stopAt) {
       const base = spread && i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl;
-      const job = await submitQueued(base, pollKey(i), drawLatency(5_000, 15_000)).catch(() => (jobErrors++, null));
+      const job = await submitQueued(base, pollKey(i), drawLatency(queuedMin, queuedMax)).catch(() => (jobErrors++, null));
       if (!job) continue;
       await pollUntilDone(job.statusUrl, job.responseUrl, pollKey(i), polls, () => "status", "");
     }
@@ -753,7 +794,7 @@ async function mixed(ctx: Ctx, rows: Row[], spread = false) {
   const streamers = Array.from({ length: m.stream }, async (_, i) => {
     await sleep(Math.random() * 10_000);
     while (performance.now() < stopAt) {
-      const job = await submitQueued(i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl, streamKey(i), drawLatency(5_000, 15_000)).catch(
+      const job = await submitQueued(i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl, streamKey(i), drawLatency(queuedMin, queuedMax)).catch(
         () => (jobErrors++, null),
       );
       if (!job) continue;
@@ -763,14 +804,24 @@ async function mixed(ctx: Ctx, rows: Row[], spread = false) {
     }
   });
   const cpu0 = serverCpu(ctx);
+  const [loopA, loopB] = await Promise.all([loopWindow(ctx.a), loopWindow(ctx.b)]);
+  let loops: [LoopFigures, LoopFigures] | undefined;
+  let shares: Awaited<ReturnType<typeof cpuShares>>["shares"] | undefined;
   const { result: records, peak } = await sampled(ctx, async () => {
-    const sync = syncClients({
+    // The machine's figures cover the sync clients' run, when all three quarters load it.
+    const sync = cpuShares(ctx, () =>
+      syncClients({
       urls: spread ? [`${ctx.a.baseUrl}/run/${MODEL}`, `${ctx.b.baseUrl}/run/${MODEL}`] : [`${ctx.a.baseUrl}/run/${MODEL}`],
       keys: ctx.keys,
       clients: m.sync,
       minMs: 5_000,
       maxMs: 15_000,
       seconds: m.seconds,
+      }),
+    ).then(async (run) => {
+      loops = await Promise.all([loopA.end(), loopB.end()]);
+      shares = run.shares;
+      return run.result;
     });
     const [records] = await Promise.all([sync, ...pollers, ...streamers]);
     return records;
@@ -783,7 +834,7 @@ async function mixed(ctx: Ctx, rows: Row[], spread = false) {
   // A stream answered 204 was opened after its job ended (a slow submit answer): nothing to follow.
   const missingByAnswer = count(await Promise.all(followed.filter((f) => !f.final).map((f) => f.client.status)));
   rows.push({
-    shape: `${spread ? "d2" : "d"}. mixed: ${m.sync} sync + ${m.poll} polling + ${m.stream} streaming${spread ? ", all spread over 2 instances" : ""}`,
+    shape: `${variant}. mixed: ${m.sync} sync + ${m.poll} polling + ${m.stream} streaming, queued jobs ${queuedMin / 1000}${queuedMax > queuedMin ? `–${queuedMax / 1000}` : ""} s${spread ? ", all spread over 2 instances" : ""}`,
     "sync gen/s (÷ ideal)": `${f1(fig.rate)} (${f2(fig.ratio)})`,
     "added p50 / p99 ms (steady)": `${f1(fig.added.p50)} / ${f1(fig.added.p99)} (${f1(fig.addedSteady.p50)} / ${f1(fig.addedSteady.p99)})`,
     "status p99 ms": f1(p.p99),
@@ -794,8 +845,12 @@ async function mixed(ctx: Ctx, rows: Row[], spread = false) {
     "server CPU s": f1(cpuS),
     "peak RSS MB": Math.round(peak.rssMb),
     "peak DB conns (active)": `${peak.connections} (${peak.active})`,
+    "cores busy: machine / servers / PostgreSQL / bench (of n)": shares
+      ? `${f2(shares.machine)} / ${f2(shares.servers)} / ${f2(shares.postgres)} / ${f2(shares.bench)} (of ${shares.of})`
+      : "",
+    "loop delay p99 ms: A / B / bench": loops ? `${f1(loops[0].server.p99)} / ${f1(loops[1].server.p99)} / ${f1(loops[0].bench.p99)}` : "",
   });
-  return { sync: fig, polls: p, delays, streamed: followed.length, missing, missingByAnswer, jobErrors, peak };
+  return { sync: fig, polls: p, delays, streamed: followed.length, missing, missingByAnswer, jobErrors, peak, shares, loops };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -945,17 +1000,24 @@ export const fieldScenario: Scenario = {
       }
       if (shapes.has("d")) {
         console.log("field d: mixed…");
-        const d = await mixed(ctx, mixedRows);
+        const d = await mixed(ctx, mixedRows, "d");
         oks += d.sync.ok;
         queued += d.streamed;
         data.d = d;
       }
       if (shapes.has("d2")) {
         console.log("field d2: mixed, spread over both instances…");
-        const d2 = await mixed(ctx, mixedRows, true);
+        const d2 = await mixed(ctx, mixedRows, "d2");
         oks += d2.sync.ok;
         queued += d2.streamed;
         data.d2 = d2;
+      }
+      if (shapes.has("d3")) {
+        console.log("field d3: mixed, each quarter as its own shape (queued jobs of 60 s), spread…");
+        const d3 = await mixed(ctx, mixedRows, "d3");
+        oks += d3.sync.ok;
+        queued += d3.streamed;
+        data.d3 = d3;
       }
       if (shapes.has("faults")) {
         console.log("field faults…");
