@@ -811,12 +811,12 @@ async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
     // The machine's figures cover the sync clients' run, when all three quarters load it.
     const sync = cpuShares(ctx, () =>
       syncClients({
-      urls: spread ? [`${ctx.a.baseUrl}/run/${MODEL}`, `${ctx.b.baseUrl}/run/${MODEL}`] : [`${ctx.a.baseUrl}/run/${MODEL}`],
-      keys: ctx.keys,
-      clients: m.sync,
-      minMs: 5_000,
-      maxMs: 15_000,
-      seconds: m.seconds,
+        urls: spread ? [`${ctx.a.baseUrl}/run/${MODEL}`, `${ctx.b.baseUrl}/run/${MODEL}`] : [`${ctx.a.baseUrl}/run/${MODEL}`],
+        keys: ctx.keys,
+        clients: m.sync,
+        minMs: 5_000,
+        maxMs: 15_000,
+        seconds: m.seconds,
       }),
     ).then(async (run) => {
       loops = await Promise.all([loopA.end(), loopB.end()]);
