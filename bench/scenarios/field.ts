@@ -295,6 +295,30 @@ function syncFigures(records: SyncRecord[], o: { clients: number; seconds: numbe
   };
 }
 
+/**
+ * The floor under a shape's latencies: one client asking `GET /health` of each server every 100 ms
+ * while `during` runs (from `warmMs` on: the steady window), timing what a request that does no work
+ * waits on the same loaded server at that moment (the event loop, GC pauses, the machine's cores).
+ */
+async function healthFloor<T>(servers: BenchServer[], warmMs: number, during: () => Promise<T>) {
+  const answers: number[] = [];
+  let on = true;
+  const probes = servers.map(async (server) => {
+    await sleep(warmMs);
+    while (on) {
+      const a = await call(`${server.baseUrl}/health`);
+      if (on && a.status === 200) answers.push(a.ms);
+      await sleep(100);
+    }
+  });
+  try {
+    return { result: await during(), floor: stats(answers) };
+  } finally {
+    on = false;
+    await Promise.all(probes);
+  }
+}
+
 async function inFlight(
   ctx: Ctx,
   o: { clients: number; minMs: number; maxMs: number; seconds: number; warm: number },
@@ -305,12 +329,17 @@ async function inFlight(
   const cpu0 = serverCpu(ctx);
   const t0 = performance.now();
   const window = await loopWindow(ctx.a);
-  const { result: records, peak } = await sampled(ctx, () =>
-    syncClients({
-      urls: spreadA ? [ctx.a, ctx.b].map((s) => `${s.baseUrl}/run/${MODEL}`) : [`${ctx.a.baseUrl}/run/${MODEL}`],
-      keys: ctx.keys,
-      ...o,
-    }),
+  const {
+    result: { result: records, floor },
+    peak,
+  } = await sampled(ctx, () =>
+    healthFloor(spreadA ? [ctx.a, ctx.b] : [ctx.a], o.warm * 1000, () =>
+      syncClients({
+        urls: spreadA ? [ctx.a, ctx.b].map((s) => `${s.baseUrl}/run/${MODEL}`) : [`${ctx.a.baseUrl}/run/${MODEL}`],
+        keys: ctx.keys,
+        ...o,
+      }),
+    ),
   );
   const loop = await window.end();
   const cpuMs = ((serverCpu(ctx) - cpu0) * 1000) / Math.max(1, records.length);
@@ -331,6 +360,7 @@ async function inFlight(
     "added p50 ms": f1(fig.added.p50),
     "added p99 ms": f1(fig.added.p99),
     "steady added p50 / p99 ms": `${f1(fig.addedSteady.p50)} / ${f1(fig.addedSteady.p99)}`,
+    "/health meanwhile p50 / p99 ms": `${f1(floor.p50)} / ${f1(floor.p99)}`,
     "answer p99 ms": Math.round(fig.answer.p99),
     errors: fig.errors,
     "server CPU ms/gen (× /health)": `${f2(cpuMs)} (${f1(cpuMs / ctx.healthCpuMs)})`,
@@ -340,7 +370,7 @@ async function inFlight(
     "server GC ms/s (major)": `${f1(loop.gc.msPerSecond)} (${loop.gc.major})`,
     "bench loop delay p99 / max ms": `${f1(loop.bench.p99)} / ${f1(loop.bench.max)}`,
   });
-  return { ...fig, cpuMs, peak, loop, seconds: (performance.now() - t0) / 1000 };
+  return { ...fig, cpuMs, peak, loop, floor, seconds: (performance.now() - t0) / 1000 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -807,21 +837,25 @@ async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
   const [loopA, loopB] = await Promise.all([loopWindow(ctx.a), loopWindow(ctx.b)]);
   let loops: [LoopFigures, LoopFigures] | undefined;
   let shares: Awaited<ReturnType<typeof cpuShares>>["shares"] | undefined;
+  let floor: ReturnType<typeof stats> | undefined;
   const { result: records, peak } = await sampled(ctx, async () => {
     // The machine's figures cover the sync clients' run, when all three quarters load it.
     const sync = cpuShares(ctx, () =>
-      syncClients({
-        urls: spread ? [`${ctx.a.baseUrl}/run/${MODEL}`, `${ctx.b.baseUrl}/run/${MODEL}`] : [`${ctx.a.baseUrl}/run/${MODEL}`],
-        keys: ctx.keys,
-        clients: m.sync,
-        minMs: 5_000,
-        maxMs: 15_000,
-        seconds: m.seconds,
-      }),
+      healthFloor(spread ? [ctx.a, ctx.b] : [ctx.a], m.warm * 1000, () =>
+        syncClients({
+          urls: spread ? [`${ctx.a.baseUrl}/run/${MODEL}`, `${ctx.b.baseUrl}/run/${MODEL}`] : [`${ctx.a.baseUrl}/run/${MODEL}`],
+          keys: ctx.keys,
+          clients: m.sync,
+          minMs: 5_000,
+          maxMs: 15_000,
+          seconds: m.seconds,
+        }),
+      ),
     ).then(async (run) => {
       loops = await Promise.all([loopA.end(), loopB.end()]);
       shares = run.shares;
-      return run.result;
+      floor = run.result.floor;
+      return run.result.result;
     });
     const [records] = await Promise.all([sync, ...pollers, ...streamers]);
     return records;
@@ -838,6 +872,7 @@ async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
     "sync gen/s (÷ ideal)": `${f1(fig.rate)} (${f2(fig.ratio)})`,
     "added p50 / p99 ms (steady)": `${f1(fig.added.p50)} / ${f1(fig.added.p99)} (${f1(fig.addedSteady.p50)} / ${f1(fig.addedSteady.p99)})`,
     "status p99 ms": f1(p.p99),
+    "/health meanwhile p50 / p99 ms": floor ? `${f1(floor.p50)} / ${f1(floor.p99)}` : "",
     "final event p99 ms": f1(delays.all.p99),
     "status polls / streams": `${polls.length} / ${followed.length}`,
     errors: fig.errors + polls.filter((x) => x.status !== 200).length + jobErrors + missing,
@@ -850,7 +885,7 @@ async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
       : "",
     "loop delay p99 ms: A / B / bench": loops ? `${f1(loops[0].server.p99)} / ${f1(loops[1].server.p99)} / ${f1(loops[0].bench.p99)}` : "",
   });
-  return { sync: fig, polls: p, delays, streamed: followed.length, missing, missingByAnswer, jobErrors, peak, shares, loops };
+  return { sync: fig, polls: p, delays, streamed: followed.length, missing, missingByAnswer, jobErrors, peak, shares, loops, floor };
 }
 
 // ---------------------------------------------------------------------------------------------
