@@ -69,6 +69,7 @@ const SIZES = quick
       pollClients: 32,
       streamJobs: 40,
       mixed: { sync: 32, poll: 16, stream: 16, seconds: 30, warm: 15 },
+      mixedLong: { sync: 32, poll: 16, stream: 16, seconds: 50, warm: 20, jobMs: 20_000 },
     }
   : {
       users: 1024,
@@ -77,6 +78,8 @@ const SIZES = quick
       pollClients: 256,
       streamJobs: 500,
       mixed: { sync: 512, poll: 256, stream: 256, seconds: 80, warm: 20 },
+      // d3: the steady window opens once every queued client is on its first job's rhythm.
+      mixedLong: { sync: 512, poll: 256, stream: 256, seconds: 140, warm: 60, jobMs: 60_000 },
     };
 
 /** A latency in [min, max] ms, uniform in 100 ms steps (101 distinct prompts for 5–15 s). */
@@ -138,14 +141,24 @@ async function seed(databaseUrl: string, n: number) {
 
 /** Peak RSS (both instances) and database connections, sampled every second while `during` runs. */
 async function sampled<T>(ctx: Ctx, during: () => Promise<T>) {
-  const peak = { rssMb: 0, connections: 0, active: 0 };
+  // lockWaits: backends waiting on a lock at a sample; longestMs: the longest-running statement seen
+  // (a statement waiting holds up those postgres-js pipelined behind it on the same connection).
+  const peak = { rssMb: 0, connections: 0, active: 0, lockWaits: 0, longestMs: 0, longest: "" };
   let on = true;
   const loop = (async () => {
     while (on) {
-      const [row] =
-        await ctx.pg`select count(*)::int as n, count(*) filter (where state = 'active')::int as active from pg_stat_activity where datname = ${ctx.dbName}`;
+      const [row] = await ctx.pg`select count(*)::int as n, count(*) filter (where state = 'active')::int as active,
+          count(*) filter (where wait_event_type = 'Lock')::int as lock_waits,
+          coalesce(max(extract(epoch from clock_timestamp() - query_start) * 1000) filter (where state = 'active' and pid <> pg_backend_pid()), 0)::float8 as longest_ms,
+          (array_agg(left(query, 120) order by query_start) filter (where state = 'active' and pid <> pg_backend_pid()))[1] as longest
+        from pg_stat_activity where datname = ${ctx.dbName}`;
       peak.connections = Math.max(peak.connections, row!.n as number);
       peak.active = Math.max(peak.active, row!.active as number);
+      peak.lockWaits = Math.max(peak.lockWaits, row!.lock_waits as number);
+      if ((row!.longest_ms as number) > peak.longestMs) {
+        peak.longestMs = row!.longest_ms as number;
+        peak.longest = (row!.longest as string | null) ?? "";
+      }
       peak.rssMb = Math.max(peak.rssMb, ctx.a.rssMb() + ctx.b.rssMb());
       await sleep(1000);
     }
@@ -794,17 +807,20 @@ async function costByPath(ctx: Ctx, rows: Row[]) {
 // ---------------------------------------------------------------------------------------------
 // d. Mixed.
 
-/** `spread`: sync and polling clients alternate between the two instances, as behind a load balancer (streams always do). */
 /**
- * `queuedMs`: the latency range of the polled and streamed jobs. d and d2 draw them as a's (5–15 s:
- * ~51 queued gen/s beside a's 51 sync, twice the generations any single shape makes); d3 gives
- * them c's 60 s, so each quarter is its own shape's load (a, b, c at once, split).
+ * d: everything on instance A; d2 and d3: sync and polling clients alternate between the two
+ * instances, as behind a load balancer (streams always do). d and d2 draw the polled and streamed
+ * jobs as a's (5–15 s: ~51 queued gen/s beside a's 51 sync, more queued work than b and c
+ * together); d3 gives them c's 60 s, so each quarter makes its own shape's load (a, b and c at
+ * once). Each queued client's first submit falls at random within one mean job length, as a's clients
+ * start: clients started together would end together, every minute, a burst no real population makes.
  */
 async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
   freshSockets();
-  const m = SIZES.mixed;
+  const m = variant === "d3" ? SIZES.mixedLong : SIZES.mixed;
   const spread = variant !== "d";
-  const [queuedMin, queuedMax] = variant === "d3" ? [60_000, 60_000] : [5_000, 15_000];
+  const [queuedMin, queuedMax] = variant === "d3" ? [SIZES.mixedLong.jobMs, SIZES.mixedLong.jobMs] : [5_000, 15_000];
+  const firstSubmitWithinMs = (queuedMin + queuedMax) / 2;
   const started = performance.now();
   const stopAt = started + m.seconds * 1000;
   const polls: Poll[] = [];
@@ -813,7 +829,7 @@ async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
   const pollKey = (i: number) => ctx.keys[(512 + i) % SIZES.users]!;
   const streamKey = (i: number) => ctx.keys[(768 + i) % SIZES.users]!;
   const pollers = Array.from({ length: m.poll }, async (_, i) => {
-    await sleep(Math.random() * 10_000);
+    await sleep(Math.random() * firstSubmitWithinMs);
     while (performance.now() < stopAt) {
       const base = spread && i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl;
       const job = await submitQueued(base, pollKey(i), drawLatency(queuedMin, queuedMax)).catch(() => (jobErrors++, null));
@@ -822,7 +838,7 @@ async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
     }
   });
   const streamers = Array.from({ length: m.stream }, async (_, i) => {
-    await sleep(Math.random() * 10_000);
+    await sleep(Math.random() * firstSubmitWithinMs);
     while (performance.now() < stopAt) {
       const job = await submitQueued(i % 2 ? ctx.b.baseUrl : ctx.a.baseUrl, streamKey(i), drawLatency(queuedMin, queuedMax)).catch(
         () => (jobErrors++, null),
@@ -880,6 +896,7 @@ async function mixed(ctx: Ctx, rows: Row[], variant: "d" | "d2" | "d3") {
     "server CPU s": f1(cpuS),
     "peak RSS MB": Math.round(peak.rssMb),
     "peak DB conns (active)": `${peak.connections} (${peak.active})`,
+    "lock waiters (peak) / longest statement ms": `${peak.lockWaits} / ${f1(peak.longestMs)}`,
     "cores busy: machine / servers / PostgreSQL / bench (of n)": shares
       ? `${f2(shares.machine)} / ${f2(shares.servers)} / ${f2(shares.postgres)} / ${f2(shares.bench)} (of ${shares.of})`
       : "",
