@@ -178,7 +178,7 @@ export async function awaitResult(
  * `storing` goes to the run's journal: written at once if the run is already slow, else by the ending.
  */
 export async function outcomeOf(db: Db, row: GenerationRow, result: ProviderResult, journal: RunJournal): Promise<GenerationOutcome> {
-  if (!result.ok) return { kind: "failed", errorCode: "generation_failed", message: result.error.message };
+  if (!result.ok) return failureOutcome(result.error);
   const output = await rehostOutput(db, row, result.output, journal);
   return { kind: "completed", providerOutput: result.output, output };
 }
@@ -205,8 +205,10 @@ async function rehostOutput(
   return hosted.output;
 }
 
-/** A provider failure as the outcome that ends the job (the charge is refunded). */
+/** A provider or model failure as the outcome that ends the job (the charge is refunded). */
 export function failureOutcome(err: unknown): GenerationOutcome {
+  // Stopped at the provider (a cancel of ours, or the operator's): cancelled, not the model's failure.
+  if (isModelFailed(err) && err.errorType === "request_cancelled") return { kind: "cancelled" };
   if (isModelFailed(err)) return { kind: "failed", errorCode: "generation_failed", message: err.message };
   if (isProviderError(err)) {
     log.warn("generation failed at the provider", { provider: err.provider, operation: err.operation, error: err.message });

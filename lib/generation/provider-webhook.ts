@@ -98,7 +98,7 @@ async function outcomeOfWebhook(
       return { outcome: failureOutcome(err), assets: noAssets };
     }
   }
-  if (!result.ok) return { outcome: { kind: "failed", errorCode: "generation_failed", message: result.error.message }, assets: noAssets };
+  if (!result.ok) return { outcome: failureOutcome(result.error), assets: noAssets };
   // Asynchronous commits, as a run's copies (provider-calls' rehostOutput): the ending's commit makes them durable.
   const hosted = await rehostResult(relaxedOf(db), result.output, {
     userId: job.userId,

@@ -37,7 +37,7 @@ export function resultAnswer(r: FalQueued, outcome: FalOutcome): Scripted {
     case "pending":
       return { status: 400, body: { detail: "Request is still in progress" }, headers: idHeader };
     case "cancelled":
-      return { status: 400, body: { detail: "Request was cancelled" }, headers: idHeader };
+      return { status: 400, body: { detail: "Request was cancelled", error_type: "request_cancelled" }, headers: idHeader };
     case "unavailable":
       return outcome.answer;
     case "error":

@@ -6,6 +6,7 @@ import { flushUsageCounts } from "@/lib/rate-limit/usage-counts";
 import { resetEnv } from "@/lib/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
+import { localProvider } from "@/lib/provider/registry";
 import { createActor } from "@/test/factories";
 import { activityOf, balanceOf, eventsOf, fundedActor, jobRow, ledgerOf, pathOf, readSse, simulatorRequestsFor } from "@/test/generation";
 import { call } from "@/test/http";
@@ -209,6 +210,29 @@ describe("cancel", () => {
     expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
     expect((await activityOf(id))[0]).toMatchObject({ status: "cancelled", credits: 0 });
     expect((await eventsOf(id)).filter((e) => e.kind === "status").map((e) => e.status)).toEqual(["queued", "cancelled"]);
+  });
+
+  test("running at the provider before the gateway saw it: three cancels at once stop it there, one answers ok, the job ends cancelled, refunded once", async () => {
+    const { user, key } = await fundedActor(100);
+    const id = (await submit({ prompt: "stop it [latency:8000]" }, key)).body.requestId;
+    await jobs.drain();
+    const job = await jobRow(id);
+    expect(job).toMatchObject({ status: "queued", providerRequestId: expect.any(String) });
+    // The simulator's own queue is the first fifth of the latency; wait (on the provider, not the
+    // executor's clock, so the gateway does not look) until it runs the job.
+    const ref = { endpointId: FLUX, providerRequestId: job.providerRequestId! };
+    while ((await localProvider().status(ref)).status === "IN_QUEUE") await sleep(100);
+    const answers = await Promise.all([cancel(id, key), cancel(id, key), cancel(id, key)]);
+    expect(answers.map((a) => a.body).sort((a, b) => Number(b.ok) - Number(a.ok))).toEqual([
+      { ok: true, status: "cancelled" },
+      { ok: false, status: "cancelled" },
+      { ok: false, status: "cancelled" },
+    ]);
+    // The queue function then finds the provider's "cancelled" failure: the ending it would write is a no-op.
+    await jobs.runUntilIdle({ withinMs: 60 * 60_000 });
+    expect(await jobRow(id)).toMatchObject({ status: "cancelled" });
+    expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
+    expect(await balanceOf(user.id)).toBe(1_000_000);
   });
 
   test("after it started running: {ok: false, status: in_progress}, and the job completes", async () => {
