@@ -13,7 +13,7 @@ import { parseWith } from "@/lib/validation";
 import { getStorage } from "@/lib/storage";
 import { extensionFor } from "@/lib/storage/media-types";
 import { declaredUploadType, UPLOAD_CONTENT_TYPES, type UploadContentType } from "@/lib/uploads/classify";
-import { storeUpload } from "@/lib/uploads/store-upload";
+import { storeUpload, uploadUrlUsed } from "@/lib/uploads/store-upload";
 
 /**
  * fal's storage protocol (what `fal.storage.upload`, and `fal.subscribe` with a Blob in its
@@ -90,7 +90,8 @@ export async function receiveSignedUpload(db: Db, token: string, req: Request) {
   const claims = readToken(token);
   const storage = getStorage();
   const [existing] = await db.select({ id: assets.id }).from(assets).where(eq(assets.id, claims.i)).limit(1);
-  if (existing) throw new DomainError("conflict", "This upload URL was already used; initiate a new upload");
+  // A cheap early answer for a used URL; the claim in storeUpload decides between concurrent PUTs.
+  if (existing) throw uploadUrlUsed();
   if (!req.body) throw new DomainError("invalid_body", "The file is empty", { issues: [{ path: ["file"], message: "The file is empty" }] });
   const maxBytes = env().MAX_UPLOAD_BYTES;
   const declared = Number(req.headers.get("content-length") ?? NaN);

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { Readable } from "node:stream";
+import { and, eq } from "drizzle-orm";
 import sharp from "sharp";
 import type { Db } from "@/db/client";
 import { assets, uploads } from "@/db/schema";
 import { assetKey } from "@/lib/assets/keys";
 import { env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/errors";
 import type { ObjectStorage } from "@/lib/storage";
 import { extensionFor } from "@/lib/storage/media-types";
 import { spoolToFile } from "@/lib/storage/spool";
@@ -51,6 +52,7 @@ export async function storeUpload(
   /**
    * An upload whose URL was handed out before its bytes arrived (fal's storage protocol,
    * lib/fal-protocol/storage.ts): its id, and the type its URL's extension promised (415 otherwise).
+   * Its row is claimed before the object is written, so of concurrent PUTs one stores, the rest 409.
    */
   promised?: { id: string; contentType: UploadContentType },
 ): Promise<StoredUpload> {
@@ -71,9 +73,24 @@ export async function storeUpload(
   });
   const id = promised?.id ?? randomUUID();
   const key = assetKey("upload", id, extensionFor(contentType!));
+  const row = {
+    id,
+    userId,
+    kind: "upload" as const,
+    s3Key: key,
+    s3Bucket: storage.bucket,
+    contentType,
+    sizeBytes: spooled.sizeBytes,
+    publicUrl: storage.publicUrl(key),
+  };
+  let claimed = false;
   try {
     if (HEADER_CHECKED_IMAGES.has(contentType!)) await assertImageHeader(spooled.path, contentType!);
+    if (promised) claimed = await claimPromised(db, row);
     await storage.put(key, { filePath: spooled.path }, { contentType: contentType! });
+  } catch (err) {
+    if (claimed) await releaseClaim(db, id);
+    throw err;
   } finally {
     await rm(spooled.path, { force: true });
   }
@@ -81,20 +98,18 @@ export async function storeUpload(
   try {
     const link = await storage.providerUrl(key, env().UPLOAD_URL_TTL_SECONDS);
     const [asset, upload] = await db.transaction(async (tx) => {
-      const [asset] = await tx
-        .insert(assets)
-        .values({
-          id,
-          userId,
-          kind: "upload",
-          s3Key: key,
-          s3Bucket: storage.bucket,
-          contentType,
-          sizeBytes: spooled.sizeBytes,
-          status: "stored",
-          publicUrl: storage.publicUrl(key),
-        })
-        .returning();
+      const [asset] = claimed
+        ? await tx
+            .update(assets)
+            .set({ status: "stored" })
+            .where(and(eq(assets.id, id), eq(assets.status, "pending")))
+            .returning()
+        : await tx
+            .insert(assets)
+            .values({ ...row, status: "stored" })
+            .returning();
+      // The claimed row was deleted by its owner while the bytes were being stored.
+      if (!asset) throw notFound("Upload");
       const [upload] = await tx
         .insert(uploads)
         .values({
@@ -107,15 +122,42 @@ export async function storeUpload(
           expiresAt: link.expiresAt,
         })
         .returning();
-      return [asset!, upload!] as const;
+      return [asset, upload!] as const;
     });
     return { asset, upload, providerUrl: link.url };
   } catch (err) {
-    // No row, no object: an object nobody can list or delete must not stay behind.
+    // No row, no object: an object nobody can list or delete must not stay behind. The object is
+    // this request's own: a promised upload's key is written only by the request holding its claim.
     await storage.delete(key).catch(() => {});
+    if (claimed) await releaseClaim(db, id);
     throw err;
   }
 }
+
+/**
+ * A promised upload's URL is public and may be PUT to many times at once: the first request to
+ * insert its row (`pending`) owns the key and writes the object; the others are 409 before they
+ * touch storage, so a loser can never overwrite or delete the winner's file.
+ */
+async function claimPromised(db: Db, row: typeof assets.$inferInsert): Promise<boolean> {
+  const won = await db
+    .insert(assets)
+    .values({ ...row, status: "pending" })
+    .onConflictDoNothing()
+    .returning({ id: assets.id });
+  if (!won.length) throw uploadUrlUsed();
+  return true;
+}
+
+/** A claimed upload that failed gives its URL back, so the client may PUT again. */
+async function releaseClaim(db: Db, id: string): Promise<void> {
+  await db
+    .delete(assets)
+    .where(and(eq(assets.id, id), eq(assets.status, "pending")))
+    .catch(() => {});
+}
+
+export const uploadUrlUsed = () => new DomainError("conflict", "This upload URL was already used; initiate a new upload");
 
 async function assertImageHeader(file: string, type: string): Promise<void> {
   try {
