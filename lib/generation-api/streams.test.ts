@@ -142,7 +142,7 @@ describe("success", () => {
     expect(statuses.events[0]!.data.logs).toBeUndefined();
   });
 
-  test("once the request is final a new connection is 204 (EventSource stops reconnecting), with X-Request-ID; so is a reconnect after the final event", async () => {
+  test("once the request is final a reconnect at or past the final event is 204 (EventSource stops reconnecting), with X-Request-ID; a first connection gets the final event", async () => {
     const { key } = await fundedActor(100);
     const { id, first } = await loggedJob(key);
     // Each stream's own final event: the status stream's `completed` status, the progress stream's `completed` stage.
@@ -150,11 +150,17 @@ describe("success", () => {
     expect(finalProgress.data.stage).toBe("completed");
     const finalIds = { "status/stream": first.events.at(-1)!.id!, "progress/stream": String(finalProgress.seq) };
     for (const tail of ["status/stream", "progress/stream"] as const) {
-      for (const lastEventId of [undefined, finalIds[tail], String(Number(finalIds[tail]) + 1000), "not-an-id"]) {
+      for (const lastEventId of [finalIds[tail], String(Number(finalIds[tail]) + 1000)]) {
         const res = await stream(id, tail, key, { lastEventId });
         expect(res.status, `${tail} ${lastEventId}`).toBe(204);
         expect(res.headers.get("x-request-id")).toMatch(/.+/);
         expect(await res.text()).toBe("");
+      }
+      // A first connection (an id that is not one counts as none): the final event alone, with its id.
+      for (const lastEventId of [undefined, "not-an-id"]) {
+        const res = await stream(id, tail, key, { lastEventId });
+        expect(res.status, `${tail} ${lastEventId}`).toBe(200);
+        expect((await readEvents(res)).events.map((e) => e.id)).toEqual([finalIds[tail]]);
       }
     }
   });
@@ -241,7 +247,7 @@ describe("success", () => {
     expect((await stream(id, "status/stream", key, { lastEventId: rest.events.at(-1)!.id })).status).toBe(204);
   });
 
-  test("a cancelled request's final event says cancelled; the stream then answers 204", async () => {
+  test("a cancelled request's final event says cancelled; a later stream sends it alone, its reconnect 204", async () => {
     const { key } = await fundedActor(100);
     const id = await submit("a cancelled lighthouse", key);
     const reading = readEvents(await stream(id, "status/stream", key));
@@ -254,13 +260,15 @@ describe("success", () => {
     const events = (await reading).events;
     expect(events.map((e) => e.data.status)).toEqual(["queued", "cancelled"]);
     expect(events[1]!.data).toMatchObject({ error: "cancelled" });
-    expect((await stream(id, "status/stream", key)).status).toBe(204);
+    const late = (await readEvents(await stream(id, "status/stream", key))).events;
+    expect(late).toEqual([events[1]]);
+    expect((await stream(id, "status/stream", key, { lastEventId: late[0]!.id })).status).toBe(204);
     await jobs.drain();
   });
 });
 
 describe("limits", () => {
-  test("a 204 takes no stream slot: at the per-user cap, a final request's stream still answers 204", async () => {
+  test("an ended request's stream takes no slot: at the per-user cap it still answers its final event, or 204", async () => {
     process.env.STREAMS_PER_USER_MAX = "1";
     resetEnv();
     try {
@@ -272,7 +280,8 @@ describe("limits", () => {
       const held = await stream(running, "status/stream", key);
       expect(held.status).toBe(200);
       expect((await stream(running, "progress/stream", key)).status).toBe(429);
-      expect((await stream(ended, "status/stream", key)).status).toBe(204);
+      expect((await stream(ended, "status/stream", key, { lastEventId: "1000" })).status).toBe(204);
+      expect((await readEvents(await stream(ended, "status/stream", key))).events.map((e) => e.data.status)).toEqual(["completed"]);
       await held.body!.cancel();
     } finally {
       delete process.env.STREAMS_PER_USER_MAX;

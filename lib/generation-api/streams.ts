@@ -20,9 +20,10 @@ import { isFinal, type GenerationRow } from "@/lib/generation/types";
  * status then; the logs so far with `logs=1`). Then it follows the job, woken by change notices
  * (event-hub.ts: PostgreSQL's LISTEN/NOTIFY, so a write on any instance wakes it, and an idle
  * stream makes no query), sends exactly one final event and closes.
- * A final request's stream answers 204, the EventSource standard's "stop reconnecting", unless
- * the client's Last-Event-ID is before the stream's final event: a reconnect after a cut still
- * learns the ending, and its next reconnect gets the 204. See docs/streams.md.
+ * A reconnect (Last-Event-ID) to an ended request at or past its final event answers 204, the
+ * EventSource standard's "stop reconnecting"; one from before the final event gets the rest, and a
+ * first connection (no Last-Event-ID) gets the final event alone: a client that opens the stream
+ * just after a fast job ended still learns the ending. See docs/streams.md.
  *
  * The caller's standing is re-read when a notice says it may have changed and when it lapses by
  * itself (every few seconds if notices are unavailable; stream-standing.ts): a stream whose key was
@@ -46,6 +47,8 @@ function sendRefusal(send: SseSend, surface: Surface, refusal: DomainError) {
 type StreamKind = {
   /** The kinds of log rows this stream renders (and takes its ids from). */
   kinds: readonly GenerationEventKind[];
+  /** The kind of the stream's final event. */
+  finalKind: GenerationEventKind;
   /** Reads the state the events up to `seq` left, for a resumed stream. */
   resume?: (seq: number) => Promise<void>;
   /** Sends one event; true once it was the stream's final one. */
@@ -69,11 +72,24 @@ async function follow(
   signal?: AbortSignal,
 ): Promise<Response> {
   const { db } = ctx;
-  let first: StoredGenerationEvent[] | null = null;
   if (isFinal(job.status)) {
-    if (from === null) return sseDone();
-    first = await eventsAfter(db, job.id, from, stream.kinds);
-    if (first.length === 0) return sseDone();
+    if (from === null) {
+      // A first connection to an ended job gets its final event (as of then), then the close.
+      const final = await lastEventAt(db, job.id, stream.finalKind, Number.MAX_SAFE_INTEGER);
+      if (!final) return sseDone();
+      from = final.seq - 1;
+    }
+    const rest = await eventsAfter(db, job.id, from, stream.kinds);
+    if (rest.length === 0) return sseDone();
+    // Nothing left to follow: the events, then the close, with no slot or notices taken.
+    const resumeFrom = from;
+    return sseResponse(
+      async (send) => {
+        await stream.resume?.(resumeFrom);
+        for (const event of rest) if (await stream.render(event, send)) return;
+      },
+      { signal },
+    );
   }
   const release = takeStreamSlot(job.userId);
   const hub = await eventHub();
@@ -85,7 +101,7 @@ async function follow(
     async (send, abort) => {
       let seq = from ?? 0;
       if (from !== null) await stream.resume?.(from);
-      let batch = first ?? (await eventsAfter(db, job.id, seq, stream.kinds));
+      let batch = await eventsAfter(db, job.id, seq, stream.kinds);
       // While notices arrive, the caller's standing is re-read when a notice says it may have
       // changed and when it lapses by itself; without them, every few seconds.
       let standingCheckedAt = Date.now();
@@ -162,6 +178,7 @@ export function gatewayStatusStream(ctx: ServiceContext, job: GenerationRow, wit
     job,
     {
       kinds: withLogs ? ["status", "log"] : ["status"],
+      finalKind: "status",
       resume: async (seq) => {
         state = ((await lastEventAt(db, job.id, "status", seq))?.data as StatusData | undefined) ?? state;
         if (withLogs) logs = await logsUpTo(db, job.id, seq);
@@ -186,6 +203,7 @@ export function gatewayProgressStream(ctx: ServiceContext, job: GenerationRow, f
     job,
     {
       kinds: ["progress"],
+      finalKind: "progress",
       render: async (event, send) => {
         send("progress", event.data, event.seq);
         return ["completed", "failed", "cancelled"].includes(event.data.stage as string);
@@ -205,6 +223,7 @@ export function skillStream(ctx: ServiceContext, job: GenerationRow, from: numbe
     job,
     {
       kinds: ["status", "log"],
+      finalKind: "status",
       render: async (event, send) => {
         if (event.kind === "log") {
           send("log", logLine(event.data), event.seq);

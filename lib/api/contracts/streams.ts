@@ -15,8 +15,9 @@ export const streamHeaders = z.object({
 });
 export const RESUME =
   " The stream opens with `retry: 1000`; every event has an `id:` (its position in the job's event log). A reconnect with `Last-Event-ID` (or `lastEventId`) resumes after that event without replaying the history. " +
-  "Once the request is final a new connection is answered 204 No Content (EventSource stops reconnecting); fetch the result or the status instead. " +
+  "Once the request is final, a first connection (no Last-Event-ID) gets the final event alone, with its id, and the stream closes; " +
+  "a reconnect whose Last-Event-ID is at or past the final event is answered 204 No Content (EventSource stops reconnecting). " +
   "A reconnect whose Last-Event-ID is before the final event gets the rest, then the stream closes. Comment heartbeats every 15 s.";
 export const streamDone = {
-  description: "The request is final: nothing to stream (EventSource stops reconnecting); fetch the result or status instead",
+  description: "A reconnect at or past the final event: nothing more to stream (EventSource stops reconnecting)",
 };

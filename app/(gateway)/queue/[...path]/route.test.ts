@@ -10,6 +10,7 @@ import { localProvider } from "@/lib/provider/registry";
 import { createActor } from "@/test/factories";
 import { activityOf, balanceOf, eventsOf, fundedActor, jobRow, ledgerOf, pathOf, readSse, simulatorRequestsFor } from "@/test/generation";
 import { call } from "@/test/http";
+import { readEvents } from "@/test/sse";
 import { POST as RUN } from "../../run/[...path]/route";
 import { GET, POST, PUT } from "./route";
 
@@ -69,7 +70,7 @@ describe("success", () => {
     expect(status.body).toMatchObject({ status: "completed", request_id: id });
   });
 
-  test("status with logs=1 carries the runner's logs; after the end a new stream connection is 204, and Last-Event-ID 0 replays the whole log", async () => {
+  test("status with logs=1 carries the runner's logs; after the end a first stream connection gets the final event, a reconnect from it 204, and Last-Event-ID 0 replays the whole log", async () => {
     const { key } = await fundedActor(100);
     const id = (await submit({ prompt: "with logs [latency:300]", num_inference_steps: 4 }, key)).body.requestId;
     await jobs.drain();
@@ -80,8 +81,26 @@ describe("success", () => {
     expect(status.body.logs.map((l: { message: string }) => l.message)).toEqual(
       expect.arrayContaining([`Runner acquired; loading ${FLUX}`, "Step 4/4", "Generation finished; uploading outputs"]),
     );
-    expect((await read(id, "/status/stream", key)).status).toBe(204);
-    expect((await read(id, "/progress/stream", key)).status).toBe(204);
+    // A first connection after the end gets the final event alone, with its id; a reconnect from it is 204.
+    const late = await read(id, "/status/stream", key);
+    expect(late.status).toBe(200);
+    const lateEvents = (await readEvents(late.response)).events;
+    expect(lateEvents).toEqual([
+      { event: "status", id: expect.stringMatching(/^\d+$/), data: expect.objectContaining({ status: "completed" }) },
+    ]);
+    const lateProgress = (await readEvents((await read(id, "/progress/stream", key)).response)).events;
+    expect(lateProgress).toEqual([{ event: "progress", id: expect.stringMatching(/^\d+$/), data: { stage: "completed" } }]);
+    for (const [tail, last] of [
+      ["status/stream", lateEvents[0]!.id],
+      ["progress/stream", lateProgress[0]!.id],
+    ]) {
+      const again = await call(GET, `/queue/${FLUX}/requests/${id}/${tail}`, {
+        params: pathOf(FLUX, "requests", id, ...tail.split("/")),
+        key,
+        headers: { "last-event-id": last! },
+      });
+      expect(again.status).toBe(204);
+    }
     const fromStart = (tail: string) =>
       call(GET, `/queue/${FLUX}/requests/${id}/${tail}`, {
         params: pathOf(FLUX, "requests", id, ...tail.split("/")),

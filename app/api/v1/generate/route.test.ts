@@ -70,12 +70,12 @@ describe("success", () => {
     const open = await openStream(STREAM, `/api/v1/requests/${id}/stream`, { key, params: { requestId: id } });
     await jobs.drain();
     expect((await getRequest(id, key)).body).toMatchObject({ id, status: "completed", output: { images: expect.any(Array) } });
-    // Opened while it ran: the whole history, closing with the one final event; after the end, 204.
+    // Opened while it ran: the whole history, closing with the one final event; after the end, the final event alone.
     const events = await readSse(open);
     expect(events.filter((e) => e.event === "status").map((e) => e.data.status)).toEqual(["queued", "in_progress"]);
     expect(events.filter((e) => e.event === "completed")).toHaveLength(1);
     expect(events.at(-1)!.data).toMatchObject({ id, status: "completed", model: FLUX, output: { images: expect.any(Array) } });
-    expect((await stream(id, key)).status).toBe(204);
+    expect(await readSse((await stream(id, key)).response)).toEqual([events.at(-1)]);
   });
 
   test("a failed job: GET says failed with error; the stream ends with `failed`; refunded once", async () => {

@@ -78,7 +78,7 @@ describe("success", () => {
     expect(statuses.slice(-2)).toEqual(["in_progress", "completed"]);
   });
 
-  test("a reconnect with Last-Event-ID (or lastEventId) gets the events after it, no replay; after the final event, 204", async () => {
+  test("a reconnect with Last-Event-ID (or lastEventId) gets the events after it, no replay; after the final event, 204; a first connection then gets the final event", async () => {
     const { key } = await fundedActor(100);
     const { id, first } = await loggedJob(key);
     const cut = 3;
@@ -88,15 +88,17 @@ describe("success", () => {
     const polyfill = await readEvents(await stream(id, key, { query: `?lastEventId=${first.events[cut - 1]!.id}` }));
     expect(polyfill.events).toEqual(first.events.slice(cut));
 
-    for (const lastEventId of [first.events.at(-1)!.id, undefined]) {
-      const done = await stream(id, key, { lastEventId });
-      expect(done.status).toBe(204);
-      expect(done.headers.get("x-request-id")).toMatch(/.+/);
-      expect(await done.text()).toBe("");
-    }
+    const done = await stream(id, key, { lastEventId: first.events.at(-1)!.id });
+    expect(done.status).toBe(204);
+    expect(done.headers.get("x-request-id")).toMatch(/.+/);
+    expect(await done.text()).toBe("");
+    // A first connection (no Last-Event-ID) after the end: the final event alone, with its id, then the close.
+    const late = await stream(id, key);
+    expect(late.status).toBe(200);
+    expect((await readEvents(late)).events).toEqual([first.events.at(-1)]);
   });
 
-  test("a failed job: exactly one `failed` with the GenerationResult; a new connection then is 204", async () => {
+  test("a failed job: exactly one `failed` with the GenerationResult; a new connection then gets it alone, its reconnect 204", async () => {
     const { key } = await fundedActor(100);
     const id = await queue("a failing harbour [fail:generation]", key);
     const reading = readEvents(await stream(id, key));
@@ -106,7 +108,9 @@ describe("success", () => {
     expect(events.filter((e) => e.event === "completed" || e.event === "failed")).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ event: "failed", data: { id, status: "failed", error: expect.any(String) } });
     expect((await jobRow(id)).status).toBe("failed");
-    expect((await stream(id, key)).status).toBe(204);
+    const late = (await readEvents(await stream(id, key))).events;
+    expect(late).toEqual([events.at(-1)]);
+    expect((await stream(id, key, { lastEventId: late[0]!.id })).status).toBe(204);
   });
 });
 
