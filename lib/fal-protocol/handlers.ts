@@ -142,19 +142,21 @@ async function submit(ctx: ServiceContext, req: Request, call: Call, modelId: st
   return Response.json(falSubmitted(row, queueBaseOf(call.via)), { headers: idHeader(row.id) });
 }
 
-/** PUT …/cancel: fal's `{status}`: OK (cancelled, refunded), CANCELLATION_REQUESTED (asked of the provider), else 400. */
+/**
+ * PUT …/cancel: fal's `{status}`: OK (cancelled, refunded), CANCELLATION_REQUESTED (asked of the
+ * provider); an ended request is 409 conflict (ALREADY_COMPLETED), a running one 400 (IN_PROGRESS).
+ */
 async function cancel(ctx: ServiceContext, row: GenerationRow, modelId: string): Promise<Response> {
   const answer = await cancelGeneration(ctx, row.id, modelId);
   const ids = { request_id: row.id, requestId: row.id };
   if (answer.ok) return Response.json({ status: "OK" }, { headers: idHeader(row.id) });
   if (isFinal(answer.status as GenerationRow["status"])) {
-    throw new DomainError(
-      "conflict",
-      "The request has already ended",
-      { ...ids, status: "ALREADY_COMPLETED", detail: "The request has already ended", error_type: "already_completed" },
-      {},
-      400,
-    );
+    throw new DomainError("conflict", "The request has already ended", {
+      ...ids,
+      status: "ALREADY_COMPLETED",
+      detail: "The request has already ended",
+      error_type: "already_completed",
+    });
   }
   if (row.status === "queued") return Response.json({ status: "CANCELLATION_REQUESTED" }, { status: 202, headers: idHeader(row.id) });
   const message = "The request is already running; only a queued request can be cancelled";

@@ -1,7 +1,8 @@
+import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
 import { operations } from "@/lib/api/contracts";
 import { gatewayErrorSchema, skillErrorSchema } from "@/lib/api/contracts/errors";
-import type { Operation } from "@/lib/api/contracts/operation";
+import type { Operation, OperationResponse } from "@/lib/api/contracts/operation";
 import { type ErrorCode } from "@/lib/errors";
 import { gatewayErrors } from "@/lib/http/errors";
 import { mcpClientConfig, mcpServerUrl } from "@/lib/mcp/client-config";
@@ -33,29 +34,61 @@ function securityOf(auth: Operation["auth"]): Record<string, string[]>[] {
   return [{ sessionCookie: [] }];
 }
 
-function errorResponses(op: Operation): Responses {
-  const codes = new Set<ErrorCode>([...impliedErrors[op.auth], ...(op.errors ?? [])]);
+type ErrorAt = { code: ErrorCode; status: number };
+
+/**
+ * Every error an operation may answer, each at its status: those its auth mode implies, a bad
+ * path id (every operation with `params`: the wrapper, or the route parsing a catch-all's
+ * segments, answers 400 invalid_params), the body's and the query's, and its own list. An implied
+ * code the operation declares only at another status (fal's 422 for invalid input) is answered
+ * there alone.
+ */
+function errorsOf(op: Operation): ErrorAt[] {
+  const codes = new Set<ErrorCode>(impliedErrors[op.auth]);
+  if (op.params) codes.add("invalid_params");
   if (op.body && !op.bodyContentType) codes.add("invalid_body").add("invalid_json").add("payload_too_large");
   // The JSON body reader answers 415 to any other Content-Type (lib/http/request.ts readJson).
   if (takesJson(op)) codes.add("unsupported_media_type");
   if (op.query) codes.add("invalid_query");
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
-    const status = gatewayErrors[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  const schema = op.surface === "skill" ? skillErrorSchema : gatewayErrorSchema;
-  return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [String(status), { description: list.join(", "), content: { "application/json": { schema } } }]),
-  );
+  const own = op.errors ?? [];
+  const elsewhere = own.filter((e) => typeof e !== "string").map((e) => e.code);
+  for (const code of elsewhere) codes.delete(code);
+  for (const e of own) if (typeof e === "string") codes.add(e);
+  return [
+    ...[...codes].map((code) => ({ code, status: gatewayErrors[code] as number })),
+    ...own.filter((e): e is ErrorAt => typeof e !== "string"),
+  ];
+}
+
+/** A response's media types, each with its schema (none: any bytes). */
+function contentOf(r: OperationResponse): Record<string, { schema?: z.ZodType }> | undefined {
+  if (r.content) return Object.fromEntries(Object.entries(r.content).map(([type, schema]) => [type, schema ? { schema } : {}]));
+  if (!r.schema && !r.contentType) return undefined;
+  return { [r.contentType ?? "application/json"]: r.schema ? { schema: r.schema } : {} };
 }
 
 function toOperation(op: Operation): ZodOpenApiOperationObject {
-  const responses: Responses = errorResponses(op);
+  const envelope = op.surface === "skill" ? skillErrorSchema : gatewayErrorSchema;
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const { code, status } of errorsOf(op)) byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
+  const responses: Responses = Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      { description: list.join(", "), content: { "application/json": { schema: envelope } } },
+    ]),
+  );
   for (const [status, r] of Object.entries(op.responses)) {
+    const content = contentOf(r);
+    const error = responses[status];
+    if (!error) {
+      responses[status] = { description: r.description, ...(content ? { content } : {}) };
+      continue;
+    }
+    // A status both the envelope and another body answer (the MCP SDK's JSON-RPC errors): either.
+    const json = content?.["application/json"]?.schema;
     responses[status] = {
-      description: r.description,
-      ...(r.schema || r.contentType ? { content: { [r.contentType ?? "application/json"]: r.schema ? { schema: r.schema } : {} } } : {}),
+      description: `${error.description}; ${r.description}`,
+      content: { ...content, "application/json": { schema: json ? z.union([envelope, json]) : envelope } },
     };
   }
   return {
@@ -114,7 +147,7 @@ export function buildOpenApiDocument(serverUrl?: string, list: Operation[] = ope
       description:
         "Generate images, video and audio on catalogued models, paid in credits (1 credit = 0.0001 ₽). " +
         "The gateway surface has unprefixed paths; the skill surface for AI agents lives under /api/v1. " +
-        "`{modelId}` may contain slashes and is placed in the path as it is." +
+        "`{modelId}` may contain slashes and is placed in the path as it is; a client that percent-encodes them (`fal-ai%2Fflux%2Fdev`, as generated clients do) is answered the same." +
         agentsDescription(serverUrl),
     },
     servers: serverUrl ? [{ url: serverUrl }] : undefined,

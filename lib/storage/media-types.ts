@@ -35,6 +35,9 @@ const TYPES: [contentType: string, ext: string][] = [
   ["application/octet-stream", "bin"],
 ];
 
+/** Every type a stored file is served with (the /files operation documents each). */
+export const STORED_CONTENT_TYPES: readonly string[] = TYPES.map(([type]) => type);
+
 const byType = new Map(TYPES);
 const byExt = new Map(TYPES.map(([t, e]) => [e, t]));
 

@@ -14,6 +14,19 @@ export const mcpMessage = z
   })
   .meta({ id: "McpMessage" });
 
+/**
+ * The MCP SDK's refusal of a request it cannot serve (406 without `Accept: application/json,
+ * text/event-stream`, 400 for a body that is no JSON-RPC message): a JSON-RPC error, `id` null
+ * when the request's could not be read.
+ */
+export const mcpError = z
+  .object({
+    jsonrpc: z.literal("2.0"),
+    id: z.union([z.string(), z.number()]).nullable(),
+    error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }),
+  })
+  .meta({ id: "McpError" });
+
 const MCP_DESCRIPTION = [
   "The Model Context Protocol server: Streamable HTTP, stateless, serving the 2026-07-28 revision and 2025-era clients.",
   "Authenticate with an API key in `Authorization: Bearer <key>` (a missing or refused key is 401 with `WWW-Authenticate: Bearer`).",
@@ -41,10 +54,15 @@ export const agentOperations = defineOperations([
     responses: {
       200: {
         description:
-          "The JSON-RPC response as `application/json`, or as `text/event-stream` when progress notifications precede it (send `Accept: application/json, text/event-stream`)",
-        schema: mcpMessage,
+          "The JSON-RPC response: as `text/event-stream` (`event: message`, `data: <JSON-RPC message>`, progress notifications first), or as `application/json`",
+        content: { "application/json": mcpMessage, "text/event-stream": null },
       },
       202: { description: "A notification or response was accepted" },
+      400: { description: "A body that is no JSON-RPC message (a JSON-RPC error)", schema: mcpError },
+      406: {
+        description: "Not acceptable: the request's Accept must name both application/json and text/event-stream (a JSON-RPC error)",
+        schema: mcpError,
+      },
     },
   },
   {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { assetStatuses } from "@/db/schema/assets";
+import { STORED_CONTENT_TYPES } from "@/lib/storage/media-types";
 import { defineOperations } from "./operation";
 
 export const assetSchema = z
@@ -59,6 +60,8 @@ export const fileParams = z.object({
 });
 
 const extension = "The service's own extension (not in the published interface)";
+/** A stored file's bytes, served with its own type (the storage knows each by its key's extension). */
+const fileContent = Object.fromEntries(STORED_CONTENT_TYPES.map((type) => [type, null]));
 
 export const assetOperations = defineOperations([
   {
@@ -138,8 +141,8 @@ export const assetOperations = defineOperations([
     auth: "none",
     params: fileParams,
     responses: {
-      200: { description: "The file", contentType: "application/octet-stream" },
-      206: { description: "Part of the file (Range)", contentType: "application/octet-stream" },
+      200: { description: "The file, in its own type", content: fileContent },
+      206: { description: "Part of the file (Range)", content: fileContent },
       304: { description: "Not modified (If-None-Match)" },
       416: { description: "Range not satisfiable" },
     },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idempotencyHeaders, modelInputBody } from "./generation";
+import { circuitOpen, idempotencyHeaders, modelInputBody } from "./generation";
 import { defineOperations } from "./operation";
 
 /**
@@ -70,7 +70,11 @@ const proxyHeaders = z.object({
   }),
 });
 
-const modelParams = z.object({ modelId: z.string().meta({ description: "A fal model id, slashes as they are (fal-ai/flux/dev)" }) });
+const modelParams = z.object({
+  modelId: z.string().meta({
+    description: "A fal model id, slashes as they are (fal-ai/flux/dev); percent-encoded slashes (fal-ai%2Fflux%2Fdev) work the same",
+  }),
+});
 const requestParams = z.object({
   appId: z.string().meta({ description: "owner/app (fal drops the model's subpath here; the full id works too)" }),
   requestId: z.uuid(),
@@ -84,8 +88,17 @@ const submitQuery = z.object({
 });
 
 const sse = (description: string) => ({ description, contentType: "text/event-stream" });
+/**
+ * Where fal's statuses differ from the gateway's table (lib/fal-protocol/errors.ts, render.ts):
+ * invalid input is 422 with fal's `detail`, a failed model 422 too, and a request not in a state
+ * for the call (still running, cancelled) 400.
+ */
+const invalidInput = { code: "invalid_body", status: 422 } as const;
+const invalidQuery = { code: "invalid_query", status: 422 } as const;
+const modelFailed = { code: "generation_failed", status: 422 } as const;
+const wrongState = { code: "conflict", status: 400 } as const;
 const genErrors = [
-  "invalid_body",
+  invalidInput,
   "unknown_model",
   "insufficient_balance",
   "key_limit_exceeded",
@@ -112,7 +125,7 @@ export const falOperations = defineOperations([
     responses: {
       200: { description: "As the target's operation answers", schema: z.union([falSubmittedSchema, falOutput, falUploadInitiated]) },
     },
-    errors: [...genErrors, "invalid_params", "not_found", "method_not_allowed", "timeout"],
+    errors: [...genErrors, modelFailed, circuitOpen, "invalid_params", "not_found", "method_not_allowed", "timeout"],
   },
   {
     method: "get",
@@ -125,7 +138,7 @@ export const falOperations = defineOperations([
       200: { description: "As the target's operation answers", schema: z.union([falStatusSchema, falOutput]) },
       202: { description: "Status while unfinished", schema: falStatusSchema },
     },
-    errors: ["invalid_params", "not_found", "method_not_allowed", "conflict", "generation_failed"],
+    errors: ["invalid_params", "not_found", "method_not_allowed", wrongState, modelFailed],
   },
   {
     method: "put",
@@ -138,7 +151,7 @@ export const falOperations = defineOperations([
       200: { description: "Cancelled", schema: falCancel },
       202: { description: "Cancellation asked of the provider", schema: falCancel },
     },
-    errors: ["invalid_params", "not_found", "method_not_allowed", "conflict"],
+    errors: ["invalid_params", "not_found", "method_not_allowed", "conflict", wrongState],
   },
   {
     method: "post",
@@ -153,7 +166,7 @@ export const falOperations = defineOperations([
     headers: falHeaders,
     body: modelInputBody,
     responses: { 200: { description: "The output", schema: falOutput } },
-    errors: [...genErrors, "timeout"],
+    errors: [...genErrors, modelFailed, circuitOpen, "timeout"],
   },
   {
     method: "post",
@@ -167,7 +180,7 @@ export const falOperations = defineOperations([
     params: modelParams,
     body: modelInputBody,
     responses: { 200: sse("`data: <output>`") },
-    errors: [...genErrors],
+    errors: [...genErrors, modelFailed, circuitOpen],
   },
   {
     method: "post",
@@ -182,7 +195,7 @@ export const falOperations = defineOperations([
     headers: falHeaders,
     body: modelInputBody,
     responses: { 200: { description: "Queued", schema: falSubmittedSchema } },
-    errors: [...genErrors, "invalid_query"],
+    errors: [...genErrors, invalidQuery],
   },
   {
     method: "get",
@@ -223,7 +236,7 @@ export const falOperations = defineOperations([
     ...common,
     params: requestParams,
     responses: { 200: { description: "The output", schema: falOutput } },
-    errors: ["not_found", "conflict", "generation_failed"],
+    errors: ["not_found", wrongState, modelFailed],
   },
   {
     method: "put",
@@ -231,14 +244,14 @@ export const falOperations = defineOperations([
     operationId: "falCancel",
     summary: "fal queue cancel",
     description:
-      "A queued job: 200 `{status: OK}` and a full refund. Already running: 400 `{status: IN_PROGRESS}`; ended: 400 `{status: ALREADY_COMPLETED}`.",
+      "A queued job: 200 `{status: OK}` and a full refund. Already running: 400 `{status: IN_PROGRESS}`; ended: 409 conflict `{status: ALREADY_COMPLETED}`.",
     ...common,
     params: requestParams,
     responses: {
       200: { description: "Cancelled", schema: falCancel },
       202: { description: "Cancellation asked of the provider", schema: falCancel },
     },
-    errors: ["not_found", "conflict"],
+    errors: ["not_found", "conflict", wrongState],
   },
   {
     method: "put",
@@ -257,7 +270,15 @@ export const falOperations = defineOperations([
     responses: {
       200: { description: "Stored", schema: z.object({ file_url: z.url(), content_type: z.string(), file_size: z.number().int() }) },
     },
-    errors: ["not_found", "conflict", "asset_too_large", "unsupported_media_type", "invalid_body", "asset_storage_disabled"],
+    errors: [
+      "not_found",
+      "conflict",
+      "asset_too_large",
+      "unsupported_media_type",
+      invalidInput,
+      "asset_storage_disabled",
+      "storage_unavailable",
+    ],
   },
 ]);
 

@@ -115,6 +115,9 @@ export const runErrors = [
   "provider_error",
 ] as const;
 
+/** A sync run while the provider's circuit is open: 503 provider_error with Retry-After, nothing charged. */
+export const circuitOpen = { code: "provider_error", status: 503 } as const;
+
 export const generationOperations = defineOperations([
   {
     method: "post",
@@ -133,7 +136,7 @@ export const generationOperations = defineOperations([
     headers: idempotencyHeaders,
     body: modelInputBody,
     responses: { 200: { description: "The result", schema: gatewayResult } },
-    errors: [...runErrors, "timeout"],
+    errors: [...runErrors, circuitOpen, "timeout"],
   },
   {
     method: "post",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idempotencyHeaders } from "./generation";
+import { circuitOpen, idempotencyHeaders } from "./generation";
 import { defineOperations } from "./operation";
 
 /** Lengths a cover can carry; `text` is shortened into the prompt (see lib/integrations/covers/prompt.ts). */
@@ -119,6 +119,7 @@ export const integrationOperations = defineOperations([
       "key_limit_exceeded",
       "generation_failed",
       "provider_error",
+      circuitOpen,
       "timeout",
     ],
   },
@@ -148,6 +149,7 @@ export const integrationOperations = defineOperations([
       "key_limit_exceeded",
       "generation_failed",
       "provider_error",
+      circuitOpen,
       "timeout",
       "asset_storage_disabled",
       "storage_unavailable",

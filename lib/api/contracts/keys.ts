@@ -28,21 +28,21 @@ export const apiKeySchema = z
 
 export const apiKeyListSchema = z.object({ keys: z.array(apiKeySchema) }).meta({ id: "ApiKeyList" });
 
-export const createKeyBody = z
-  .object({
-    name: z.string().trim().min(1).max(64),
-    expiresIn: z
-      .int()
-      .min(60)
-      .max(TEN_YEARS_S)
-      .nullish()
-      .meta({ description: "Lifetime in seconds; omitted or null means the key never expires" }),
-    mode: z
-      .enum(apiKeyModes)
-      .default("live")
-      .meta({ description: "`test` keys are the sandbox: the local simulator, never the real balance" }),
-  })
-  .meta({ id: "CreateApiKey" });
+// Written in place in the document, not as a component: openapi-typescript makes a component's
+// defaulted fields required (right for an answer), which would force clients to send `mode`.
+export const createKeyBody = z.object({
+  name: z.string().trim().min(1).max(64),
+  expiresIn: z
+    .int()
+    .min(60)
+    .max(TEN_YEARS_S)
+    .nullish()
+    .meta({ description: "Lifetime in seconds; omitted or null means the key never expires" }),
+  mode: z
+    .enum(apiKeyModes)
+    .default("live")
+    .meta({ description: "`test` keys are the sandbox: the local simulator, never the real balance" }),
+});
 
 export const createdKeySchema = z
   .object({

@@ -117,7 +117,10 @@ export const estimateResponse = z
   .meta({ id: "ModelEstimate" });
 
 export const modelPathParams = z.object({
-  modelId: z.string().meta({ description: "May contain slashes, placed in the path as it is (e.g. fal-ai/flux/dev)" }),
+  modelId: z.string().meta({
+    description:
+      "May contain slashes, placed in the path as it is (e.g. fal-ai/flux/dev); percent-encoded slashes (fal-ai%2Fflux%2Fdev, as generated clients send a path parameter) work the same",
+  }),
 });
 
 export const modelOperations = defineOperations([

@@ -27,14 +27,36 @@ export type Operation = {
   params?: z.ZodObject;
   /** Request headers the operation reads, e.g. `Idempotency-Key` (validated where they are read). */
   headers?: z.ZodObject;
-  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
-  /** Error codes this operation may answer with (beyond those its auth mode implies). */
-  errors?: readonly ErrorCode[];
+  /**
+   * What it answers besides the errors (`errors`, and those the wrapper implies). A status given
+   * here that is also an error's (e.g. /mcp's 400: the SDK's JSON-RPC error beside the envelope)
+   * is documented as either body.
+   */
+  responses: Record<number, OperationResponse>;
+  /**
+   * Error codes this operation may answer with (beyond those its auth mode, params, query and body
+   * imply), each at its status in lib/http/errors.ts; `{ code, status }` for one the operation
+   * answers at another status (the DomainError names it: the circuit breaker's 503 provider_error,
+   * fal's 422 for invalid input).
+   */
+  errors?: readonly (ErrorCode | { code: ErrorCode; status: number })[];
   /**
    * Served, but not for API clients (the Inngest SDK endpoint, the simulator's media links): left
    * out of the public reference (/openapi.json, /docs); `buildOpenApiDocument` still lists it.
    */
   internal?: true;
+};
+
+/**
+ * One documented answer. Its body is `schema` as `contentType` (application/json by default; no
+ * schema: any bytes), or `content` for a status answered in several media types (each with its
+ * schema, null for any bytes), e.g. JSON or server-sent events, or a stored file's own type.
+ */
+export type OperationResponse = {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+  content?: Readonly<Record<string, z.ZodType | null>>;
 };
 
 /**

@@ -37,6 +37,7 @@ export const providerWebhookOperations = defineOperations([
     auth: "none",
     body: providerWebhookBody,
     responses: { 200: { description: "Handled", schema: providerWebhookAnswer } },
-    errors: ["invalid_signature", "invalid_body", "invalid_json"],
+    // 503 while fal's webhook keys cannot be read (Retry-After: fal retries the delivery).
+    errors: ["invalid_signature", "invalid_body", "invalid_json", { code: "provider_error", status: 503 }],
   },
 ]);

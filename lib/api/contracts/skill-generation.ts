@@ -1,19 +1,18 @@
 import { z } from "zod";
-import { idempotencyHeaders, runErrors } from "./generation";
+import { circuitOpen, idempotencyHeaders, runErrors } from "./generation";
 import { defineOperations } from "./operation";
 import { RESUME, sse, streamDone, streamHeaders, streamQuery } from "./streams";
 
 // The skill surface's generations (/api/v1/generate, /api/v1/requests/{requestId}).
 export const skillRequestParams = z.object({ requestId: z.string().min(1).max(64) });
 
-export const skillGenerateBody = z
-  .object({
-    model: z.string().min(1).max(256),
-    input: z.record(z.string(), z.unknown()),
-    sync: z.boolean().default(false),
-    webhook_url: z.url().max(2048).optional(),
-  })
-  .meta({ id: "SkillGenerateRequest" });
+// In place, not a component: a generated client must not be made to send `sync` (see createKeyBody).
+export const skillGenerateBody = z.object({
+  model: z.string().min(1).max(256),
+  input: z.record(z.string(), z.unknown()),
+  sync: z.boolean().default(false),
+  webhook_url: z.url().max(2048).optional(),
+});
 
 export const skillGenerationResult = z
   .object({
@@ -47,7 +46,7 @@ export const skillGenerationOperations = defineOperations([
       202: { description: "queued", schema: skillGenerationQueued },
     },
     // An unknown `model` is 400 INVALID_PARAMS here (the operation lists 400, 402, 429), never 404.
-    errors: [...runErrors.filter((code) => code !== "unknown_model"), "timeout"],
+    errors: [...runErrors.filter((code) => code !== "unknown_model"), circuitOpen, "timeout"],
   },
   {
     method: "get",

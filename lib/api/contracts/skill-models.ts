@@ -45,12 +45,23 @@ export const skillParameter = z
   })
   .meta({ id: "SkillModelParameter" });
 
+/**
+ * The spec's "Model schema": `required` and `properties`. `format=full` answers the model's whole
+ * JSON Schema, which is that object with JSON Schema's other keywords beside them (`type`, `title`,
+ * `$defs` its parameters' local `$ref`s point into), so they are admitted; each parameter is then
+ * its full JSON Schema.
+ */
 export const skillModelSchema = z
-  .object({
-    required: z.array(z.string()),
-    properties: z.record(z.string(), skillParameter.or(z.record(z.string(), z.unknown()))),
+  .looseObject({
+    required: z.array(z.string()).meta({ description: "Names of the required parameters" }),
+    properties: z
+      .record(z.string(), skillParameter.or(z.record(z.string(), z.unknown())))
+      .meta({ description: "Each parameter: compact (type, description, default, enum, minimum, maximum), or its JSON Schema (full)" }),
   })
-  .meta({ id: "SkillModelSchema" });
+  .meta({
+    id: "SkillModelSchema",
+    description: "compact: `required` and `properties` alone; full: the model's JSON Schema, `required` and `properties` always present",
+  });
 
 export const skillModelOperations = defineOperations([
   {

@@ -178,7 +178,7 @@ describe("success", () => {
     expect(events.filter((e) => e.status === "COMPLETED")).toHaveLength(1);
   });
 
-  test("cancel: a queued request → 200 {status: OK}, refunded; again → 400 ALREADY_COMPLETED", async () => {
+  test("cancel: a queued request → 200 {status: OK}, refunded; again → 409 conflict ALREADY_COMPLETED", async () => {
     const { user, key } = await fundedActor(100);
     const id = (await submit(key, { prompt: "never mind" })).body.request_id;
     const res = await proxy("PUT", `${QUEUE}/fal-ai/flux/requests/${id}/cancel`, { key });
@@ -186,8 +186,8 @@ describe("success", () => {
     expect(res.body).toEqual({ status: "OK" });
     expect(await balanceOf(user.id)).toBe(1_000_000);
     const again = await proxy("PUT", `${QUEUE}/fal-ai/flux/requests/${id}/cancel`, { key });
-    expect(again.status).toBe(400);
-    expect(again.body).toMatchObject({ status: "ALREADY_COMPLETED", detail: expect.any(String) });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ success: false, error: "conflict", status: "ALREADY_COMPLETED", detail: expect.any(String) });
     const after = await status(key, id);
     expect(after.body).toMatchObject({ status: "COMPLETED", error: "Request was cancelled", error_type: "cancelled" });
     expect((await result(key, id)).status).toBe(400);
