@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { inngest } from "@/inngest/client";
+import { HANG_MS } from "@/test/wait";
 import { systemClock } from "./clock";
 import { waitForEventRun, waitForRun } from "./results";
 import { startTestExecutor } from "./testing";
@@ -31,8 +32,9 @@ afterAll(async () => {
 describe("auto mode", () => {
   test("a handler that sends an event can await the run's output; the send kicks the run (no poll)", async () => {
     const { ids } = await inngest.send({ name: "test/quick", data: { n: 21 } });
-    // pollMs is a minute: only the in-process notification can resolve this in time.
-    await expect(waitForEventRun(ids[0]!, { timeoutMs: 5000, pollMs: 60_000 })).resolves.toMatchObject({
+    // pollMs and the executor's poll are a minute: only the in-process notification and the send's
+    // kick can resolve this before HANG_MS (which only catches a hang: a busy machine is slow, not a minute slow).
+    await expect(waitForEventRun(ids[0]!, { timeoutMs: HANG_MS, pollMs: 60_000 })).resolves.toMatchObject({
       status: "completed",
       output: { doubled: 42 },
     });
@@ -41,7 +43,8 @@ describe("auto mode", () => {
   test("retries happen on their own", async () => {
     const { ids } = await inngest.send({ name: "test/quick", data: { n: 1, flaky: true } });
     const [run] = await jobs.runsForEvent(ids[0]!);
-    await expect(waitForRun(run!.id, { timeoutMs: 5000, pollMs: 60_000 })).resolves.toMatchObject({
+    // The retry waits 10 ms (backoff above), woken by the executor's own timer, not its minute poll.
+    await expect(waitForRun(run!.id, { timeoutMs: HANG_MS, pollMs: 60_000 })).resolves.toMatchObject({
       status: "completed",
       output: { doubled: 2 },
     });
@@ -50,7 +53,7 @@ describe("auto mode", () => {
 
   test("many concurrent senders each get their own result", async () => {
     const sent = await Promise.all(Array.from({ length: 30 }, (_, n) => inngest.send({ name: "test/quick", data: { n } })));
-    const results = await Promise.all(sent.map(({ ids }) => waitForEventRun(ids[0]!, { timeoutMs: 10_000, pollMs: 60_000 })));
+    const results = await Promise.all(sent.map(({ ids }) => waitForEventRun(ids[0]!, { timeoutMs: HANG_MS, pollMs: 60_000 })));
     expect(results.map((r) => r.output)).toEqual(Array.from({ length: 30 }, (_, n) => ({ doubled: n * 2 })));
   });
 
