@@ -10,6 +10,9 @@ import { users } from "./users";
  * and its reserve, so a key never points at nothing and a request refused before a job existed
  * (400, 402, 429, 503) leaves the key free for a retry.
  */
+/** How long a key is honoured from its row's `created_at`. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {

@@ -267,6 +267,34 @@ describe("success", () => {
     expect((await reserves(user.id)).map((r) => r.generationId)).toEqual([sync.body.id, queued.body.id]);
   });
 
+  test("replays are free: 20 repeats at a tier of 3 per minute (and /queue at 3 per hour) all answer the first job; new requests still count", async () => {
+    await withEnv({ TIER_RPM: "3,3,3,3", RATE_LIMIT_USER_GENERATIONS_PER_HOUR: "3" }, async () => {
+      const { user, key } = await fundedActor(100);
+      const skillKey = newKey();
+      const first = await generate({ model: FLUX, input: { prompt: "replayed skill" } }, key, skillKey);
+      expect(first.status).toBe(202);
+      for (let i = 0; i < 20; i++) {
+        const again = await generate({ model: FLUX, input: { prompt: "replayed skill" } }, key, skillKey);
+        expect(again.status).toBe(202);
+        expect(again.body).toEqual(first.body);
+      }
+      // The same key with another body is refused (422) without spending the limit either.
+      expect((await generate({ model: FLUX, input: { prompt: "another" } }, key, skillKey)).status).toBe(422);
+      // Two new requests fit the 3 per minute left after the first; the third new one does not.
+      expect((await generate({ model: FLUX, input: { prompt: "new 1" } }, key, newKey())).status).toBe(202);
+      expect((await generate({ model: FLUX, input: { prompt: "new 2" } }, key, newKey())).status).toBe(202);
+      const over = await generate({ model: FLUX, input: { prompt: "new 3" } }, key, newKey());
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe("RATE_LIMITED");
+
+      const queueKey = newKey();
+      const queued = await queue({ prompt: "replayed queue" }, key, queueKey);
+      expect(queued.status).toBe(200);
+      for (let i = 0; i < 20; i++) expect((await queue({ prompt: "replayed queue" }, key, queueKey)).body).toEqual(queued.body);
+      expect((await reserves(user.id)).length).toBe(4);
+    });
+  });
+
   test("POST /api/v1/generate: a sync repeat of a failed generation answers the same failure", async () => {
     const { key } = await fundedActor(100);
     const idem = newKey();

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { and, eq, lte, sql, type SQL } from "drizzle-orm";
 import type { Db, Executor } from "@/db/client";
-import { generationRequests, idempotencyKeys } from "@/db/schema";
+import { generationRequests, IDEMPOTENCY_TTL_MS, idempotencyKeys } from "@/db/schema";
 import { idempotencyHeaders } from "@/lib/api/contracts/generation";
 import { isSandbox, type Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
@@ -22,7 +22,7 @@ import { isFinal, type GenerationMode, type GenerationRow } from "./types";
  */
 export type Idempotency = { key: string; fingerprint: string };
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+export { IDEMPOTENCY_TTL_MS };
 /** How often a repeat waiting on a running sync job re-reads it (other instances do not wake it). */
 const WAIT_POLL_MS = 500;
 

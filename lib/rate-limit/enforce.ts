@@ -65,7 +65,7 @@ export async function enforceRateLimits(
   let uncounted = key && !key.keyLimit?.enabled ? key.apiKeyId! : null;
   for (const rule of rules) {
     const subject = subjectOf(rule, { ...rc, principal });
-    if (subject === null) continue;
+    if (subject === null || (rule.applies && !(await rule.applies({ ...rc, principal })))) continue;
     const max = typeof rule.max === "function" ? await rule.max({ ...rc, principal }) : rule.max;
     const result = await hitWindow(rc.db, { key: `${rule.name}:${subject}`, max, windowMs: rule.windowMs, now, countKey: uncounted });
     if (uncounted) principal = await confirmKey(principal!, result.standing);

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { balances } from "@/db/schema";
 import { env } from "@/lib/env";
-import { MINUTE_MS, type RateLimitRule } from "./rules";
+import { makesNewGeneration, MINUTE_MS, type RateLimitRule } from "./rules";
 import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
 
 export type Tier = { tier: number; rpm: number };
@@ -42,4 +42,5 @@ export const skillTierLimit: RateLimitRule = {
   max: async ({ db, principal }) => (principal ? (await tierOfUser(db, principal.userId)).rpm : 0),
   windowMs: MINUTE_MS,
   describe: (max) => `Tier limit reached: ${max} requests per minute; spending more raises the tier`,
+  applies: makesNewGeneration,
 };
