@@ -16,6 +16,11 @@ const nextConfig: NextConfig = {
     proxyClientMaxBodySize: 1024 * 1024,
   },
   typedRoutes: false,
+  // Every response, the API's included: its bodies are only ever what their Content-Type says.
+  // The pages' other security headers depend on the configuration and are set by proxy.ts.
+  async headers() {
+    return [{ source: "/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] }];
+  },
 };
 
 // next-intl: the locale and messages of each request (lib/i18n/request.ts).

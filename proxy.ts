@@ -1,16 +1,27 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
+import { sessionCookieNames } from "@/lib/auth/session-cookie";
 import { preflightHeaders } from "@/lib/http/cors";
 import { DomainError } from "@/lib/errors";
 import { renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
+import { newNonce, pageHeaders, pagePolicy } from "@/lib/http/security-headers";
 
 /**
  * Runs before every matched request: assigns the request id (forwarded to handlers as a request
- * header and set on the response, so even a 404 page carries X-Request-ID) and answers CORS
- * preflights. Auth is not decided here; the route wrapper does that.
+ * header and set on the response, so even a 404 page carries X-Request-ID), answers CORS
+ * preflights and sets the pages' security headers. Auth is not decided here; the route wrapper does that.
  */
 export function proxy(req: NextRequest) {
+  // The page's policy goes on the request too: Next.js takes the nonce for its scripts from there.
+  // /docs writes its own HTML and sets its own policy (hashes of its scripts).
+  const policy = /^\/docs(?:\/|$)/.test(req.nextUrl.pathname) ? null : pagePolicy(newNonce());
+  const res = answer(req, policy);
+  for (const [name, value] of Object.entries(pageHeaders())) res.headers.set(name, value);
+  if (policy) res.headers.set("Content-Security-Policy", policy);
+  return res;
+}
+
+function answer(req: NextRequest, policy: string | null) {
   const requestId = requestIdOf(req);
   const refusal = refusedUrl(req.nextUrl);
   if (refusal) return renderError("gateway", refusal, requestId);
@@ -23,23 +34,27 @@ export function proxy(req: NextRequest) {
   // A model's llms.txt: `/catalog/{modelId}` is the page's catch-all, which no segment may follow.
   const llms = /^\/catalog\/(.+)\/llms\.txt$/.exec(req.nextUrl.pathname);
   if (llms) {
-    const headers = new Headers(req.headers);
-    headers.set("x-request-id", requestId);
+    const headers = forwardedHeaders(req, requestId, policy);
     return NextResponse.rewrite(new URL(`/llms.txt/${llms[1]}`, req.url), { request: { headers }, headers: { "X-Request-ID": requestId } });
   }
   // Dashboard pages without any session cookie go to sign-in and come back afterwards. Only a
   // shortcut for the common case: the dashboard layout validates the session itself.
-  if (req.nextUrl.pathname.startsWith("/dashboard") && !SESSION_COOKIES.some((name) => req.cookies.has(name))) {
+  if (req.nextUrl.pathname.startsWith("/dashboard") && !sessionCookieNames().some((name) => req.cookies.has(name))) {
     const signin = req.nextUrl.clone();
     signin.pathname = "/signin";
     signin.search = new URLSearchParams({ callbackUrl: req.nextUrl.pathname + req.nextUrl.search }).toString();
     return NextResponse.redirect(signin, { headers: { "X-Request-ID": requestId } });
   }
-  const headers = new Headers(req.headers);
-  headers.set("x-request-id", requestId);
-  const res = NextResponse.next({ request: { headers } });
+  const res = NextResponse.next({ request: { headers: forwardedHeaders(req, requestId, policy) } });
   res.headers.set("X-Request-ID", requestId);
   return res;
+}
+
+function forwardedHeaders(req: NextRequest, requestId: string, policy: string | null) {
+  const headers = new Headers(req.headers);
+  headers.set("x-request-id", requestId);
+  if (policy) headers.set("content-security-policy", policy);
+  return headers;
 }
 
 /**

@@ -1,8 +1,19 @@
+import { env } from "@/lib/env";
+
 /**
- * Auth.js database sessions: the cookie holds the raw session token. Over https the name carries
- * the `__Secure-` prefix; both are accepted so the same code serves http (local) and https.
+ * Auth.js database sessions: the cookie holds the raw session token. Auth.js names it with the
+ * `__Secure-` prefix when its origin (AUTH_URL, else APP_URL) is https, and only that name is read
+ * then: a browser keeps a prefixed cookie only from a secure origin of this very host, while the
+ * bare name could be planted by plain http or a sibling subdomain (a session fixed on the victim).
+ * Over http (local) Auth.js sets the bare name, and both are read.
  */
-export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
+const SECURE_SESSION_COOKIE = "__Secure-authjs.session-token";
+const SESSION_COOKIES = [SECURE_SESSION_COOKIE, "authjs.session-token"] as const;
+
+export function sessionCookieNames(): readonly string[] {
+  const e = env();
+  return new URL(e.AUTH_URL ?? e.APP_URL).protocol === "https:" ? [SECURE_SESSION_COOKIE] : SESSION_COOKIES;
+}
 
 export function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
@@ -22,7 +33,7 @@ export function readCookie(header: string | null, name: string): string | null {
 
 export function sessionTokenFrom(req: Request): string | null {
   const header = req.headers.get("cookie");
-  for (const name of SESSION_COOKIES) {
+  for (const name of sessionCookieNames()) {
     const token = readCookie(header, name);
     if (token) return token;
   }

@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { isDomainError } from "@/lib/errors";
 import type { Principal } from "./principal";
 import { resolveSession } from "./resolve";
-import { SESSION_COOKIES } from "./session-cookie";
+import { sessionCookieNames } from "./session-cookie";
 
 /**
  * The signed-in user of a page render, by the same rules as the API (lib/auth/resolve.ts): an
@@ -15,7 +15,9 @@ import { SESSION_COOKIES } from "./session-cookie";
  */
 export const currentViewer = cache(async (): Promise<Principal | null> => {
   const jar = await cookies();
-  const token = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
+  const token = sessionCookieNames()
+    .map((name) => jar.get(name)?.value)
+    .find(Boolean);
   if (!token) return null;
   try {
     return await resolveSession(await getDb(), token);

@@ -1,3 +1,6 @@
+import { createHash } from "node:crypto";
+import { contentSecurityPolicy } from "@/lib/http/security-headers";
+
 /**
  * The HTML of /docs: Scalar's API reference over /openapi.json, with nothing fetched from outside
  * the gateway (the issue's "6 failed requests offline" were Scalar's web fonts):
@@ -89,9 +92,25 @@ export const ariaFixes = `(() => {
 /** JSON inside a <script>: `<` escaped so no string can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
+/** The page's two inline scripts: Scalar's start with its configuration, and the ARIA fixes. */
+const inlineScripts = () => [
+  `Scalar.createApiReference("#app", ${scriptJson({ ...scalarConfiguration, customCss: docsCss })});`,
+  ariaFixes,
+];
+
+/**
+ * The page's policy (lib/http/security-headers.ts): its own bundle and exactly its inline scripts,
+ * by hash, so the HTML stays the same for everyone (and cacheable).
+ */
+export function docsContentSecurityPolicy(): string {
+  const hashes = inlineScripts().map((script) => `'sha256-${createHash("sha256").update(script).digest("base64")}'`);
+  return contentSecurityPolicy(["'self'", ...hashes]);
+}
+
 let html: string | undefined;
 
 export function docsPage(): string {
+  const [start, fixes] = inlineScripts();
   html ??= `<!doctype html>
 <html lang="en">
   <head>
@@ -103,8 +122,8 @@ export function docsPage(): string {
   <body>
     <div id="app"></div>
     <script src="/docs/scalar.js"></script>
-    <script>Scalar.createApiReference("#app", ${scriptJson({ ...scalarConfiguration, customCss: docsCss })});</script>
-    <script>${ariaFixes}</script>
+    <script>${start}</script>
+    <script>${fixes}</script>
   </body>
 </html>
 `;

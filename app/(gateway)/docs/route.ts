@@ -1,6 +1,6 @@
 import { systemOperations } from "@/lib/api/contracts/system";
 import { serving } from "@/lib/http/handler";
-import { docsPage } from "./page-html";
+import { docsContentSecurityPolicy, docsPage } from "./page-html";
 
 // GET /docs – the API reference, rendered from /openapi.json by Scalar. Fully offline: Scalar's
 // bundle is served from node_modules (/docs/scalar.js), no web fonts, no request proxy, no
@@ -9,6 +9,11 @@ export const GET = serving(
   systemOperations.getDocs,
   async () =>
     new Response(docsPage(), {
-      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=300" },
+      headers: {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "public, max-age=300",
+        // Its own policy: proxy.ts sets the pages' other security headers, and no policy here.
+        "Content-Security-Policy": docsContentSecurityPolicy(),
+      },
     }),
 );
