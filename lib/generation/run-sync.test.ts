@@ -179,15 +179,20 @@ describe("failures", () => {
 
   test("the provider's circuit opening while the run waits is 503 provider_error with Retry-After, refunded", async () => {
     const { user, key } = await fundedActor(100);
-    const pending = run("circuit [latency:1500]", key);
-    // Once the job is submitted, the provider starts failing for everyone.
-    for (let waited = 0; waited < 5_000; waited += 20) {
+    // The provider never finishes this job: only the circuit can end the wait (the sync timeout is
+    // minutes), however long the machine takes to get there.
+    let answered = false;
+    const pending = run("circuit [fail:timeout]", key).finally(() => (answered = true));
+    // Once the job is submitted, the provider fails for everyone until the run answers. The circuit
+    // is opened again whenever it is found closed: a call in flight as it opens (the submit, a "not
+    // ready") ends as a success, which closes it.
+    const breaker = breakerFor("local");
+    while (!answered) {
       const [job] = await jobsOf(user.id);
-      if (job && (await simulatorRequestsFor(job.id)).length) break;
+      const submitted = job && (await simulatorRequestsFor(job.id)).length > 0;
+      if (submitted && breaker.state === "closed") for (let i = 0; i < 10; i++) breaker.recordFailure();
       await sleep(20);
     }
-    const breaker = breakerFor("local");
-    for (let i = 0; i < 10; i++) breaker.recordFailure();
     const res = await pending;
     expect(res.status).toBe(503);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
