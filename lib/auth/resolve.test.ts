@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+import { GET as GET_ME } from "@/app/(gateway)/me/route";
 import { getDb } from "@/db/client";
 import { apiKeys, users } from "@/db/schema";
 import { withGateway, withSkill } from "@/lib/http/handler";
 import { testOperation } from "@/test/operations";
 import { json } from "@/lib/http/json";
 import { createApiKey, createSession, createUser } from "@/test/factories";
+import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
 import { hashApiKey } from "./api-key";
 
@@ -84,6 +86,22 @@ describe("auth", () => {
   test("an expired session → 401", async () => {
     const session = await createSession(await createUser(), { expires: new Date(Date.now() - 1000) });
     expect((await call(whoami, "/me", { session: session.token })).status).toBe(401);
+  });
+
+  test("behind an https APP_URL only the __Secure- cookie counts: the bare name is refused exactly like no cookie", async () => {
+    const session = await createSession(await createUser());
+    await withEnv({ APP_URL: "https://gateway.example.com" }, async () => {
+      for (const route of [GET_ME, whoami]) {
+        const none = await call(route, "/me");
+        const bare = await call(route, "/me", { headers: { cookie: `authjs.session-token=${session.token}` } });
+        expect(none.status).toBe(401);
+        expect({ status: bare.status, body: bare.body }).toEqual({ status: none.status, body: none.body });
+        const prefixed = await call(route, "/me", { headers: { cookie: `__Secure-authjs.session-token=${session.token}` } });
+        expect(prefixed.status).toBe(200);
+      }
+    });
+    // Over http Auth.js sets the bare name, and it counts.
+    expect((await call(whoami, "/me", { session: session.token })).status).toBe(200);
   });
 
   test("a banned user → 403 for keys and sessions; an expired ban no longer applies", async () => {
