@@ -436,6 +436,37 @@ describe("auth", () => {
     }
   });
 
+  test("a generate or get_request waiting on a job ends with UNAUTHORIZED as soon as its key is deleted; the job goes on", async () => {
+    const { key, apiKey } = await fundedActor(100);
+    const client = await connect(key);
+    const started = await client.callTool({
+      name: "generate",
+      arguments: { model: MODEL, input: { prompt: "orphaned [latency:60000]", ...SMALL }, wait_seconds: 0 },
+    });
+    const id = (started.structuredContent as any).id;
+    // Each call is following its job once its first progress notice ("Queued") arrives.
+    let following = 0;
+    const onprogress = () => void following++;
+    const waits = [
+      client.callTool(
+        { name: "generate", arguments: { model: MODEL, input: { prompt: "orphaned too [latency:60000]", ...SMALL } } },
+        { onprogress, timeout: 120_000 },
+      ),
+      client.callTool({ name: "get_request", arguments: { request_id: id, wait_seconds: 55 } }, { onprogress, timeout: 120_000 }),
+    ];
+    while (following < 2) await new Promise((r) => setTimeout(r, 10));
+    const deletedAt = Date.now();
+    await (await getDb()).delete(apiKeys).where(eq(apiKeys.id, apiKey.id));
+    const answers = await Promise.all(waits);
+    // Ended by the deletion's notice, not by their 55 s waits (a generous bound: a busy machine is slow, never 55 s slow).
+    expect(Date.now() - deletedAt).toBeLessThan(30_000);
+    for (const answer of answers) {
+      expect(answer.isError).toBe(true);
+      expect(textOf(answer)).toMatch(/^UNAUTHORIZED: The API key was deleted/);
+    }
+    expect(["queued", "in_progress"]).toContain((await jobRow(id)).status);
+  });
+
   test("a banned user's key → 403; the SDK client is refused", async () => {
     const user = await createUser({ banned: true, banReason: "test" });
     const { key } = await createApiKey(user);

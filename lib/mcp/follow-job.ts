@@ -1,10 +1,8 @@
-import { eventsAfter, waitForGenerationNotice, type StoredGenerationEvent } from "@/lib/generation/event-log";
+import type { StoredGenerationEvent } from "@/lib/generation/event-log";
+import { follow } from "@/lib/generation/follow";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
-import { isFinal, type GenerationRow } from "@/lib/generation/types";
+import type { GenerationRow } from "@/lib/generation/types";
 import type { ToolCall } from "./tool";
-
-/** How often a wait looks at the job when no notice wakes it (the job may run on another instance). */
-const POLL_MS = 1_000;
 
 const STAGES: Record<string, string> = {
   queued: "Queued",
@@ -21,24 +19,28 @@ function messageOf(event: StoredGenerationEvent): string | null {
 }
 
 /**
- * Waits up to `waitMs` for the caller's job to end, turning each event of its log
- * (generation_events: the stages it passes and the provider's log lines) into a progress
- * notification as it is written. Returns the job's row as it is when the wait ends: final, or
- * still running when the time is up or the client went away (the job goes on either way).
+ * Waits up to `waitMs` for the caller's job to end, turning each event of its log (the stages it
+ * passes and the provider's log lines) into a progress notification as it is written. Returns the
+ * job's row as it is when the wait ends: final, or still running when the time is up or the client
+ * went away (the job goes on either way). A caller who may no longer read the job (key deleted or
+ * disabled, session ended, user banned) ends the wait at once with that refusal, as the streams do.
  */
 export async function followJob(call: ToolCall, row: GenerationRow, waitMs: number): Promise<GenerationRow> {
-  const deadline = Date.now() + waitMs;
-  let seq = 0;
-  let current = row;
+  const following = follow(call.ctx.db, row.id, {
+    kinds: ["progress", "log"],
+    caller: call.ctx.principal,
+    deadlineMs: Date.now() + waitMs,
+    signal: call.signal,
+  });
   for (;;) {
-    for (const event of await eventsAfter(call.ctx.db, row.id, seq, ["progress", "log"])) {
-      seq = event.seq;
+    const step = await following.next();
+    if (step.done) {
+      if (step.value.end === "refused") throw step.value.refusal;
+      return getGenerationOrThrow(call.ctx, row.id);
+    }
+    for (const event of step.value) {
       const message = messageOf(event);
       if (message) await call.progress(message);
     }
-    current = await getGenerationOrThrow(call.ctx, row.id);
-    const left = deadline - Date.now();
-    if (isFinal(current.status) || left <= 0 || call.signal.aborted) return current;
-    await waitForGenerationNotice(row.id, Math.min(POLL_MS, left), call.signal);
   }
 }
