@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { jobEvents, jobRunOps, jobRuns } from "@/db/schema";
 import { inngest } from "@/inngest/client";
+import { HANG_MS } from "@/test/wait";
 import { ManualClock } from "./clock";
 import { waitForEventRun } from "./results";
 import { installExecutor } from "./runtime";
@@ -305,7 +306,8 @@ describe("waiting for a result", () => {
   test("waitForEventRun resolves with the output as soon as the run finishes", async () => {
     const k = key();
     const { ids } = await inngest.send({ name: "test/pair", data: { key: k } });
-    const waiting = waitForEventRun(ids[0]!, { functionId: "t-pair", timeoutMs: 5000, pollMs: 60_000 });
+    // A minute's poll: only the notice of the run's end answers before HANG_MS, however long the drain takes.
+    const waiting = waitForEventRun(ids[0]!, { functionId: "t-pair", timeoutMs: HANG_MS, pollMs: 60_000 });
     await jobs.drain();
     await expect(waiting).resolves.toMatchObject({ status: "completed", output: "xy" });
   });

@@ -7,6 +7,7 @@ import { testOperation } from "@/test/operations";
 import { json } from "@/lib/http/json";
 import { createActor, createApiKey, createSession, createUser } from "@/test/factories";
 import { call } from "@/test/http";
+import { HANG_MS } from "@/test/wait";
 import { HOUR_MS, webhookIpLimit, type RateLimitRule } from "./rules";
 import { keyWindowKey } from "./sliding-window";
 import { flushUsageCounts } from "./usage-counts";
@@ -97,7 +98,7 @@ describe("per-key limit", () => {
     for (let i = 0; i < 4; i++) expect((await call(ok, "/me", { key })).status).toBe(200);
     const countOf = async () => (await (await getDb()).select().from(apiKeys).where(eq(apiKeys.id, apiKey.id)))[0]!.requestCount;
     // Written by the flush timer, not by the requests (usage-counts.ts).
-    await vi.waitFor(async () => expect(await countOf()).toBe(4), { timeout: 3_000, interval: 100 });
+    await vi.waitFor(async () => expect(await countOf()).toBe(4), { timeout: HANG_MS, interval: 100 });
     await call(ok, "/me", { key });
     await flushUsageCounts();
     expect(await countOf()).toBe(5);

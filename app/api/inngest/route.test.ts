@@ -7,6 +7,7 @@ import type { JobExecutor } from "@/lib/jobs/executor";
 import { signBody } from "@/lib/jobs/protocol";
 import { startInngestServer } from "@/test/servers/inngest";
 import { serveRoutes } from "@/test/servers/inngest-app";
+import { HANG_MS } from "@/test/wait";
 
 /**
  * The production path, on loopback: the app configured for an Inngest server (keys + base URL),
@@ -58,7 +59,7 @@ describe("success", () => {
 
   test("the server runs a function by calling /api/inngest over HTTP, signed, and the route answers with the SDK protocol", async () => {
     const { ids } = await inngest.send(jobHistoryPruneRequested.create({ asOf: clock.now() }));
-    const waiting = waitForEventRun(ids[0]!, { functionId: "prune-job-history", timeoutMs: 10_000, pollMs: 20 });
+    const waiting = waitForEventRun(ids[0]!, { functionId: "prune-job-history", timeoutMs: HANG_MS, pollMs: 20 });
     await executor.drain();
     const result = await waiting;
     expect(result).toMatchObject({ status: "completed", output: { runs: expect.any(Number), events: expect.any(Number) } });

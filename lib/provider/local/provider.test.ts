@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi 
 import { getDb } from "@/db/client";
 import { localProviderRequests } from "@/db/schema";
 import { resetEnv } from "@/lib/env";
+import { HANG_MS } from "@/test/wait";
 import { ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
 import type { ProviderResult } from "../types";
 import { verifyProviderWebhook } from "../webhook-verify";
@@ -418,7 +419,8 @@ describe("webhooks", () => {
     // The clock stays at the submit time: when the 200 ms timer fires, now() reads 200 ms early
     // (a timer may fire a millisecond early in production; the sweep would come 30 s later).
     await run("fal-ai/flux/dev", { prompt: "early [latency:200]" }, { webhookUrl: url });
-    await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 3_000, interval: 20 });
+    // HANG_MS is under the sweep's 30 s: only the timer's own delivery arrives in time.
+    await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: HANG_MS, interval: 20 });
     expect(JSON.parse(received[0]!.body)).toMatchObject({ status: "OK" });
   });
 
