@@ -11,7 +11,8 @@ import { withExplicitTypes } from "./explicit-types";
 /** Errors every operation of an auth mode can answer with, besides its own list. */
 const impliedErrors: Record<Operation["auth"], ErrorCode[]> = {
   none: ["internal_error"],
-  optional: ["unauthorized", "forbidden", "internal_error"],
+  // A key, when one is sent, is counted against its limit as on any other call.
+  optional: ["unauthorized", "forbidden", "rate_limited", "internal_error"],
   key: ["unauthorized", "forbidden", "rate_limited", "internal_error"],
   session: ["unauthorized", "forbidden", "internal_error"],
   admin: ["unauthorized", "forbidden", "internal_error"],

@@ -100,6 +100,8 @@ const wrongState = { code: "conflict", status: 400 } as const;
 const genErrors = [
   invalidInput,
   "unknown_model",
+  // A model id shorter than owner/app: fal's "Application not found".
+  "not_found",
   "insufficient_balance",
   "key_limit_exceeded",
   "rate_limited",

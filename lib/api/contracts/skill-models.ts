@@ -85,7 +85,7 @@ export const skillModelOperations = defineOperations([
     auth: "key",
     params: modelPathParams,
     query: skillSchemaQuery,
-    errors: ["not_found"],
+    errors: ["not_found", "unknown_model"],
     responses: { 200: { description: "Model schema", schema: skillModelSchema } },
   },
 ]);
