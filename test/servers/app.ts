@@ -98,8 +98,8 @@ const notFoundPage = () =>
 export async function appFetch(req: Request): Promise<Response> {
   const found = routeOf(new URL(req.url).pathname);
   if (!found) return notFoundPage();
-  const module = (await import(found.file)) as Record<string, Handler | undefined>;
-  const handler = module[req.method] ?? (req.method === "HEAD" ? module.GET : undefined);
+  const route = (await import(found.file)) as Record<string, Handler | undefined>;
+  const handler = route[req.method] ?? (req.method === "HEAD" ? route.GET : undefined);
   if (!handler) return new Response(null, { status: 405 });
   return handler(req, { params: Promise.resolve(found.params) });
 }
