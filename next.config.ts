@@ -16,6 +16,9 @@ const nextConfig: NextConfig = {
     proxyClientMaxBodySize: 1024 * 1024,
   },
   typedRoutes: false,
+  // proxy.ts answers a trailing slash: an empty id on the API (400 in the envelope, not a 308 to
+  // another route), a 308 to the URL without it on pages, as Next.js would.
+  skipTrailingSlashRedirect: true,
   // Every response, the API's included: its bodies are only ever what their Content-Type says.
   // The pages' other security headers depend on the configuration and are set by proxy.ts.
   async headers() {

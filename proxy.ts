@@ -23,8 +23,22 @@ export function proxy(req: NextRequest) {
 
 function answer(req: NextRequest, policy: string | null) {
   const requestId = requestIdOf(req);
+  const { pathname } = req.nextUrl;
   const refusal = refusedUrl(req.nextUrl);
-  if (refusal) return renderError("gateway", refusal, requestId);
+  if (refusal) return renderError(surfaceOf(pathname), refusal, requestId);
+  // Next's own trailing-slash redirect is off (next.config.ts): on the API a trailing slash is an
+  // empty id (`DELETE /me/keys/`), answered in the envelope; a page's URL still loses it (308).
+  if (pathname.length > 1 && pathname.endsWith("/")) {
+    if (API_PATH.test(pathname)) {
+      const empty = new DomainError("invalid_params", "The path ends with an empty segment: an id in it is empty", {
+        issues: [{ path: ["path"], message: "Empty path segment" }],
+      });
+      return renderError(surfaceOf(pathname), empty, requestId);
+    }
+    const canonical = req.nextUrl.clone();
+    canonical.pathname = pathname.replace(/\/+$/, "") || "/";
+    return NextResponse.redirect(canonical, { status: 308, headers: { "X-Request-ID": requestId } });
+  }
   if (req.method === "OPTIONS" && req.headers.get("access-control-request-method")) {
     return new NextResponse(null, {
       status: 204,
@@ -56,6 +70,13 @@ function forwardedHeaders(req: NextRequest, requestId: string, policy: string | 
   if (policy) headers.set("content-security-policy", policy);
   return headers;
 }
+
+/** The JSON API's paths (route handlers, not pages): the matcher below leaves them out but for these checks. */
+const API_PATH =
+  /^\/(?:files|run|queue|models|me|billing|admin|health|webhooks|integrations|api\/v1|api\/inngest|api\/fal|fal|mcp|openapi\.json|changelog\.json|llms\.txt)(?:\/|$)/;
+
+/** The skill surface (/api/v1, /mcp) answers in its own envelope. */
+const surfaceOf = (pathname: string) => (/^\/(?:api\/v1|mcp)(?:\/|$)/.test(pathname) ? "skill" : "gateway");
 
 /**
  * URLs no page or route can serve. A malformed percent-encoding in the path: Next fails it with a
@@ -89,7 +110,9 @@ export const config = {
     // …but every CORS preflight, the API's included: its routes export no OPTIONS, and Next's own
     // answer carries no CORS headers, so a browser script on another origin could not call the API.
     { source: "/:path*", has: [{ type: "header", key: "access-control-request-method" }] },
-    // …and every path with a percent-escape, so a malformed one is answered here (see above).
+    // …and every path with a percent-escape, so a malformed one is answered here (see above);
     "/:path(.*%.*)",
+    // …and every path ending in a slash, which Next.js no longer redirects (see answer()).
+    "/:path(.+/)",
   ],
 };
