@@ -3,6 +3,7 @@ import { DrizzleAdapter } from "@auth/drizzle-adapter";
 import { and, eq, ne, or } from "drizzle-orm";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import { headers as requestHeaders } from "next/headers";
+import { NextRequest } from "next/server";
 import type { Adapter, AdapterSession } from "next-auth/adapters";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
@@ -16,6 +17,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/logger";
 import { clientAddress } from "@/lib/net/client-address";
 import { authSecret } from "./secret";
+import { signInOrigin, syncAuthUrl } from "./sign-in-origin";
 import { allowSignInLink } from "./sign-in-limits";
 
 /**
@@ -25,25 +27,7 @@ import { allowSignInLink } from "./sign-in-limits";
 
 const LINK_MAX_AGE_S = 60 * 60;
 
-/** Values this module wrote into process.env.AUTH_URL (a later re-read of the settings sees them). */
-const written = new Set<string>();
-
-/**
- * The origin every link and cookie Auth.js makes is for: AUTH_URL as configured, else APP_URL
- * (lib/env.ts, which follows PORT and HOSTNAME when unset), so a sign-in link opens on the host that
- * serves it. next-auth reads it from process.env (without it, a forged Host header would choose
- * where a magic link points); it is set again for each request, since tests change the settings.
- */
-export function authOrigin(): string {
-  const e = env();
-  const origin = e.AUTH_URL !== undefined && !written.has(e.AUTH_URL) ? e.AUTH_URL : e.APP_URL;
-  if (process.env.AUTH_URL !== origin) {
-    process.env.AUTH_URL = origin;
-    written.add(origin);
-  }
-  return origin;
-}
-authOrigin();
+syncAuthUrl();
 
 export type OAuthProvider = { id: "github" | "google" | "yandex"; name: string };
 
@@ -58,7 +42,18 @@ export function oauthProviders(): OAuthProvider[] {
   return all.filter((p) => p.on).map(({ id, name }) => ({ id, name }));
 }
 
-function providers(db: Db): NextAuthConfig["providers"] {
+/** A link Auth.js made, moved onto the origin sign-in is for (the token does not depend on it). */
+const onOrigin = (url: string, origin: string) => {
+  const link = new URL(url);
+  return new URL(link.pathname + link.search, origin).toString();
+};
+
+/**
+ * `origin`: where sign-in is for (lib/auth/sign-in-origin.ts). The link is put there whatever
+ * next-auth derived: in a server action without a configured origin, that is the request's
+ * X-Forwarded-Host, which a client may set.
+ */
+function providers(db: Db, origin: string): NextAuthConfig["providers"] {
   const e = env();
   const enabled = new Set(oauthProviders().map((p) => p.id));
   return [
@@ -69,7 +64,7 @@ function providers(db: Db): NextAuthConfig["providers"] {
       maxAge: LINK_MAX_AGE_S,
       // A delivery failure becomes EmailSignInError, which the sign-in form explains; details stay in the log.
       sendVerificationRequest: ({ identifier, url, expires }) => {
-        const sending = sendMail(db, signInMail(identifier, url, expires)).catch((err: unknown) => {
+        const sending = sendMail(db, signInMail(identifier, onOrigin(url, origin), expires)).catch((err: unknown) => {
           log.error("sign-in e-mail not sent", { to: identifier, error: err });
           throw new EmailSignInError("The sign-in e-mail could not be sent", { cause: err });
         });
@@ -130,13 +125,14 @@ async function headersOf(req: Request | undefined): Promise<Headers | null> {
 
 async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
   const db = await getDb();
-  const site = new URL(authOrigin()).origin;
+  syncAuthUrl();
+  const site = signInOrigin(await headersOf(req));
   return {
     adapter: adapter(db, req),
     secret: authSecret(),
     trustHost: true,
     session: { strategy: "database" },
-    providers: providers(db),
+    providers: providers(db, site),
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin", signOut: "/signout" },
     callbacks: {
       async signIn({ user, email }) {
@@ -150,9 +146,9 @@ async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
         return true;
       },
       /**
-       * Only this site, as configured. `baseUrl` alone is not enough: Next.js spells 127.0.0.1 as
-       * "localhost" in route handlers, so a callback to the configured 127.0.0.1 origin would be
-       * taken for a foreign one and dropped.
+       * Only this site: the origin sign-in is for. `baseUrl` alone is not enough: Next.js spells
+       * 127.0.0.1 as "localhost" in route handlers, so a callback to the configured 127.0.0.1
+       * origin would be taken for a foreign one and dropped.
        */
       redirect({ url, baseUrl }) {
         if (url.startsWith("/") && !url.startsWith("//")) return `${site}${url}`;
@@ -188,4 +184,21 @@ async function buildConfig(req: Request | undefined): Promise<NextAuthConfig> {
   };
 }
 
-export const { handlers, signIn, signOut } = NextAuth(buildConfig);
+const auth = NextAuth(buildConfig);
+export const { signIn, signOut } = auth;
+
+type AuthRoute = (req: NextRequest) => Promise<Response>;
+
+/**
+ * Auth.js's routes see the request on the origin sign-in is for (without a configured one,
+ * next-auth would take Next.js's spelling of the host, "localhost" for 127.0.0.1), so their links,
+ * cookies and redirects are all for the host the browser is on.
+ */
+const onSignInOrigin =
+  (route: AuthRoute): AuthRoute =>
+  (req) => {
+    const url = new URL(req.url);
+    return route(new NextRequest(new URL(url.pathname + url.search, signInOrigin(req.headers)), req));
+  };
+
+export const handlers = { GET: onSignInOrigin(auth.handlers.GET), POST: onSignInOrigin(auth.handlers.POST) };

@@ -1,10 +1,12 @@
 import { getTranslations } from "next-intl/server";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SubmitButton } from "@/components/dashboard/submit-button";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { oauthProviders } from "@/lib/auth/authjs";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { signInHostMismatch } from "@/lib/auth/sign-in-origin";
 import { currentViewer } from "@/lib/auth/viewer";
 import { signInWithEmail, signInWithProvider } from "./actions";
 
@@ -31,11 +33,28 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const t = await getTranslations("signin");
   const error = typeof params.error === "string" ? (isKnownError(params.error) ? t(`err${params.error}`) : t("errOther")) : null;
   const providers = oauthProviders();
+  // Open on another host than sign-in links lead to: signing in here would end there.
+  const otherHost = signInHostMismatch(await headers());
   return (
     <div className="mx-auto flex max-w-md flex-col px-4 py-16">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t("title")}</h1>
       <p className="mt-1 text-sm text-slate-600">{t("newHere")}</p>
       <div className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        {otherHost && (
+          <div data-testid="signin-other-host">
+            <Alert tone="amber">
+              {t.rich("otherHost", {
+                host: otherHost.host,
+                origin: otherHost.origin,
+                link: (chunks) => (
+                  <a href={`${otherHost.origin}/signin?${new URLSearchParams({ callbackUrl })}`} className="font-medium underline">
+                    {chunks}
+                  </a>
+                ),
+              })}
+            </Alert>
+          </div>
+        )}
         {params.signedOut && <Alert tone="green">{t("signedOut")}</Alert>}
         {error && <Alert>{error}</Alert>}
         <form action={signInWithEmail} className="space-y-4">

@@ -6,6 +6,7 @@ import { resetEnv } from "@/lib/env";
 import { createUser } from "@/test/factories";
 import { startSmtpServer } from "@/test/servers/smtp";
 import { AuthBrowser, lastMailTo } from "@/test/auth-browser";
+import { withEnv } from "@/test/env";
 import { BASE_URL, call } from "@/test/http";
 import { GET as GET_ME } from "../../../(gateway)/me/route";
 
@@ -131,5 +132,53 @@ describe("magic link", () => {
     expect(out.status).toBe(302);
     expect(await (await getDb()).select().from(sessions).where(eq(sessions.sessionToken, token))).toEqual([]);
     expect((await call(GET_ME, "/me", { session: token })).status).toBe(401);
+  });
+});
+
+/**
+ * Field findings item 8: on embedded defaults (APP_URL unset, listening address "localhost"), a
+ * person on 127.0.0.1 got a link for localhost, the cookie landed there, and they ended signed out
+ * on 127.0.0.1. Links, cookies and redirects now follow the host the browser is on when it names this
+ * machine, and APP_URL (or AUTH_URL) when the operator set one. (The sign-in form's server action:
+ * e2e/sign-in-host.spec.ts.)
+ */
+describe("the host sign-in is for", () => {
+  const opened = async (browser: AuthBrowser, email: string, host: string) => {
+    const link = new URL((await lastMailTo(email))!.url!);
+    const landed = await browser.request(link.pathname + link.search, { headers: { host } });
+    return { link, landed };
+  };
+
+  test("APP_URL unset: the link, the cookie and the redirect are for the host the browser is on (127.0.0.1)", async () => {
+    const email = address().toLowerCase();
+    const browser = new AuthBrowser();
+    await browser.requestLink(email, "/dashboard/keys", { host: "127.0.0.1:3000" });
+    const { link, landed } = await opened(browser, email, "127.0.0.1:3000");
+    expect(link.origin).toBe("http://127.0.0.1:3000");
+    expect(landed.headers.get("location")).toBe("http://127.0.0.1:3000/dashboard/keys");
+    // A host-only cookie: it belongs to the host the link was opened on.
+    const cookie = landed.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="));
+    expect(cookie).toBeDefined();
+    expect(cookie).not.toMatch(/Domain=/i);
+    expect((await call(GET_ME, "/me", { session: browser.sessionToken })).status).toBe(200);
+  });
+
+  test("APP_URL unset: a Host that does not name this machine gets the listening address, never its own", async () => {
+    for (const host of ["evil.example", "evil.example:3000", "127.0.0.1@evil.example"]) {
+      const email = address().toLowerCase();
+      await new AuthBrowser().requestLink(email, "/dashboard/keys", { host });
+      expect(new URL((await lastMailTo(email))!.url!).origin).toBe(BASE_URL);
+    }
+  });
+
+  test("APP_URL set: links and redirects use it, whatever host the request names", async () => {
+    await withEnv({ APP_URL: "http://gateway.test:8080" }, async () => {
+      const email = address().toLowerCase();
+      const browser = new AuthBrowser();
+      await browser.requestLink(email, "/dashboard/keys", { host: "127.0.0.1:3000" });
+      const { link, landed } = await opened(browser, email, "127.0.0.1:3000");
+      expect(link.origin).toBe("http://gateway.test:8080");
+      expect(landed.headers.get("location")).toBe("http://gateway.test:8080/dashboard/keys");
+    });
   });
 });
