@@ -35,7 +35,8 @@ function answer(req: NextRequest, policy: string | null) {
       });
       return renderError(surfaceOf(pathname), empty, requestId);
     }
-    const canonical = req.nextUrl.clone();
+    // A plain URL: NextURL would put the trailing slash it was parsed with back.
+    const canonical = new URL(req.url);
     canonical.pathname = pathname.replace(/\/+$/, "") || "/";
     return NextResponse.redirect(canonical, { status: 308, headers: { "X-Request-ID": requestId } });
   }

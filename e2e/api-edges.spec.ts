@@ -63,7 +63,12 @@ test("a malformed percent-encoding in the path is 400 invalid_params with X-Requ
     });
     expect(res.status(), path).toBe(400);
     expect(res.headers()["x-request-id"], path).toBeTruthy();
-    expect(await res.json()).toMatchObject({ success: false, error: "invalid_params" });
+    // The skill surface answers in its own envelope.
+    expect(await res.json()).toMatchObject(
+      path.startsWith("/api/v1")
+        ? { code: "INVALID_PARAMS", details: { reason: "invalid_params" } }
+        : { success: false, error: "invalid_params" },
+    );
   }
   // A well-formed escape still reaches its route.
   const model = await request.get("/models/fal-ai%2Fflux%2Fschnell");
@@ -87,4 +92,38 @@ test("a NUL in a URL is 400 before any page or route reaches the database", asyn
   const res = await request.get("/models?q=a%00");
   expect(res.status()).toBe(400);
   expect(await res.json()).toMatchObject({ error: "invalid_query", issues: [{ path: ["q"] }] });
+});
+
+test("an empty id (a trailing slash) is 400 invalid_params in the envelope with X-Request-ID, not Next's 308; a page's URL still loses it", async ({
+  request,
+}) => {
+  for (const [method, path] of [
+    ["DELETE", "/me/keys/"],
+    ["GET", "/me/keys/"],
+    ["GET", "/billing/payments/"],
+    ["POST", "/run/"],
+    ["GET", "/api/v1/requests/"],
+    ["POST", "/mcp/"],
+  ] as const) {
+    const res = await request.fetch(path, { method, maxRedirects: 0 });
+    expect(res.status(), `${method} ${path}`).toBe(400);
+    expect(res.headers()["x-request-id"], path).toBeTruthy();
+    expect(await res.json()).toMatchObject(
+      /^\/(api\/v1|mcp)\//.test(path)
+        ? { code: "INVALID_PARAMS", details: { reason: "invalid_params" } }
+        : { success: false, error: "invalid_params" },
+    );
+  }
+  const page = await request.get("/catalog/?q=flux", { maxRedirects: 0 });
+  expect(page.status()).toBe(308);
+  expect(page.headers()["location"]).toMatch(/\/catalog\?q=flux$/);
+});
+
+test("a path under /api/fal/proxy or /mcp that no route serves is the JSON 404 envelope, not the HTML page", async ({ request }) => {
+  for (const path of ["/api/fal/proxy/fal-ai/flux/dev", "/mcp/sse"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(404);
+    expect(res.headers()["content-type"], path).toContain("application/json");
+    expect(res.headers()["x-request-id"], path).toBeTruthy();
+  }
 });
