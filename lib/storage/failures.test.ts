@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { httpStatusOf } from "@/lib/http/errors";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
@@ -9,7 +12,8 @@ import { isDomainError } from "@/lib/errors";
 import { createUser } from "@/test/factories";
 import * as media from "@/test/media";
 import { startS3Server, type S3Server } from "@/test/servers/s3";
-import { clearStorageFailure, failureKind, storageFailure, watched } from "./failures";
+import { clearStorageFailure, failureKind, isCallerFault, storageFailure, watched } from "./failures";
+import { localStorage } from "./local";
 import { RangeNotSatisfiable, type ObjectStorage } from "./types";
 
 let s3: S3Server;
@@ -78,6 +82,62 @@ describe("watched storage", () => {
     const err = await thrown(storage.get("range/one.bin", { start: 10 }));
     expect(err).toBeInstanceOf(RangeNotSatisfiable);
     expect(storageFailure()).toBeNull();
+  });
+});
+
+describe("the caller's faults are not the storage's", () => {
+  test.each([
+    ["a name too long for the disk", Object.assign(new Error("ENAMETOOLONG"), { code: "ENAMETOOLONG" }), true],
+    ["S3's key too long", Object.assign(new Error("too long"), { name: "KeyTooLongError", $metadata: { httpStatusCode: 400 } }), true],
+    [
+      "MinIO's invalid object name",
+      Object.assign(new Error("bad name"), { name: "XMinioInvalidObjectName", $metadata: { httpStatusCode: 400 } }),
+      true,
+    ],
+    ["a data directory it may not write", Object.assign(new Error("EACCES"), { code: "EACCES" }), false],
+    ["a full disk", Object.assign(new Error("ENOSPC"), { code: "ENOSPC" }), false],
+    ["a failing disk", Object.assign(new Error("EIO"), { code: "EIO" }), false],
+    [
+      "a server's own InvalidArgument",
+      Object.assign(new Error("sse"), { name: "InvalidArgument", $metadata: { httpStatusCode: 400 } }),
+      false,
+    ],
+    ["a server error", Object.assign(new Error("boom"), { name: "InternalError", $metadata: { httpStatusCode: 500 } }), false],
+  ] as const)("%s → caller's fault: %s", (_, err, callers) => {
+    expect(isCallerFault(err)).toBe(callers);
+  });
+
+  const drivers: [string, () => Promise<ObjectStorage>][] = [
+    ["local", async () => localStorage({ root: await mkdtemp(path.join(tmpdir(), "gw-names-")), baseUrl: "http://app.test" })],
+    ["s3", async () => s3.storage()],
+  ];
+  const NAMES = [
+    ["a 300-character name", "a".repeat(300)],
+    ["a 300-character file name", `u/ab/${"a".repeat(300)}.png`],
+    ["a 600-character key", `u/${"ab/".repeat(200)}x.png`],
+    ["a name with a space", "u/ab/a b.png"],
+    ["a hidden file", "u/ab/.x.png"],
+  ] as const;
+
+  describe.each(drivers)("%s driver", (_driver, make) => {
+    test.each(NAMES)("%s: nothing to read or delete, a write is 400, and storage is not failing", async (_, key) => {
+      const storage = watched(await make());
+      expect(await storage.get(key)).toBeNull();
+      expect(await storage.head(key)).toBeNull();
+      await expect(storage.delete(key)).resolves.toBeUndefined();
+      const err = await thrown(storage.put(key, new Uint8Array([1]), { contentType: "image/png" }));
+      expect(isDomainError(err) && { code: err.code, status: httpStatusOf(err) }).toEqual({ code: "invalid_params", status: 400 });
+      expect(storageFailure()).toBeNull();
+    });
+
+    test("a long name the rule allows is stored, read and deleted", async () => {
+      const storage = watched(await make());
+      const key = `u/ab/${"b".repeat(200)}.png`;
+      await storage.put(key, new Uint8Array([1, 2]), { contentType: "image/png" });
+      expect(await storage.head(key)).toMatchObject({ totalBytes: 2 });
+      await storage.delete(key);
+      expect(storageFailure()).toBeNull();
+    });
   });
 });
 

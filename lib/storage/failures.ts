@@ -1,5 +1,6 @@
 import { DomainError, isDomainError } from "@/lib/errors";
 import { log } from "@/lib/logger";
+import { isValidKey } from "./keys";
 import { isRangeNotSatisfiable, type ObjectStorage } from "./types";
 
 /**
@@ -101,13 +102,31 @@ function succeeded(): void {
 }
 
 /**
+ * Errors that say the request was wrong, not that storage failed: a name too long for the disk
+ * (ENAMETOOLONG) or for S3 (KeyTooLongError), or one the server refuses (MinIO). They answer as
+ * the caller's fault and never count against the storage's health. S3's generic `InvalidArgument`
+ * is not one of them: it also comes from a server's own settings (encryption, storage class).
+ */
+export function isCallerFault(err: unknown): boolean {
+  const e = (err ?? {}) as Failing;
+  const name = e.name ?? e.Code;
+  return e.code === "ENAMETOOLONG" || name === "KeyTooLongError" || name === "XMinioInvalidObjectName";
+}
+
+const invalidKey = () =>
+  new DomainError("invalid_params", "Not a valid file name", { issues: [{ path: ["key"], message: "Not a valid file name" }] });
+
+/**
  * The storage with every operation watched: an answer (including "no such object" and 416) counts
- * as working; any other error is recorded and becomes 503 `storage_unavailable`.
+ * as working; any other error is recorded and becomes 503 `storage_unavailable`. A key outside the
+ * rule (./keys.ts) never reaches the driver, and a driver error that is the caller's fault is not
+ * recorded: a read of such a name finds nothing, a delete has nothing to delete, a write is 400.
  */
 export function watched(storage: ObjectStorage): ObjectStorage {
   const wrap =
-    <A extends unknown[], R>(operation: string, fn: (...args: A) => Promise<R>) =>
+    <A extends [string, ...unknown[]], R>(operation: string, fn: (...args: A) => Promise<R>, callerFault: () => R | never) =>
     async (...args: A): Promise<R> => {
+      if (!isValidKey(args[0])) return callerFault();
       try {
         const result = await fn(...args);
         succeeded();
@@ -117,19 +136,24 @@ export function watched(storage: ObjectStorage): ObjectStorage {
           succeeded();
           throw err;
         }
+        if (isCallerFault(err)) return callerFault();
         throw record(operation, err);
       }
     };
+  const none = () => null;
+  const refuse = (): never => {
+    throw invalidKey();
+  };
   return {
     driver: storage.driver,
     bucket: storage.bucket,
     spoolDir: storage.spoolDir,
-    put: wrap("put", storage.put.bind(storage)),
-    get: wrap("get", storage.get.bind(storage)),
-    head: wrap("head", storage.head.bind(storage)),
-    delete: wrap("delete", storage.delete.bind(storage)),
+    put: wrap("put", storage.put.bind(storage), refuse),
+    get: wrap("get", storage.get.bind(storage), none),
+    head: wrap("head", storage.head.bind(storage), none),
+    delete: wrap("delete", storage.delete.bind(storage), () => undefined),
     publicUrl: (key) => storage.publicUrl(key),
     keyOf: (url) => storage.keyOf(url),
-    providerUrl: wrap("providerUrl", storage.providerUrl.bind(storage)),
+    providerUrl: wrap("providerUrl", storage.providerUrl.bind(storage), refuse),
   };
 }

@@ -3,6 +3,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { isValidKey } from "./keys";
 import { contentTypeForKey } from "./media-types";
 import { resolveRange } from "./range";
 import { pipeIntoFile } from "./spool";
@@ -10,13 +11,6 @@ import { keyUnder, type ObjectInfo, type ObjectRead, type ObjectSource, type Obj
 
 // Paths here are built at run time from DATA_DIR and object keys; `turbopackIgnore` stops the
 // bundler from tracing the whole project into the server output because of them.
-
-/** Keys are ours, but the serving route passes URL paths here: nothing may climb out of root. */
-const SAFE_KEY = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
-
-export function isSafeKey(key: string): boolean {
-  return key.length <= 512 && SAFE_KEY.test(key) && !key.split("/").includes("..");
-}
 
 /**
  * Small objects (most generation results) are written with synchronous calls: each asynchronous
@@ -48,8 +42,9 @@ export function localStorage(options: { root: string; baseUrl: string }): Object
   let ready: Promise<void> | undefined;
   const ensureDirs = () => (ready ??= mkdir(spoolDir, { recursive: true }).then(() => sweepStale(spoolDir)));
 
+  // Keys are ours, but the serving route passes URL paths here: nothing may climb out of root.
   const fileOf = (key: string) => {
-    if (!isSafeKey(key)) return null;
+    if (!isValidKey(key)) return null;
     return path.join(root, ...key.split("/"));
   };
 

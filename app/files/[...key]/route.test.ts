@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { currentStorage, setStorage, type ObjectStorage } from "@/lib/storage";
+import { currentStorage, setStorage, storageFailure, type ObjectStorage } from "@/lib/storage";
+import { clearStorageFailure, watched } from "@/lib/storage/failures";
 import { call } from "@/test/http";
 import { startS3Server, type S3Server } from "@/test/servers/s3";
 import { GET, HEAD } from "./route";
@@ -11,7 +12,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await s3.close();
 });
-afterEach(() => setStorage(undefined));
+afterEach(() => {
+  setStorage(undefined);
+  clearStorageFailure();
+});
 
 const BYTES = Buffer.from("0123456789abcdefghij");
 let n = 0;
@@ -116,6 +120,23 @@ describe("not found", () => {
     expect(res.body).toEqual({ success: false, error: "not_found", message: "File not found" });
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  test.each([
+    ["local", () => setStorage(undefined)],
+    ["s3", () => setStorage(watched(s3.storage()))],
+  ])("a name no storage can hold is the caller's 404, never storage failing (%s)", async (_, install) => {
+    install();
+    await stored(currentStorage()!); // r/ab/ exists: a name inside it reaches the file system's own limit
+    for (const key of ["a".repeat(300), `r/ab/${"a".repeat(300)}.png`, `r/${"ab/".repeat(200)}x.png`, "r/ab/a b.png"]) {
+      const res = await get(key);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: "not_found", message: "File not found" });
+      expect((await get(key, {}, "HEAD")).status).toBe(404);
+      expect((await get(key, { range: "bytes=0-1", "if-range": '"x"' })).status).toBe(404);
+    }
+    // What /health reads: a file operation's failure (lib/storage/failures.ts).
+    expect(storageFailure()).toBeNull();
   });
 
   test("a deleted object is 404", async () => {
