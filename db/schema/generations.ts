@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, credits, timestamps, tstz } from "./_columns";
 import { apiKeys } from "./api-keys";
@@ -41,6 +42,12 @@ export const generationRequests = pgTable(
     providerRequestId: text("provider_request_id"),
     /** Completion callback URL (`webhook` / `webhook_url`). */
     webhookUrl: text("webhook_url"),
+    /**
+     * The server process running a sync job inline (a `gateway_instances` id); null for queued
+     * jobs, which the queue function carries. When that process stops beating, the job is handed
+     * to the queue function (lib/generation/runners.ts).
+     */
+    runner: text("runner"),
     /** X-Request-ID of the HTTP request that created the job. */
     httpRequestId: text("http_request_id"),
     queuePosition: integer("queue_position"),
@@ -55,8 +62,22 @@ export const generationRequests = pgTable(
     index("generation_requests_user_created_idx").on(t.userId, t.createdAt, t.id),
     // Recovery sweeps look for unfinished jobs.
     index("generation_requests_status_idx").on(t.status, t.updatedAt),
+    // A dead instance's unfinished sync jobs, found when another instance notices it stopped beating.
+    index("generation_requests_runner_idx")
+      .on(t.runner)
+      .where(sql`runner is not null and status in ('queued', 'in_progress')`),
   ],
 );
+
+/**
+ * Server processes that run sync jobs inline, each beating every few seconds while it lives; one
+ * that stops (killed, crashed) is noticed by another and its unfinished sync jobs are taken over.
+ */
+export const gatewayInstances = pgTable("gateway_instances", {
+  id: text("id").primaryKey(),
+  startedAt: tstz("started_at").notNull().defaultNow(),
+  heartbeatAt: tstz("heartbeat_at").notNull().defaultNow(),
+});
 
 /**
  * What happened to a job, in order: status changes, provider logs and gateway progress. SSE

@@ -4,6 +4,7 @@ import { isSandbox } from "@/lib/auth/principal";
 import type { ModelRow } from "@/lib/catalog/columns";
 import type { ProviderName } from "@/lib/provider";
 import type { Idempotency } from "./idempotency";
+import { thisRunner } from "./runners";
 import { insertGeneration, type NewGenerationRow } from "./store";
 import type { GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
@@ -44,6 +45,8 @@ export async function createGeneration(ctx: ServiceContext, g: NewGeneration): P
     provider: g.provider,
     webhookUrl: g.webhookUrl,
     httpRequestId: ctx.requestId ?? null,
+    // A sync job runs in this process: if it dies, its peers take the job over (runners.ts).
+    runner: g.mode === "sync" ? await thisRunner() : null,
     createdAt: now,
     updatedAt: now,
   };

@@ -9,7 +9,7 @@ import { isSandbox, type Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { parseWith } from "@/lib/validation";
-import { waitForGenerationNotice } from "./event-log";
+import { untilEnded } from "./follow";
 import { failureError, stillRunningError } from "./present";
 import { isFinal, type GenerationMode, type GenerationRow } from "./types";
 
@@ -23,8 +23,6 @@ import { isFinal, type GenerationMode, type GenerationRow } from "./types";
 export type Idempotency = { key: string; fingerprint: string };
 
 export { IDEMPOTENCY_TTL_MS };
-/** How often a repeat waiting on a running sync job re-reads it (other instances do not wake it). */
-const WAIT_POLL_MS = 500;
 
 /** What makes two requests "the same": the operation (route), model, body and behavioural query. */
 export type RequestIdentity = { operation: string; modelId?: string; body: unknown; options?: Record<string, unknown> };
@@ -95,28 +93,11 @@ export async function replayGeneration(
   signal?: AbortSignal,
 ): Promise<GenerationRow> {
   if (mode === "queue") return row;
-  const final = await waitUntilFinal(db, row, startedAtMs + env().RUN_SYNC_TIMEOUT_MS, signal);
+  // The job may be run by another instance (or taken over from a dead one): its ending's notice wakes this wait.
+  const final = (await untilEnded(db, row.id, { deadlineMs: startedAtMs + env().RUN_SYNC_TIMEOUT_MS, signal })) ?? row;
   if (!isFinal(final.status)) throw stillRunningError(final.id);
   if (final.status === "completed") return final;
   throw failureError(final);
-}
-
-async function waitUntilFinal(db: Db, row: GenerationRow, deadlineMs: number, signal?: AbortSignal): Promise<GenerationRow> {
-  for (;;) {
-    // Listen before reading, so an ending committed in between still wakes this wait.
-    const stop = new AbortController();
-    const onAbort = () => stop.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const notice = waitForGenerationNotice(row.id, Math.min(WAIT_POLL_MS, Math.max(0, deadlineMs - Date.now())), stop.signal);
-    try {
-      const [current = row] = await db.select().from(generationRequests).where(eq(generationRequests.id, row.id));
-      if (isFinal(current.status) || Date.now() >= deadlineMs || signal?.aborted) return current;
-      await notice;
-    } finally {
-      stop.abort();
-      signal?.removeEventListener("abort", onAbort);
-    }
-  }
 }
 
 /** Deletes keys past the 24 h window (they are already ignored); returns how many. */

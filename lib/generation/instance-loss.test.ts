@@ -10,7 +10,10 @@ import { localProvider } from "@/lib/provider/registry";
 import { withEnv } from "@/test/env";
 import { fundedActor, jobRow, ledgerOf, pathOf, simulatorRequestsFor } from "@/test/generation";
 import { call } from "@/test/http";
+import { eq } from "drizzle-orm";
+import { gatewayInstances, generationRequests } from "@/db/schema";
 import { redriveGenerations } from "./redrive";
+import { STALE_MS, takeOverDeadRunners } from "./runners";
 
 /**
  * An instance killed under load loses no job: whatever it held is finished by another instance
@@ -116,5 +119,73 @@ describe("an instance dies", () => {
     expect(await jobRow(id!)).toMatchObject({ status: "completed" });
     expect(await simulatorRequestsFor(id!)).toHaveLength(1);
     expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve"]);
+  });
+
+  test("with a sync request cut off by a crash: once its process stops beating, a peer's beat hands the job over and a repeat with its Idempotency-Key on the peer answers it, charged once", async () => {
+    const clock = new ManualClock();
+    const jobs = await startTestExecutor({ clock });
+    cleanups.push(jobs.uninstall);
+    const { user, key } = await fundedActor(100);
+    const body = { prompt: "a crashed lighthouse [latency:1500]", ...SMALL };
+    const idem = { "Idempotency-Key": `crash-${crypto.randomUUID()}` };
+    let id: string;
+    // The dying process: its request ends with it and its hand-over is lost (a SIGKILL sends nothing).
+    const lost = installEventSink(() => Promise.reject(new Error("the instance is gone")));
+    try {
+      await withEnv({ RUN_SYNC_TIMEOUT_MS: "300" }, async () => {
+        const res = await call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body, key, headers: idem });
+        expect(res.status).toBe(504);
+        id = res.body.requestId;
+      });
+    } finally {
+      lost();
+    }
+    const { installExecutor } = await import("@/lib/jobs/runtime");
+    cleanups.push(installExecutor(jobs));
+    // That process was another instance; it last beat longer than STALE_MS ago.
+    const db = await getDb();
+    await db.insert(gatewayInstances).values({ id: "killed-instance", heartbeatAt: new Date(Date.now() - STALE_MS - 1_000) });
+    await db.update(generationRequests).set({ runner: "killed-instance" }).where(eq(generationRequests.id, id!));
+    expect(await jobRow(id!)).toMatchObject({ status: "queued", providerRequestId: expect.any(String) });
+
+    // A client's retry reaches this instance and waits on the job…
+    const retry = call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body, key, headers: idem });
+    // …until this instance's next beat finds the silent one: exactly one beat takes its jobs over.
+    expect(await takeOverDeadRunners(db)).toEqual([id!]);
+    expect(await takeOverDeadRunners(db)).toEqual([]);
+    expect(await jobs.runsForEvent(`generation:${id!}`)).toHaveLength(1);
+    while ((await jobRow(id!)).status !== "completed") {
+      await sleep(100);
+      await jobs.advance("2s");
+    }
+    const answer = await retry;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ request_id: id!, images: [expect.any(Object)] });
+    expect(await simulatorRequestsFor(id!)).toHaveLength(1);
+    expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve"]);
+  });
+
+  test("a sync job whose process is gone and whose hand-over was lost is re-driven by the next sweep, not after the sync wait", async () => {
+    const jobs = await startTestExecutor({ clock: new ManualClock() });
+    cleanups.push(jobs.uninstall);
+    const { key } = await fundedActor(100);
+    const lost = installEventSink(() => Promise.reject(new Error("the instance is gone")));
+    let id: string;
+    try {
+      await withEnv({ RUN_SYNC_TIMEOUT_MS: "200" }, async () => {
+        id = (await call(RUN, `/run/${FLUX}`, { params: pathOf(FLUX), body: { prompt: "lost twice [latency:700]", ...SMALL }, key })).body
+          .requestId;
+      });
+    } finally {
+      lost();
+    }
+    const db = await getDb();
+    // Its process's row was deleted by a peer whose hand-over then failed.
+    await db.update(generationRequests).set({ runner: "vanished-instance" }).where(eq(generationRequests.id, id!));
+    const sent: string[] = [];
+    const sink = installEventSink((events) => (sent.push(...events.map((e) => String(e.id))), jobs.send(events)));
+    cleanups.push(sink);
+    await redriveGenerations(db);
+    expect(sent).toContain(`generation:${id!}`);
   });
 });

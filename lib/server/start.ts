@@ -39,6 +39,8 @@ export function startServer(): Promise<void> {
       log.info("database ready", { kind: handle.kind, ...(handle.port ? { pglitePort: handle.port } : {}) });
       // Webhooks the local simulator owed before a restart are sent again (lib/provider/local).
       (await import("@/lib/provider/registry")).startProviders();
+      // Beating from the start: sync jobs of an instance that died (this one before a restart) are taken over.
+      await (await import("@/lib/generation/runners")).thisRunner();
     } catch (err) {
       // Keep serving: /health reports the database as down and requests retry opening it.
       log.error("database unavailable at start-up", { error: err });

@@ -90,14 +90,15 @@ describe("success", () => {
     ]);
     const lateProgress = (await readEvents((await read(id, "/progress/stream", key)).response)).events;
     expect(lateProgress).toEqual([{ event: "progress", id: expect.stringMatching(/^\d+$/), data: { stage: "completed" } }]);
-    for (const [tail, last] of [
-      ["status/stream", lateEvents[0]!.id],
-      ["progress/stream", lateProgress[0]!.id],
-    ]) {
+    const reconnects: [string, string][] = [
+      ["status/stream", lateEvents[0]!.id!],
+      ["progress/stream", lateProgress[0]!.id!],
+    ];
+    for (const [tail, last] of reconnects) {
       const again = await call(GET, `/queue/${FLUX}/requests/${id}/${tail}`, {
         params: pathOf(FLUX, "requests", id, ...tail.split("/")),
         key,
-        headers: { "last-event-id": last! },
+        headers: { "last-event-id": last },
       });
       expect(again.status).toBe(204);
     }
