@@ -122,6 +122,33 @@ describe("the public document (/openapi.json, /docs)", () => {
     ).toEqual([]);
   });
 
+  test("no request body makes a client send a field that has a default (openapi-typescript requires a component's)", async () => {
+    const doc = await served();
+    const forced = operationsOf(doc).flatMap(({ path, method, op }) =>
+      Object.values((op.requestBody?.content ?? {}) as Json).flatMap((m: Json) => {
+        const name = typeof m.schema?.$ref === "string" ? m.schema.$ref.split("/").pop() : null;
+        const properties = (name ? doc.components.schemas[name]?.properties : null) ?? {};
+        return Object.entries(properties as Json)
+          .filter(([, p]) => (p as Json).default !== undefined)
+          .map(([field]) => `${method} ${path}: ${name}.${field}`);
+      }),
+    );
+    expect(forced).toEqual([]);
+    expect(doc.paths["/me/keys"].post.requestBody.content["application/json"].schema.properties.mode.default).toBe("live");
+    expect(doc.paths["/api/v1/generate"].post.requestBody.content["application/json"].schema.required).toEqual(["model", "input"]);
+  });
+
+  test("a multipart upload's file is binary; a path's modelId says its slashes may come percent-encoded", async () => {
+    const doc = await served();
+    for (const path of ["/me/uploads", "/api/v1/upload"]) {
+      const { $ref } = doc.paths[path].post.requestBody.content["multipart/form-data"].schema;
+      expect(doc.components.schemas[$ref.split("/").pop()].properties.file).toMatchObject({ type: "string", format: "binary" });
+    }
+    const modelId = doc.paths["/run/{modelId}"].post.parameters.find((p: Json) => p.name === "modelId");
+    expect(modelId.description).toContain("fal-ai%2Fflux%2Fdev");
+    expect(doc.info.description).toContain("percent-encodes");
+  });
+
   test("the Error envelope documents the fields real errors carry, and admits others", async () => {
     const { components } = await served();
     const error = components.schemas.Error;

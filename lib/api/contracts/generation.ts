@@ -168,8 +168,8 @@ export const generationOperations = defineOperations([
     params: requestPathParams,
     query: resultQuery,
     responses: {
-      200: { description: "The result", schema: gatewayResult },
-      202: { description: "Not finished yet", schema: statusResponse },
+      200: { description: "The result; a cancelled job's status body", schema: z.union([gatewayResult, statusResponse]) },
+      202: { description: "Not finished yet: the status body", schema: statusResponse },
     },
     errors: ["not_found", "generation_failed", "provider_error"],
   },
