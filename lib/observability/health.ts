@@ -6,7 +6,9 @@ import { env } from "@/lib/env";
 import { jobsMode } from "@/lib/jobs/mode";
 import { currentExecutor } from "@/lib/jobs/runtime";
 import { log } from "@/lib/logger";
+import { processWide } from "@/lib/process-wide";
 import { breakerSnapshots } from "@/lib/provider/circuit-breaker";
+import { isSettled, settling, valueOf, type Settling } from "@/lib/settling";
 import { currentStorage, storageFailure, storageState } from "@/lib/storage";
 import { lastOutcome } from "./outcomes";
 import { withTimeout } from "./timeout";
@@ -18,6 +20,11 @@ export type Part = { status: PartStatus; reason?: string } & Record<string, unkn
 const CHECK_TIMEOUT_MS = 2000;
 /** A storage probe is remembered this long, so frequent /health polling costs no I/O. */
 const STORAGE_PROBE_TTL_MS = 10_000;
+/**
+ * A probe that has not answered by then is a failure (a hung mount, a black-holed endpoint). Far
+ * longer than CHECK_TIMEOUT_MS: under load a healthy disk or S3 can take seconds to answer.
+ */
+const STORAGE_PROBE_DEADLINE_MS = 15_000;
 /** A failed call to the payment provider marks it down for this long, or until a call succeeds. */
 const PAYMENT_FAILURE_WINDOW_MS = 5 * 60_000;
 
@@ -67,7 +74,13 @@ async function databasePart(db: Db | null): Promise<Part> {
   );
 }
 
-let storageProbe: { at: number; target: string; part: Promise<Part> } | undefined;
+type StorageProbe = { target: string; at: number; run: Settling<Part>; previous: Part | null };
+const probes = processWide("health-storage-probe", () => ({ current: undefined as StorageProbe | undefined }));
+
+/** Tests: forget the last storage probe, so the next /health probes again. */
+export const forgetStorageProbe = (): void => {
+  probes.current = undefined;
+};
 
 /**
  * The storage's own operations remember their last failure until one succeeds (lib/storage/failures.ts),
@@ -83,24 +96,37 @@ async function storagePart(): Promise<Part> {
   }
   const failed = storageFailure();
   // A HEAD cannot tell a missing bucket from a missing object (both 404): only a real operation ends that failure.
-  let probed: Part | undefined;
-  if (failed?.kind !== "bucket_missing") {
-    const now = Date.now();
-    const target = state.driver === "local" ? path.resolve(env().DATA_DIR) : `${env().S3_ENDPOINT ?? ""} ${env().S3_BUCKET}`;
-    if (!storageProbe || storageProbe.target !== target || now - storageProbe.at > STORAGE_PROBE_TTL_MS) {
-      storageProbe = { at: now, target, part: probeStorage(state.driver, target) };
-    }
-    probed = await storageProbe.part;
-  }
+  const probed = failed?.kind === "bucket_missing" ? undefined : await probedStorage(state.driver);
   const failure = storageFailure();
   if (failure) return { status: "down", driver: state.driver, reason: failure.kind, since: failure.since };
   return probed ?? { status: "ok", driver: state.driver };
 }
 
-/** Local: the data directory is writable. S3: a HEAD of an object answers (404 is an answer). */
-async function probeStorage(driver: "local" | "s3", target: string): Promise<Part> {
+/**
+ * The probe's answer, at most STORAGE_PROBE_TTL_MS old. /health waits for a running probe no
+ * longer than its other checks; one that has not answered by then is slow, not failed (a loaded
+ * machine at start-up): the answer is the previous probe's, or `ok` with `probe: "pending"` before
+ * the first. Only a probe that fails, or has no answer within STORAGE_PROBE_DEADLINE_MS, is down.
+ */
+async function probedStorage(driver: "local" | "s3"): Promise<Part> {
+  const target = driver === "local" ? path.resolve(env().DATA_DIR) : `${env().S3_ENDPOINT ?? ""} ${env().S3_BUCKET}`;
+  const now = Date.now();
+  let probe = probes.current;
+  if (!probe || probe.target !== target) {
+    probe = probes.current = { target, at: now, run: settling(probeStorage(driver)), previous: null };
+  } else if (isSettled(probe.run) && now - probe.at > STORAGE_PROBE_TTL_MS) {
+    probe = probes.current = { target, at: now, run: settling(probeStorage(driver)), previous: probe.run.value! };
+  }
+  if (isSettled(probe.run)) return probe.run.value!;
+  const answer = await withTimeout(valueOf(probe.run), CHECK_TIMEOUT_MS, "storage probe is slow").catch(() => null);
+  return answer ?? probe.previous ?? { status: "ok", driver, probe: "pending" };
+}
+
+/** Local: the data directory is writable. S3: a HEAD of an object answers (404 is an answer). Never rejects. */
+async function probeStorage(driver: "local" | "s3"): Promise<Part> {
   try {
-    await withTimeout(driver === "local" ? writable(target) : headProbe(), CHECK_TIMEOUT_MS, "storage probe timed out");
+    const check = driver === "local" ? writable(path.resolve(env().DATA_DIR)) : headProbe();
+    await withTimeout(check, STORAGE_PROBE_DEADLINE_MS, "storage probe timed out");
     return { status: "ok", driver };
   } catch (error) {
     log.warn("storage probe failed", { driver, error });

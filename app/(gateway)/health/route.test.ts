@@ -2,8 +2,9 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDbHandle, setDbHandle, type Db } from "@/db/client";
-import { env } from "@/lib/env";
+import { env, resetEnv } from "@/lib/env";
 import { startTestExecutor } from "@/lib/jobs/testing";
+import { forgetStorageProbe } from "@/lib/observability/health";
 import { resetOutcomes } from "@/lib/observability/outcomes";
 import { yookassaRequest } from "@/lib/billing/payments/yookassa/http";
 import { breakerFor, resetBreakers } from "@/lib/provider/circuit-breaker";
@@ -12,6 +13,7 @@ import { clearStorageFailure } from "@/lib/storage/failures";
 import { startS3Server, type S3Server } from "@/test/servers/s3";
 import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
+import { GET as FILE_GET } from "../../files/[...key]/route";
 import { GET } from "./route";
 
 const HEALTHY_PARTS = {
@@ -21,6 +23,32 @@ const HEALTHY_PARTS = {
   providers: { status: "ok", breakers: [{ provider: "local", state: "closed", retryAfterMs: 0 }] },
   payments: { status: "ok", provider: "local" },
 };
+
+/** /health waits this long for a check (lib/observability/health.ts CHECK_TIMEOUT_MS). */
+const CHECK_TIMEOUT_MS = 2000;
+
+/**
+ * A machine too busy to run the event loop: `request` starts (its checks are sent), then the
+ * thread is blocked past the checks' timeout, as a loaded server at start-up is.
+ */
+async function busyDuring<T>(request: Promise<T>): Promise<T> {
+  await new Promise((resolve) => setImmediate(resolve));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, CHECK_TIMEOUT_MS + 500);
+  return request;
+}
+
+/** Runs `fn` with another DATA_DIR, then puts the test file's back (withEnv would leave it unset: ./data). */
+async function withDataDir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const before = process.env.DATA_DIR;
+  process.env.DATA_DIR = dir;
+  resetEnv();
+  try {
+    return await fn();
+  } finally {
+    process.env.DATA_DIR = before;
+    resetEnv();
+  }
+}
 
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
 beforeAll(async () => {
@@ -70,12 +98,12 @@ describe("GET /health", () => {
 
   test("local storage is up before its directory exists, and down where it cannot be made", async () => {
     const dataDir = env().DATA_DIR;
-    await withEnv({ DATA_DIR: path.join(dataDir, "not-made-yet", "data") }, async () => {
+    await withDataDir(path.join(dataDir, "not-made-yet", "data"), async () => {
       expect((await call(GET, "/health")).body.parts.storage).toEqual({ status: "ok", driver: "local" });
     });
     const file = path.join(dataDir, "a-file");
     await writeFile(file, "");
-    await withEnv({ DATA_DIR: path.join(file, "data") }, async () => {
+    await withDataDir(path.join(file, "data"), async () => {
       const res = await call(GET, "/health");
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -84,6 +112,23 @@ describe("GET /health", () => {
       });
       expect(res.text).not.toContain(file);
     });
+  });
+
+  test("a request for a name no storage can hold is the caller's 404: storage stays up", async () => {
+    await currentStorage()!.put("r/ab/present.png", new Uint8Array([1]), { contentType: "image/png" });
+    for (const key of ["a".repeat(300), `r/ab/${"a".repeat(300)}.png`]) {
+      expect((await call(FILE_GET, `/files/${key}`, { params: { key: key.split("/") } })).status).toBe(404);
+    }
+    const res = await call(GET, "/health");
+    expect(res.body).toMatchObject({ status: "ok", parts: { storage: { status: "ok", driver: "local" } } });
+  });
+
+  test("a probe a busy server answers late is not a failure: ok meanwhile, its answer after", async () => {
+    forgetStorageProbe();
+    const res = await busyDuring(call(GET, "/health"));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "ok", parts: { storage: { status: "ok", driver: "local" } } });
+    expect((await call(GET, "/health")).body.parts.storage).toEqual({ status: "ok", driver: "local" });
   });
 
   describe("on S3", () => {
@@ -100,6 +145,17 @@ describe("GET /health", () => {
     test("a reachable bucket is up", async () => {
       await withEnv(s3.env, async () => {
         setStorage(undefined);
+        expect((await call(GET, "/health")).body.parts.storage).toEqual({ status: "ok", driver: "s3" });
+      });
+    });
+
+    test("a probe a busy server answers late is not a failure: ok meanwhile, its answer after", async () => {
+      await withEnv(s3.env, async () => {
+        setStorage(undefined);
+        forgetStorageProbe();
+        const res = await busyDuring(call(GET, "/health"));
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ status: "ok", parts: { storage: { status: "ok", driver: "s3" } } });
         expect((await call(GET, "/health")).body.parts.storage).toEqual({ status: "ok", driver: "s3" });
       });
     });
