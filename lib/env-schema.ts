@@ -51,7 +51,10 @@ export const envSchema = z
       .default("gw"),
     /** Unset: generated once and kept in DATA_DIR/auth-secret (lib/auth/secret.ts). */
     AUTH_SECRET: z.string().min(16).optional(),
-    /** Origin Auth.js builds its links from; defaults to APP_URL. The Host header is never trusted. */
+    /**
+     * Origin Auth.js builds its links from; defaults to APP_URL. With either set, the Host header is
+     * never trusted; with neither, sign-in follows a Host naming this machine (lib/auth/sign-in-origin.ts).
+     */
     AUTH_URL: optionalUrl,
     /** Show captured mail at /dev/mailbox even with NODE_ENV=production (never when SMTP_URL is set). */
     DEV_MAILBOX: bool.optional(),
