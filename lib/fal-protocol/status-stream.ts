@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { generationRequests } from "@/db/schema";
 import type { ServiceContext } from "@/lib/context";
 import { env } from "@/lib/env";
-import { eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "@/lib/generation/event-hub";
+import { eventHub, generationTopic, watch } from "@/lib/generation/event-hub";
+import { follow } from "@/lib/generation/follow";
 import { logsOf } from "@/lib/generation/logs";
-import { streamCallerRefusal } from "@/lib/generation/stream-standing";
 import { takeStreamSlot } from "@/lib/generation/stream-slots";
 import { isFinal, type GenerationRow } from "@/lib/generation/types";
 import { httpStatusOf } from "@/lib/http/errors";
@@ -13,9 +13,8 @@ import { falLogs, falStatus } from "./render";
 import { falSse } from "./sse";
 import { idHeader, queueBaseOf, type FalVia } from "./urls";
 
-/** Following a job without change notices: re-read it this often; re-check the caller's standing this often. */
+/** Holding a poll without change notices: re-read the job this often. */
 const POLL_MS = 1_000;
-const STANDING_CHECK_MS = 3_000;
 
 export async function reload(ctx: ServiceContext, id: string): Promise<GenerationRow> {
   const [row] = await ctx.db.select().from(generationRequests).where(eq(generationRequests.id, id)).limit(1);
@@ -61,17 +60,11 @@ export async function heldStatus(
   return { row, logs };
 }
 
-/** The topics that say a caller's standing may have changed (its key, its user, its session). */
-const standingTopics = (p: ServiceContext["principal"]) => [
-  userTopic(p.userId),
-  ...(p.apiKeyId ? [keyTopic(p.apiKeyId)] : []),
-  ...(p.sessionId ? [sessionTopic(p.sessionId)] : []),
-];
-
 /**
- * GET …/status/stream: a `data:` status whenever it changes, closed after COMPLETED. Woken by the
- * job's change notices (re-reading every second without them); a caller that may no longer read
- * it (key deleted or disabled, user banned) ends it with an `event: error` in fal's body.
+ * GET …/status/stream: a `data:` status whenever it changes, closed after COMPLETED. It follows the
+ * job's event log (`follow`: woken by change notices from any instance) and renders the job as it
+ * then stands; a caller that may no longer read it (key deleted or disabled, user banned) ends it
+ * with an `event: error` in fal's body.
  */
 export async function statusStream(
   ctx: ServiceContext,
@@ -81,18 +74,23 @@ export async function statusStream(
   signal: AbortSignal,
 ): Promise<Response> {
   const release = takeStreamSlot(ctx.principal.userId);
-  const hub = await eventHub();
-  const jobTopic = generationTopic(job.id);
-  const changes = watch(hub, [jobTopic, ...standingTopics(ctx.principal)]);
-  await hub.ready();
   return falSse(
     async (send, abort) => {
       let last = "";
-      let standingCheckedAt = Date.now();
-      let woken = new Set<string>();
-      for (let row = job; ;) {
-        if (last === "" || woken.has(jobTopic) || !hub.listening) {
-          row = await reload(ctx, job.id);
+      const events = follow(ctx.db, job.id, { kinds: withLogs ? ["status", "log"] : ["status"], caller: ctx.principal, signal: abort });
+      try {
+        for (;;) {
+          const step = await events.next();
+          if (step.done) {
+            const { value } = step;
+            if (value.end === "refused")
+              send(
+                falBodyOf(httpStatusOf(value.refusal), { success: false, error: value.refusal.code, message: value.refusal.message }).body,
+                "error",
+              );
+            return;
+          }
+          const row = await reload(ctx, job.id);
           const logs = withLogs && row.status !== "queued" ? falLogs(await logsOf(ctx.db, row.id)) : null;
           const body = falStatus(row, queueBaseOf(via), logs);
           const text = JSON.stringify(body);
@@ -100,25 +98,10 @@ export async function statusStream(
           last = text;
           if (isFinal(row.status)) return;
         }
-        if (abort.aborted) return;
-        const standingDue = hub.listening ? [...woken].some((t) => t !== jobTopic) : Date.now() - standingCheckedAt >= STANDING_CHECK_MS;
-        if (standingDue) {
-          standingCheckedAt = Date.now();
-          const refusal = await streamCallerRefusal(ctx.db, ctx.principal);
-          if (refusal)
-            return send(falBodyOf(httpStatusOf(refusal), { success: false, error: refusal.code, message: refusal.message }).body, "error");
-        }
-        woken = await changes.wait({ signal: abort, fallbackMs: POLL_MS });
-        if (abort.aborted) return;
+      } finally {
+        await events.return({ end: "aborted" });
       }
     },
-    {
-      signal,
-      onClose: () => {
-        changes.close();
-        release();
-      },
-      headers: idHeader(job.id),
-    },
+    { signal, onClose: release, headers: idHeader(job.id) },
   );
 }

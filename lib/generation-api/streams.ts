@@ -7,9 +7,8 @@ import { type DomainError } from "@/lib/errors";
 import { skillCodeOf } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
 import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent } from "@/lib/generation/event-log";
-import { eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "@/lib/generation/event-hub";
+import { follow } from "@/lib/generation/follow";
 import { skillResult, statusBody } from "@/lib/generation/present";
-import { callerStanding } from "@/lib/generation/stream-standing";
 import { takeStreamSlot } from "@/lib/generation/stream-slots";
 import { isFinal, type GenerationRow } from "@/lib/generation/types";
 
@@ -17,22 +16,19 @@ import { isFinal, type GenerationRow } from "@/lib/generation/types";
  * SSE streams of a job, fed by its event log (generation_events). Each event's `id:` is the `seq`
  * of the log row it renders, so a reconnect's Last-Event-ID resumes right after it: the stream
  * reads only the rows after that id, plus the little state rendering needs as of that id (the
- * status then; the logs so far with `logs=1`). Then it follows the job, woken by change notices
- * (event-hub.ts: PostgreSQL's LISTEN/NOTIFY, so a write on any instance wakes it, and an idle
- * stream makes no query), sends exactly one final event and closes.
+ * status then; the logs so far with `logs=1`). Then it follows the job (`follow`, lib/generation/
+ * follow.ts: woken by change notices from any instance, so an idle stream makes no query), sends
+ * exactly one final event and closes.
  * A reconnect (Last-Event-ID) to an ended request at or past its final event answers 204, the
  * EventSource standard's "stop reconnecting"; one from before the final event gets the rest, and a
  * first connection (no Last-Event-ID) gets the final event alone: a client that opens the stream
  * just after a fast job ended still learns the ending. See docs/streams.md.
  *
- * The caller's standing is re-read when a notice says it may have changed and when it lapses by
- * itself (every few seconds if notices are unavailable; stream-standing.ts): a stream whose key was
+ * The caller's standing is followed too (`follow`'s `caller`): a stream whose key was
  * deleted or disabled, whose session ended or whose user was banned after it opened ends with a
  * final `error` event carrying the refusal a new request would get (and no id), so a client's
  * reconnect meets that refusal.
  */
-const POLL_MS = 1_000;
-const STANDING_CHECK_MS = 3_000;
 
 type Surface = "gateway" | "skill";
 
@@ -55,15 +51,7 @@ type StreamKind = {
   render: (event: StoredGenerationEvent, send: SseSend) => Promise<boolean>;
 };
 
-/** The notice topics of the caller's standing: its key (or session) and its user. */
-function standingTopics(principal: Principal): string[] {
-  const topics = [userTopic(principal.userId)];
-  if (principal.apiKeyId) topics.push(keyTopic(principal.apiKeyId));
-  if (principal.sessionId) topics.push(sessionTopic(principal.sessionId));
-  return topics;
-}
-
-async function follow(
+async function streamOf(
   ctx: ServiceContext,
   surface: Surface,
   job: GenerationRow,
@@ -92,53 +80,24 @@ async function follow(
     );
   }
   const release = takeStreamSlot(job.userId);
-  const hub = await eventHub();
-  const jobTopic = generationTopic(job.id);
-  // Followed before the first read, so a notice committed after that read wakes the stream.
-  const changes = watch(hub, [jobTopic, ...standingTopics(ctx.principal)]);
-  await hub.ready();
   return sseResponse(
     async (send, abort) => {
-      let seq = from ?? 0;
       if (from !== null) await stream.resume?.(from);
-      let batch = await eventsAfter(db, job.id, seq, stream.kinds);
-      // While notices arrive, the caller's standing is re-read when a notice says it may have
-      // changed and when it lapses by itself; without them, every few seconds.
-      let standingCheckedAt = Date.now();
-      let lapsesAt: number | null = null;
-      let woken = new Set<string>();
-      for (;;) {
-        for (const event of batch) {
-          seq = event.seq;
-          if (await stream.render(event, send)) return;
+      const events = follow(db, job.id, { after: from ?? 0, kinds: stream.kinds, caller: ctx.principal, signal: abort });
+      try {
+        for (;;) {
+          const step = await events.next();
+          if (step.done) {
+            if (step.value.end === "refused") sendRefusal(send, surface, step.value.refusal);
+            return;
+          }
+          for (const event of step.value) if (await stream.render(event, send)) return;
         }
-        if (abort.aborted) return;
-        const standingDue = hub.listening
-          ? [...woken].some((t) => t !== jobTopic) || (lapsesAt !== null && Date.now() >= lapsesAt)
-          : Date.now() - standingCheckedAt >= STANDING_CHECK_MS;
-        if (standingDue) {
-          standingCheckedAt = Date.now();
-          const standing = await callerStanding(db, ctx.principal);
-          if (standing.refusal) return sendRefusal(send, surface, standing.refusal);
-          lapsesAt = standing.lapsesAt;
-        }
-        if (batch.length === 0 && !hub.listening) {
-          // Defensive: a job ended without this stream's final event (it never does) still ends it.
-          if (isFinal((await currentRow(db, job.id)).status) && (await eventsAfter(db, job.id, seq, stream.kinds)).length === 0) return;
-        }
-        woken = await changes.wait({ signal: abort, fallbackMs: POLL_MS, untilMs: lapsesAt });
-        if (abort.aborted) return;
-        // Only the job's own notices (or polling) can bring new rows.
-        batch = woken.has(jobTopic) || !hub.listening ? await eventsAfter(db, job.id, seq, stream.kinds) : [];
+      } finally {
+        await events.return({ end: "aborted" });
       }
     },
-    {
-      signal,
-      onClose: () => {
-        changes.close();
-        release();
-      },
-    },
+    { signal, onClose: release },
   );
 }
 
@@ -172,7 +131,7 @@ export function gatewayStatusStream(ctx: ServiceContext, job: GenerationRow, wit
   let state: StatusData = { status: "queued" };
   let logs: LogLine[] = [];
   const body = () => statusBody(asOf(job, state), withLogs ? [...logs] : undefined);
-  return follow(
+  return streamOf(
     ctx,
     "gateway",
     job,
@@ -197,7 +156,7 @@ export function gatewayStatusStream(ctx: ServiceContext, job: GenerationRow, wit
 
 /** Gateway `progress/stream`: event `progress` `{stage, percent?, message?}`. */
 export function gatewayProgressStream(ctx: ServiceContext, job: GenerationRow, from: number | null, signal?: AbortSignal) {
-  return follow(
+  return streamOf(
     ctx,
     "gateway",
     job,
@@ -217,7 +176,7 @@ export function gatewayProgressStream(ctx: ServiceContext, job: GenerationRow, f
 /** Skill stream: `status` `{id, status, queue_position?}`, `log`, then `completed` / `failed` with the GenerationResult. */
 export function skillStream(ctx: ServiceContext, job: GenerationRow, from: number | null, signal?: AbortSignal) {
   const { db } = ctx;
-  return follow(
+  return streamOf(
     ctx,
     "skill",
     job,

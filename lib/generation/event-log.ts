@@ -24,9 +24,12 @@ export const progressEvent = (stage: ProgressStage, extra: { percent?: number; m
 });
 export const logEvent = (message: string, timestamp: string): NewGenerationEvent => ({ kind: "log", data: { message, timestamp } });
 
+/** The most events one read returns: a reader that got this many reads again at once. */
+export const EVENTS_PAGE = 500;
+
 /**
- * The job's events after `afterSeq` (of `kinds` only, when given), oldest first, at most 500: a
- * stream reads from where its client left off, never the whole log again.
+ * The job's events after `afterSeq` (of `kinds` only, when given), oldest first, at most
+ * EVENTS_PAGE: a stream reads from where its client left off, never the whole log again.
  */
 export async function eventsAfter(
   db: Executor,
@@ -45,7 +48,7 @@ export async function eventsAfter(
       ),
     )
     .orderBy(asc(generationEvents.seq))
-    .limit(500);
+    .limit(EVENTS_PAGE);
 }
 
 /** The job's last event of `kind` at or before `seq` (the state a resumed stream starts from). */

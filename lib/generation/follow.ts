@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import type { Principal } from "@/lib/auth/principal";
 import type { DomainError } from "@/lib/errors";
 import { endingTopic, eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "./event-hub";
-import { eventsAfter, type GenerationEventKind, type StoredGenerationEvent } from "./event-log";
+import { EVENTS_PAGE, eventsAfter, type GenerationEventKind, type StoredGenerationEvent } from "./event-log";
 import { generationById } from "./store";
 import { callerStanding } from "./stream-standing";
 import { FINAL_STATUSES, isFinal, type GenerationRow } from "./types";
@@ -75,6 +75,8 @@ export async function* follow(db: Db, jobId: string, options: FollowOptions = {}
           seq = batch.at(-1)!.seq;
           yield batch;
           if (batch.some(isEnding)) return { end: "ended" };
+          // A full page: the rest is already there.
+          if (batch.length === EVENTS_PAGE && !signal?.aborted) continue;
         } else if (!hub.listening) {
           // A job whose ending this follower cannot see among its kinds still ends it.
           const row = await generationById(db, jobId);
