@@ -2,7 +2,6 @@ import type { ServiceContext } from "@/lib/context";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { generationRequests } from "@/db/schema";
-import type { Principal } from "@/lib/auth/principal";
 import { type DomainError } from "@/lib/errors";
 import { skillCodeOf } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
