@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { inngest } from "@/inngest/client";
 import { HANG_MS } from "@/test/wait";
-import { systemClock } from "./clock";
+import { ManualClock, systemClock } from "./clock";
 import { waitForEventRun, waitForRun } from "./results";
+import { installExecutor } from "./runtime";
 import { startTestExecutor } from "./testing";
 
 // Auto mode, as in production: no drain() anywhere; a send kicks the run at once.
@@ -49,6 +50,29 @@ describe("auto mode", () => {
       output: { doubled: 2 },
     });
     expect(attempts.get(ids[0]!)).toBe(2);
+  });
+
+  test("a retry whose timer fires before the clock reads its due time runs when it is due, not at the next poll", async () => {
+    // The clock stands still while the 10 ms retry timer runs, as Date.now() may read a millisecond
+    // short when Node runs a timer (a few retries in a hundred did here); the poll is a minute.
+    const clock = new ManualClock();
+    const lagging = await startTestExecutor({ functions: [quick], manual: false, clock, backoff: () => 10, pollIntervalMs: 60_000 });
+    try {
+      lagging.start();
+      const { ids } = await inngest.send({ name: "test/quick", data: { n: 4, flaky: true } });
+      const [run] = await lagging.runsForEvent(ids[0]!);
+      await vi.waitFor(async () => expect((await lagging.runsForEvent(ids[0]!))[0]).toMatchObject({ status: "queued", attempt: 1 }), {
+        timeout: HANG_MS,
+      });
+      // Timers run in the order they are due: once this one has, the retry's timer has fired too.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      clock.advance(10);
+      await expect(waitForRun(run!.id, { timeoutMs: HANG_MS, pollMs: 60_000 })).resolves.toMatchObject({ output: { doubled: 8 } });
+    } finally {
+      await lagging.stop();
+      lagging.uninstall();
+      installExecutor(jobs);
+    }
   });
 
   test("many concurrent senders each get their own result", async () => {

@@ -35,7 +35,12 @@ export class WakeTimer {
   }
 
   private run() {
+    const at = this.at;
     this.at = Infinity;
+    this.timer = undefined;
+    // Node may run a timer a millisecond before the clock reads its time: the work due then would
+    // not be claimable yet, and the loop would sleep until its next poll. Wait out the rest.
+    if (this.clock.now() < at) return this.schedule(at);
     this.fire();
   }
 }
