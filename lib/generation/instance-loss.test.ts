@@ -63,7 +63,9 @@ describe("an instance dies", () => {
     // The dead holder's lease has not run out yet: the job waits for it.
     expect(["queued", "in_progress"]).toContain((await jobRow(id)).status);
     expect(await other.runsForEvent(`generation:${id}`)).toMatchObject([{ status: "running", lease: held!.lease }]);
-    await sleep(300);
+    // The simulator's own time is wall-clock time: wait until it has finished the job.
+    const ref = { endpointId: FLUX, providerRequestId: (await jobRow(id)).providerRequestId! };
+    while ((await provider.status(ref)).status !== "COMPLETED") await sleep(50);
     await other.advance("31s");
     await other.runUntilIdle({ withinMs: 60_000 });
     expect(await jobRow(id)).toMatchObject({ status: "completed" });

@@ -5,6 +5,7 @@ import { startTestExecutor } from "@/lib/jobs/testing";
 import { beginShutdown } from "@/lib/server/shutdown";
 import { fundedActor, jobRow, jobsOf, pathOf } from "@/test/generation";
 import { call } from "@/test/http";
+import { HANG_MS } from "@/test/wait";
 
 /**
  * A shutdown whose grace runs out while sync runs wait: every run in flight (all following the
@@ -29,7 +30,7 @@ test("sync runs in flight when the grace ends hand their jobs over at once: 504 
     }),
   );
   // Each job submitted (its provider id recorded), then the instance is told to stop.
-  for (let waited = 0; waited < 5_000; waited += 20) {
+  for (let waited = 0; waited < HANG_MS; waited += 20) {
     const rows = (await Promise.all(actors.map(({ user }) => jobsOf(user.id)))).flat();
     if (rows.length === actors.length && rows.every((r) => r.providerRequestId)) break;
     await sleep(20);

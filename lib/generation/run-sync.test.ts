@@ -9,6 +9,7 @@ import { resetBreakers } from "@/lib/provider/circuit-breaker";
 import { balanceOf, fundedActor, jobRow, jobsOf, ledgerOf, pathOf, simulatorRequestsFor } from "@/test/generation";
 import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
+import { HANG_MS } from "@/test/wait";
 import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { POST as GENERATE } from "@/app/api/v1/generate/route";
 import { PUT as QUEUE_PUT } from "@/app/(gateway)/queue/[...path]/route";
@@ -117,7 +118,7 @@ describe("waiting without polling", () => {
     let id: string | undefined;
     const { value: res, asked } = await countingResultAsks(async () => {
       const pending = run("a cancelled lighthouse [latency:60000]", key);
-      for (let waited = 0; waited < 5_000 && !id; waited += 20) {
+      for (let waited = 0; waited < HANG_MS && !id; waited += 20) {
         const [job] = await jobsOf(user.id);
         if (job?.providerRequestId) id = job.id;
         else await sleep(20);
