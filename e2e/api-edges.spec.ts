@@ -1,18 +1,19 @@
 import { expect, test } from "@playwright/test";
 import { baseURL } from "../playwright.config";
 
-// The app is served from 127.0.0.1; the same server under `localhost` is another origin, so a
-// script on the page calling it makes the browser send a real CORS preflight first.
+// The app is served from 127.0.0.1 (APP_URL); the same server under `localhost` is another origin,
+// so a script on a page there calling the app makes the browser send a real CORS preflight first.
+// (That way round: the pages' policy lets their scripts call their own origin and APP_URL's only.)
 const otherOrigin = baseURL.replace("127.0.0.1", "localhost");
 
 test("a browser script on another origin calls the API with a bearer key: the preflight passes and the answer is readable", async ({
   page,
 }) => {
-  await page.goto("/");
+  await page.goto(`${otherOrigin}/`);
   const answer = await page.evaluate(async (api) => {
     const res = await fetch(`${api}/me`, { headers: { authorization: "Bearer gw_live_not_a_real_key" } });
     return { status: res.status, requestId: res.headers.get("x-request-id"), body: await res.json() };
-  }, otherOrigin);
+  }, baseURL);
   expect(answer.status).toBe(401);
   expect(answer.requestId).toBeTruthy();
   expect(answer.body).toMatchObject({ success: false, error: "unauthorized" });
