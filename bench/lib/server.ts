@@ -6,6 +6,8 @@ export type BenchServer = {
   baseUrl: string;
   databaseUrl: string;
   stop: () => Promise<void>;
+  /** SIGKILL of the whole server (a crash: no shutdown, no hand-over); its database stays. */
+  kill: () => Promise<void>;
   /** CPU seconds used so far by the server's processes and by PostgreSQL's (all its backends). */
   cpu: () => { server: number; postgres: number };
   /** Resident memory of the server's processes now, in MB. */
@@ -146,6 +148,15 @@ export async function startServer(
       const res = await fetch(`${baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
       if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
       return res.text();
+    },
+    kill: async () => {
+      const exited = new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)));
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      await exited;
     },
     stop: async () => {
       const exited = new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)));

@@ -1,4 +1,5 @@
 import { catalogScenario } from "./catalog";
+import { chaosScenario } from "./chaos";
 import { fieldScenario } from "./field";
 import { filesScenario } from "./files";
 import { gatewayScenario } from "./gateway";
@@ -6,4 +7,4 @@ import { identityScenario } from "./identity";
 import type { Scenario } from "./types";
 
 /** Every scenario `npm run bench` runs; each issue that adds a hot path adds one here. */
-export const scenarios: Scenario[] = [identityScenario, catalogScenario, filesScenario, gatewayScenario, fieldScenario];
+export const scenarios: Scenario[] = [identityScenario, catalogScenario, filesScenario, gatewayScenario, fieldScenario, chaosScenario];
