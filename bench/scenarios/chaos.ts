@@ -86,7 +86,7 @@ export const chaosScenario: Scenario = {
     const jobs = await crash.pg`select id, status from generation_requests where user_id = ${crash.userId}`;
     const ledger =
       await crash.pg`select type, count(*)::int as n, sum(amount)::bigint as sum from credit_transactions where user_id = ${crash.userId} group by type`;
-    const [balance] = await crash.pg`select balance from balances where user_id = ${crash.userId}`;
+    const [balance] = await crash.pg`select credits as balance from balances where user_id = ${crash.userId}`;
     const moves = ledger.reduce((s, r) => s + BigInt(r.sum as string), 0n);
     const sameIds = retries.every((r) => jobs.some((j) => j.id === json(r.body).request_id));
     rows.push({
