@@ -67,41 +67,44 @@ export const chaosScenario: Scenario = {
     const lost = (await Promise.all(cut)).filter((a) => a.status === 0).length;
     const restarted = await startServer(3311, {}, { databaseUrl: server.databaseUrl });
     const restartedMs = Date.now() - killedAt;
-    // The clients retry on the live instance with the same keys (and the same bodies).
-    const retries = await Promise.all(
-      keys.map((k, i) => call(`${server.baseUrl}/run/${MODEL}`, { key: crash.key, body: body(i), headers: { "Idempotency-Key": k } })),
-    );
-    const answeredMs = retries.map((r) => r.at - killedAt).sort((a, b) => a - b);
-    let finalMs = NaN;
-    for (;;) {
-      const [open] =
-        await crash.pg`select count(*)::int as n from generation_requests where user_id = ${crash.userId} and status in ('queued', 'in_progress')`;
-      if (open!.n === 0) {
-        finalMs = Date.now() - killedAt;
-        break;
+    try {
+      // The clients retry on the live instance with the same keys (and the same bodies).
+      const retries = await Promise.all(
+        keys.map((k, i) => call(`${server.baseUrl}/run/${MODEL}`, { key: crash.key, body: body(i), headers: { "Idempotency-Key": k } })),
+      );
+      const answeredMs = retries.map((r) => r.at - killedAt).sort((a, b) => a - b);
+      let finalMs = NaN;
+      for (;;) {
+        const [open] =
+          await crash.pg`select count(*)::int as n from generation_requests where user_id = ${crash.userId} and status in ('queued', 'in_progress')`;
+        if (open!.n === 0) {
+          finalMs = Date.now() - killedAt;
+          break;
+        }
+        if (Date.now() - killedAt > 10 * 60_000) break;
+        await sleep(250);
       }
-      if (Date.now() - killedAt > 10 * 60_000) break;
-      await sleep(250);
+      const jobs = await crash.pg`select id, status from generation_requests where user_id = ${crash.userId}`;
+      const ledger =
+        await crash.pg`select type, count(*)::int as n, sum(amount)::bigint as sum from credit_transactions where user_id = ${crash.userId} group by type`;
+      const [balance] = await crash.pg`select credits as balance from balances where user_id = ${crash.userId}`;
+      const moves = ledger.reduce((s, r) => s + BigInt(r.sum as string), 0n);
+      const sameIds = retries.every((r) => jobs.some((j) => j.id === json(r.body).request_id));
+      rows.push({
+        part: "crash",
+        "requests cut": lost,
+        "restart ms": restartedMs,
+        "retries 200": retries.filter((r) => r.status === 200).length,
+        "retries answered ms (first/last)": `${answeredMs[0]} / ${answeredMs.at(-1)}`,
+        "all final ms": finalMs,
+        jobs: jobs.length,
+        "same request ids": sameIds ? "yes" : "NO",
+        ledger: ledger.map((r) => `${r.type}×${r.n}`).join(" "),
+        "balance = ledger": BigInt(balance!.balance as string) === moves ? "yes" : "NO",
+      });
+    } finally {
+      await restarted.stop();
     }
-    const jobs = await crash.pg`select id, status from generation_requests where user_id = ${crash.userId}`;
-    const ledger =
-      await crash.pg`select type, count(*)::int as n, sum(amount)::bigint as sum from credit_transactions where user_id = ${crash.userId} group by type`;
-    const [balance] = await crash.pg`select credits as balance from balances where user_id = ${crash.userId}`;
-    const moves = ledger.reduce((s, r) => s + BigInt(r.sum as string), 0n);
-    const sameIds = retries.every((r) => jobs.some((j) => j.id === json(r.body).request_id));
-    rows.push({
-      part: "crash",
-      "requests cut": lost,
-      "restart ms": restartedMs,
-      "retries 200": retries.filter((r) => r.status === 200).length,
-      "retries answered ms (first/last)": `${answeredMs[0]} / ${answeredMs.at(-1)}`,
-      "all final ms": finalMs,
-      jobs: jobs.length,
-      "same request ids": sameIds ? "yes" : "NO",
-      ledger: ledger.map((r) => `${r.type}×${r.n}`).join(" "),
-      "balance = ledger": BigInt(balance!.balance as string) === moves ? "yes" : "NO",
-    });
-    await restarted.stop();
 
     // Cancels racing completions.
     const racer = await actor(server.databaseUrl, "cancel");
