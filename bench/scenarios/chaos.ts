@@ -146,8 +146,8 @@ export const chaosScenario: Scenario = {
     }
     const refunds =
       await racer.pg`select count(*)::int as n from credit_transactions where user_id = ${racer.userId} and type = 'generation_refund'`;
-    rows.push({
-      part: "cancel",
+    const cancels: Row[] = [];
+    cancels.push({
       jobs: answers.length,
       outcomes: Object.entries(outcomes)
         .map(([k, v]) => `${k} ${v}`)
@@ -157,6 +157,11 @@ export const chaosScenario: Scenario = {
     });
     await crash.pg.end();
     await racer.pg.end();
-    return { title: "Chaos: a killed instance's sync jobs, cancels racing completions", rows, data: rows };
+    return {
+      title: "Chaos: a killed instance's sync jobs",
+      rows,
+      tables: [{ title: "Chaos: three cancels at once as each job finishes", rows: cancels }],
+      data: { crash: rows, cancel: cancels },
+    };
   },
 };
