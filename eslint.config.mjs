@@ -3,7 +3,7 @@ import typescript from "eslint-config-next/typescript";
 
 // `instanceof` only on the platform's own classes: the production build copies our modules (and
 // bundled libraries) into several server chunks, so an object made by one copy fails `instanceof`
-// against another copy's class. Brand a class family instead (lib/brand.ts) and check its guard.
+// against another copy's class. Brand a class family instead (lib/core/brand.ts) and check its guard.
 const PLATFORM_CLASSES = [
   "Error",
   "TypeError",
@@ -41,7 +41,7 @@ const PLATFORM_CLASSES = [
 const crossBundleInstanceof = {
   selector: `BinaryExpression[operator='instanceof']:not([right.type='Identifier'][right.name=/^(${PLATFORM_CLASSES.join("|")})$/])`,
   message:
-    "instanceof fails across server bundles in the production build: use the family's brand guard (lib/brand.ts), e.g. isDomainError(err), isProviderUnavailable(err), or drizzle's is().",
+    "instanceof fails across server bundles in the production build: use the family's brand guard (lib/core/brand.ts), e.g. isDomainError(err), isProviderUnavailable(err), or drizzle's is().",
 };
 
 const config = [

@@ -23,7 +23,7 @@ export async function register() {
  */
 export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { log } = await import("@/lib/logger");
+  const { log } = await import("@/lib/core/logger");
   const requestId = request.headers["x-request-id"];
   log.error("request failed", {
     requestId: typeof requestId === "string" ? requestId : null,

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { sessionCookieNames } from "@/lib/auth/session-cookie";
 import { preflightHeaders } from "@/lib/http/cors";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import { renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
 import { newNonce, pageHeaders, pagePolicy } from "@/lib/http/security-headers";

@@ -59,7 +59,7 @@ async function main() {
   const { handle, url, drop } = await openDatabase();
   setDbHandle(handle);
   // Imported after the database is installed: these modules read it lazily, but keep it explicit.
-  const { inngest } = await import("../inngest/client");
+  const { inngest } = await import("../lib/jobs/client");
   const { systemClock } = await import("../lib/jobs/clock");
   const { startTestExecutor } = await import("../lib/jobs/testing");
   const { waitForEventRun } = await import("../lib/jobs/results");

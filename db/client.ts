@@ -6,8 +6,8 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm
 import postgres from "postgres";
 import { getTableColumns, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { env } from "@/lib/env";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
 import { migrateDatabase } from "./migrate";
 import { seedDatabase } from "./seed";
 import * as schema from "./schema";

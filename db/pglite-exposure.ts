@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { pgliteLockPath, readPgliteLock, type PgliteLock } from "./pglite-lock";
 
 export type PgliteExposure = { port: number; stop: () => Promise<void> };

@@ -6,7 +6,7 @@
 import { postgresHandle } from "@/db/client";
 import { cliDatabaseUrl } from "@/db/pglite-lock";
 import { grantCredits } from "@/lib/billing/ledger/ledger";
-import { rubToCredits } from "@/lib/billing/pricing/credits";
+import { rubToCredits } from "@/lib/pricing/credits";
 
 async function main() {
   const [userId, rub] = process.argv.slice(2);

@@ -191,7 +191,7 @@ test.describe("a non-default port", () => {
       expect(signIn.status).toBe(302);
       const [mail] = await withServerDb(dataDir, (sql) => sql<{ url: string }[]>`select url from dev_mail where "to" = ${email}`);
       // Sign-in links follow the host the request came to when it names this machine (127.0.0.1
-      // here; lib/auth/sign-in-origin.ts), on that port.
+      // here; lib/sign-in/origin.ts), on that port.
       expect(mail!.url.startsWith(`${server.base}/api/auth/callback/nodemailer?`)).toBe(true);
     } finally {
       await stop(server);

@@ -53,7 +53,7 @@ function expectPageHeaders(res: Response | null, { docs = false } = {}) {
   expect(policy).toContain("object-src 'none'");
   expect(headers["x-frame-options"]).toBe("DENY");
   expect(headers["x-content-type-options"]).toBe("nosniff");
-  // The e2e server's APP_URL is http: no HSTS (lib/security/page-headers.test.ts covers https).
+  // The e2e server's APP_URL is http: no HSTS (test/security/page-headers.test.ts covers https).
   expect(headers["strict-transport-security"]).toBeUndefined();
 }
 

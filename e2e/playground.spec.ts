@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { formatCredits } from "../lib/billing/pricing/credits";
+import { formatCredits } from "../lib/pricing/credits";
 import { signedInUser } from "./generation-db";
 import { balanceOf, MODEL, runFromPlayground } from "./playground-helpers";
 

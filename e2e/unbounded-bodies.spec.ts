@@ -6,7 +6,7 @@ import { baseURL } from "../playwright.config";
  * Issue 19 item 3 on `next start`: bodies sent without a key are refused from their headers or
  * cut off at their cap, and the 413 reaches a client that is still sending (the reader stops;
  * the server does not wait for the rest). The caps themselves are proven in-process by
- * lib/security/unbounded-bodies.test.ts, which counts the bytes read.
+ * test/security/unbounded-bodies.test.ts, which counts the bytes read.
  *
  * Paths proxy.ts sees (pages, server actions, Auth.js) are Next's: it waits for a whole body
  * before running the proxy, keeping at most `proxyClientMaxBodySize` (next.config.ts, 1 MiB).

@@ -1,5 +1,5 @@
 import { serve } from "inngest/next";
-import { inngest } from "./client";
+import { inngest } from "../lib/jobs/client";
 import { functions } from "./functions";
 import { jobsMode } from "@/lib/jobs/mode";
 

@@ -11,7 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { FalSimulator } from "@/lib/provider/fal-sim/simulator";
 import { seededRandom, simulatorSettings, type SimulatorSettings } from "@/lib/provider/local/profile";
 

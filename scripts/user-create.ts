@@ -19,8 +19,8 @@ import { cliDatabaseUrl } from "@/db/pglite-lock";
 import { apiKeys, users } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
 import { grantCredits } from "@/lib/billing/ledger/ledger";
-import { newKeyId } from "@/lib/keys/create-key";
-import { rubToCredits } from "@/lib/billing/pricing/credits";
+import { newKeyId } from "@/lib/account/keys/create-key";
+import { rubToCredits } from "@/lib/pricing/credits";
 
 function fail(message: string): never {
   process.stderr.write(`user:create: ${message}\n`);

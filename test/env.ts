@@ -1,4 +1,4 @@
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 
 /** Runs `fn` with these variables set (configuration re-read), then removes them again. */
 export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {

@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { apiKeys, sessions, users, type ApiKeyMode, type UserRole } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
 import type { Principal } from "@/lib/auth/principal";
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -60,7 +60,7 @@ export async function createActor(overrides: Parameters<typeof createUser>[0] = 
   return { user, key: apiKey.key, apiKey, session: session.token, sessionRow: session };
 }
 
-/** What a signed-in user's page or server action runs with (lib/context.ts), for calling verbs directly. */
+/** What a signed-in user's page or server action runs with (lib/auth/context.ts), for calling verbs directly. */
 export async function contextOf(user: { id: string; email?: string | null }): Promise<ServiceContext> {
   const principal: Principal = {
     userId: user.id,

@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { activity, creditTransactions, generationEvents, generationRequests, localProviderRequests } from "@/db/schema";
 import { getBalanceCredits, grantCredits } from "@/lib/billing/ledger/ledger";
-import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
+import { CREDITS_PER_RUB } from "@/lib/pricing/credits";
 import { createActor, createApiKey } from "./factories";
 
 /** Generation tests: a user with credits, and the rows a job leaves behind. */

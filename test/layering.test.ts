@@ -14,9 +14,9 @@ const ROOT = path.resolve(import.meta.dirname, "..");
  * The HTTP layer: the wrappers, the contracts and the document built from them, and the protocols
  * the gateway speaks over HTTP on top of the engine (its own queue and stream answers, fal's, MCP).
  */
-const HTTP_LAYER = ["lib/http/", "lib/api/", "lib/openapi/", "lib/generation-api/", "lib/fal-protocol/", "lib/mcp/"];
+const HTTP_LAYER = ["lib/http/", "lib/fal-protocol/", "lib/mcp/"];
 /** Infrastructure db/ may use: configuration, logs and process-wide slots, which belong to no domain. */
-const DB_MAY_USE = ["lib/env", "lib/logger", "lib/process-wide"];
+const DB_MAY_USE = ["lib/core/env", "lib/core/logger", "lib/core/process-wide"];
 
 function sources(dir: string): string[] {
   const out: string[] = [];

@@ -1,5 +1,5 @@
 import type { AuthMode } from "@/lib/auth/resolve";
-import type { Operation } from "@/lib/api/contracts/operation";
+import type { Operation } from "@/lib/http/contracts/operation";
 
 /** An operation for a test route: the wrapper under test takes auth from it, as from any contract. */
 export function testOperation<const A extends AuthMode, const S extends Operation["surface"] = "gateway">(

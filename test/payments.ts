@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { creditTransactions, payments } from "@/db/schema";
 import { getBalanceCredits } from "@/lib/billing/ledger/ledger";
-import { env, resetEnv } from "@/lib/env";
+import { env, resetEnv } from "@/lib/core/env";
 import { decideLocalPayment, type LocalOutcome } from "@/lib/billing/payments/local/confirm";
 
 /** Sets (or, with undefined, unsets) variables and re-reads the configuration. */

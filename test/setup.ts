@@ -4,13 +4,13 @@ import { afterAll, inject } from "vitest";
 import { closeDb, setDbHandle } from "@/db/client";
 import { installDebitFollowUps } from "@/lib/billing/payments/after-debit";
 import { installCatalogSeed } from "@/lib/catalog/seed";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { openFileDatabase } from "./db";
 
 // Per test file: its own data directory (local storage, outbox) and its own database.
 process.env.DATA_DIR = await mkdtemp(path.join(inject("testRoot"), "data-"));
 delete process.env.DATABASE_URL;
-// Links default to the listening address (lib/env.ts defaultAppUrl): tests expect localhost:3000
+// Links default to the listening address (lib/core/env.ts defaultAppUrl): tests expect localhost:3000
 // whatever the shell exports (a container's HOSTNAME is its id).
 delete process.env.HOSTNAME;
 delete process.env.PORT;

@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { connection } from "next/server";
 import { McpConnect } from "@/components/agents/mcp-connect";
 import { ButtonLink } from "@/components/ui/button";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 export default async function HomePage() {
   // The MCP snippet carries this deployment's URL, known at run time (APP_URL), not at build time.

@@ -1,9 +1,9 @@
-import { agentOperations } from "@/lib/api/contracts/agents";
-import { env } from "@/lib/env";
+import { agentOperations } from "@/lib/http/contracts/agents";
+import { env } from "@/lib/core/env";
 import { withGateway } from "@/lib/http/handler";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
-import { siteLlmsTxt } from "@/lib/llms/site";
-import { markdownText } from "@/lib/llms/response";
+import { siteLlmsTxt } from "@/lib/site/llms/site";
+import { markdownText } from "@/lib/site/llms/response";
 
 // GET /llms.txt – the service for language models: how to connect, and every visible model with its price
 export const GET = withGateway(agentOperations.getLlmsTxt, async ({ ctx }) => markdownText(await siteLlmsTxt(ctx.db, env().APP_URL)));

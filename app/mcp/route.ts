@@ -1,4 +1,4 @@
-import { agentOperations } from "@/lib/api/contracts/agents";
+import { agentOperations } from "@/lib/http/contracts/agents";
 import { decorated, withSkill } from "@/lib/http/handler";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { withBearerChallenge } from "@/lib/mcp/bearer-challenge";

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { exampleInput } from "@/lib/llms/example-input";
+import { exampleInput } from "@/lib/site/llms/example-input";
 import type { JsonSchema } from "./schema-fields";
 import { codeSamples } from "./code-samples";
 import { CopyButton } from "./copy-button";

@@ -1,7 +1,7 @@
 import type { PriceUnit } from "@/db/schema/models";
 import type { Format } from "@/lib/i18n/format";
-import { formatDecimal, parseDecimal } from "@/lib/billing/pricing/decimal";
-import { quote } from "@/lib/billing/pricing/pricing";
+import { formatDecimal, parseDecimal } from "@/lib/pricing/decimal";
+import { quote } from "@/lib/pricing/pricing";
 
 type Priced = {
   priceRub: number | null;

@@ -10,9 +10,9 @@ import { ResultView } from "@/components/generation/media-view";
 import { RunProgress } from "@/components/generation/run-progress";
 import { RunErrorAlert } from "@/components/generation/run-error";
 import { initialRunState, isBusy, runReducer, type RunAction } from "@/components/generation/run-state";
-import type { RetryState } from "@/lib/generation-ui/get-retry-states";
-import type { RunCost } from "@/lib/generation-ui/get-run-cost";
-import { apiFetch } from "@/lib/me/api-fetch";
+import type { RetryState } from "@/lib/generation/activity/get-retry-states";
+import type { RunCost } from "@/lib/generation/activity/get-run-cost";
+import { apiFetch } from "@/lib/account/api-fetch";
 import { useFormat } from "@/lib/i18n/use-format";
 
 export const balanceQueryKey = ["me", "balance"] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { activityQuery } from "@/lib/api/contracts/generation";
+import { activityQuery } from "@/lib/http/contracts/generation";
 import { activityApiQuery, OPERATIONS, STATUSES, activityPageHref, filtersFrom, formatDuration, withFilter } from "./activity-filters";
 
 describe("activity filters in the page URL and the API query", () => {

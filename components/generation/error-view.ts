@@ -1,4 +1,4 @@
-import { formatCredits, rubToCredits } from "@/lib/billing/pricing/credits";
+import { formatCredits, rubToCredits } from "@/lib/pricing/credits";
 
 /** The gateway error envelope (spec "Errors"), as much of it as the pages use. */
 export type ErrorEnvelope = {

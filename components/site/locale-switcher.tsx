@@ -4,7 +4,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { setLocaleAction } from "@/lib/i18n/actions";
-import { locales } from "@/lib/i18n/config";
+import { locales } from "@/lib/core/locales";
 
 const NAMES = { en: "English", ru: "Русский" } as const;
 

@@ -16,6 +16,6 @@ export const timestamps = {
 /**
  * An amount in credits (1 credit = 0.0001 ₽), stored as bigint and read as a JS number.
  * Balances stay far below 2^53 credits (≈ 900 billion ₽), so `number` is exact here; the
- * arithmetic that can overflow (quotes) is done in BigInt in lib/billing/pricing.
+ * arithmetic that can overflow (quotes) is done in BigInt in lib/pricing.
  */
 export const credits = (name: string) => bigint(name, { mode: "number" });

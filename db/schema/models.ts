@@ -38,7 +38,7 @@ export const models = pgTable(
     creditCost: integer("credit_cost").notNull().default(0),
     /**
      * Exact price per unit in rubles, as a decimal string (may be below one kopeck, e.g. 0.00035).
-     * Never parsed as a float for billing: lib/billing/pricing reads it into scaled BigInt.
+     * Never parsed as a float for billing: lib/pricing reads it into scaled BigInt.
      */
     priceRub: numeric("price_rub", { precision: 20, scale: 8 }),
     priceUnit: text("price_unit", { enum: priceUnits }),

@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { processWide } from "@/lib/process-wide";
+import { processWide } from "@/lib/core/process-wide";
 import { seedChangelog } from "./changelog";
 
 type Seeder = (db: Db) => Promise<void>;

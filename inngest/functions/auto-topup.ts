@@ -2,8 +2,8 @@ import { NonRetriableError } from "inngest";
 import { getDb } from "@/db/client";
 import { chargeAutoTopup } from "@/lib/billing/payments/auto-topup/charge";
 import { isPaymentProviderError } from "@/lib/billing/payments/errors";
-import { inngest } from "../client";
-import { autoTopupRequested } from "../events";
+import { inngest } from "../../lib/jobs/client";
+import { autoTopupRequested } from "../../lib/jobs/events";
 
 /**
  * Charges the default saved card when a debit crossed the auto top-up threshold. One run per

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { attemptCallbackDelivery, markCallbackFailed } from "@/lib/generation/callbacks";
-import { inngest } from "../client";
-import { generationCallbackRequested } from "../events";
+import { inngest } from "../../lib/jobs/client";
+import { generationCallbackRequested } from "../../lib/jobs/events";
 
 /**
  * Delivers one completion callback, signed per Standard Webhooks. A receiver that fails (non-2xx,

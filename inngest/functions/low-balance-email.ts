@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { sendLowBalanceMail } from "@/lib/billing/payments/low-balance-mail";
-import { inngest } from "../client";
-import { lowBalanceCrossed } from "../events";
+import { inngest } from "../../lib/jobs/client";
+import { lowBalanceCrossed } from "../../lib/jobs/events";
 
 /** The low-balance e-mail, sent once per crossing (event id) and retried if the mail server fails. */
 export const lowBalanceEmailFn = inngest.createFunction(

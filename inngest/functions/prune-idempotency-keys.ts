@@ -1,7 +1,7 @@
 import { cron } from "inngest";
 import { getDb } from "@/db/client";
 import { pruneIdempotencyKeys } from "@/lib/generation/idempotency";
-import { inngest } from "../client";
+import { inngest } from "../../lib/jobs/client";
 
 /**
  * Hourly: deletes Idempotency-Key rows older than their 24 h window. Repeats already ignore them;

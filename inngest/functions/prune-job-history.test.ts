@@ -4,8 +4,8 @@ import { getDb } from "@/db/client";
 import { jobEvents, jobRuns } from "@/db/schema";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { inngest } from "../client";
-import { jobHistoryPruneRequested } from "../events";
+import { inngest } from "../../lib/jobs/client";
+import { jobHistoryPruneRequested } from "../../lib/jobs/events";
 import { functions } from ".";
 
 // A test-only function to make history with: one that finishes, one that waits for days.

@@ -1,9 +1,9 @@
 import { cron } from "inngest";
 import { getDb } from "@/db/client";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { pruneJobHistory } from "@/lib/jobs/prune";
-import { inngest } from "../client";
-import { jobHistoryPruneRequested } from "../events";
+import { inngest } from "../../lib/jobs/client";
+import { jobHistoryPruneRequested } from "../../lib/jobs/events";
 
 /**
  * Hourly: drops the embedded executor's finished runs and events past the retention window

@@ -1,7 +1,7 @@
 import { cron } from "inngest";
 import { getDb } from "@/db/client";
 import { pruneRateLimitWindows } from "@/lib/rate-limit/sliding-window";
-import { inngest } from "../client";
+import { inngest } from "../../lib/jobs/client";
 
 /** A day: longer than any rate-limit window in use, so only subjects that went quiet lose their row. */
 const IDLE_MS = 24 * 3_600_000;

@@ -8,8 +8,8 @@ import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
 import { balanceOf, payLocally, paymentRow, siteUrl } from "@/test/payments";
 import { POST as TOPUP } from "@/app/(gateway)/billing/topup/route";
-import { inngest } from "../client";
-import { paymentsReconcileRequested } from "../events";
+import { inngest } from "../../lib/jobs/client";
+import { paymentsReconcileRequested } from "../../lib/jobs/events";
 
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { cron } from "inngest";
 import { getDb } from "@/db/client";
 import { reconcileStalePayments } from "@/lib/billing/payments/reconcile-stale";
-import { inngest } from "../client";
-import { paymentsReconcileRequested } from "../events";
+import { inngest } from "../../lib/jobs/client";
+import { paymentsReconcileRequested } from "../../lib/jobs/events";
 
 const STALE_MS = 5 * 60_000;
 

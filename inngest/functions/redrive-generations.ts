@@ -1,7 +1,7 @@
 import { cron } from "inngest";
 import { getDb } from "@/db/client";
 import { redriveGenerations } from "@/lib/generation/redrive";
-import { inngest } from "../client";
+import { inngest } from "../../lib/jobs/client";
 
 /** Every minute: hands unfinished jobs and owed callbacks whose driver died back to their functions. */
 export const redriveGenerationsFn = inngest.createFunction(

@@ -1,6 +1,6 @@
 import { checkJobStep, collectJobStep, failJob, giveUpJobStep, submitJobStep } from "@/lib/generation/job-steps";
-import { inngest } from "../client";
-import { generationProviderCompleted, generationRequested } from "../events";
+import { inngest } from "../../lib/jobs/client";
+import { generationProviderCompleted, generationRequested } from "../../lib/jobs/events";
 
 /**
  * Pause before each status check after the first (which comes with the submit). When the

@@ -1,7 +1,7 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { and, asc, desc, eq, ne, or } from "drizzle-orm";
 import { activity, assets } from "@/db/schema";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import { deleteAssetRows } from "./delete-assets";
 import { toActivityRecord, toAsset } from "./present";
 

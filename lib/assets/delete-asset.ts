@@ -1,5 +1,5 @@
-import type { ServiceContext } from "@/lib/context";
-import { notFound } from "@/lib/errors";
+import type { ServiceContext } from "@/lib/auth/context";
+import { notFound } from "@/lib/core/errors";
 import { deleteAssetRows, findLiveAsset } from "./delete-assets";
 
 /** DELETE /me/assets/{id}: the object is removed and the URL answers 404 from then on. */

@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { assets } from "@/db/schema";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { getStorage } from "@/lib/storage";
 import type { AssetRow } from "./rehost";
 

@@ -1,5 +1,5 @@
-import type { ServiceContext } from "@/lib/context";
-import { notFound } from "@/lib/errors";
+import type { ServiceContext } from "@/lib/auth/context";
+import { notFound } from "@/lib/core/errors";
 import { findLiveAsset } from "./delete-assets";
 import { toAsset } from "./present";
 

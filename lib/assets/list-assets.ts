@@ -1,4 +1,4 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { and, count, desc, eq, ne, type SQL } from "drizzle-orm";
 import { assets } from "@/db/schema";
 import { toAsset } from "./present";

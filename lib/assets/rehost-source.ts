@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { isOutboundError, OutboundError, safeFetch } from "@/lib/net";
 import { contentTypeForKey, extensionFor, OCTET_STREAM } from "@/lib/storage/media-types";
 import { HEAD_BYTES } from "@/lib/storage/spool";

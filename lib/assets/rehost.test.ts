@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { assets } from "@/db/schema";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { localStorage } from "@/lib/storage/local";
 import { setStorage, type ObjectSource, type ObjectStorage } from "@/lib/storage";
 import { createUser } from "@/test/factories";

@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import type { Db } from "@/db/client";
-import { env } from "@/lib/env";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
 import type { NetPolicy, Resolver } from "@/lib/net";
 import { currentStorage, type ObjectSource, type ObjectStorage } from "@/lib/storage";
 import { spoolToFile } from "@/lib/storage/spool";

@@ -1,4 +1,4 @@
-import { brand } from "@/lib/brand";
+import { brand } from "@/lib/core/brand";
 import { fileTypeFromBuffer } from "file-type";
 import { extensionFor, knownContentType } from "@/lib/storage/media-types";
 

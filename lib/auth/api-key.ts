@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { ApiKeyMode } from "@/db/schema";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 40; // ≈ 238 bits

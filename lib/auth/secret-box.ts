@@ -6,7 +6,7 @@ import { authSecret } from "./secret";
  * AES-256-GCM with a key derived from the auth secret by HKDF, the row's owner as associated data
  * (a sealed value copied onto another user's row does not open). Format `v1.<iv>.<ciphertext>.<tag>`
  * in base64url. A database dump alone therefore reveals no signing secret; changing AUTH_SECRET
- * makes stored ones unreadable, and they are then replaced (see lib/me/webhook-secret.ts).
+ * makes stored ones unreadable, and they are then replaced (see lib/account/webhook-secret.ts).
  */
 const VERSION = "v1";
 

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { env } from "@/lib/env";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
 
 let cached: string | undefined;
 

@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 /**
  * Auth.js database sessions: the cookie holds the raw session token. Auth.js names it with the

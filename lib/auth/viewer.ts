@@ -1,9 +1,9 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
-import { isDomainError } from "@/lib/errors";
+import { isDomainError } from "@/lib/core/errors";
 import type { Principal } from "./principal";
 import { resolveSession } from "./resolve";
 import { sessionCookieNames } from "./session-cookie";

@@ -1,8 +1,8 @@
 import { getTableColumns } from "drizzle-orm";
 import { models } from "@/db/schema";
-import { env } from "@/lib/env";
-import { decimalToNumber } from "@/lib/billing/pricing/decimal";
-import { quote } from "@/lib/billing/pricing/pricing";
+import { env } from "@/lib/core/env";
+import { decimalToNumber } from "@/lib/pricing/decimal";
+import { quote } from "@/lib/pricing/pricing";
 import { exampleImageUrl } from "./example-url";
 
 /** The columns a list item needs: never the (large) schemas. */
@@ -36,7 +36,7 @@ export const allColumns = getTableColumns(models);
  * `priceRub` is the exact unit price charged (the discount applied, not rounded: what
  * `/estimate` calls estimatedPriceRub), `originalPriceRub` the unit price before the discount
  * (null without one). The row keeps the list price and the discount; the charge is computed from
- * those by lib/billing/pricing, so these numbers are for display and never flow back into billing.
+ * those by lib/pricing, so these numbers are for display and never flow back into billing.
  */
 export function publishedPrices(row: Pick<ModelRow, "priceRub" | "priceUnit" | "discountPercent" | "creditCost">) {
   if (row.priceRub === null) return { priceRub: null, originalPriceRub: null };

@@ -1,6 +1,6 @@
 import type { Executor } from "@/db/client";
-import { isDomainError, type Issue } from "@/lib/errors";
-import { quoteForInput, quoteSummary } from "@/lib/billing/pricing/pricing";
+import { isDomainError, type Issue } from "@/lib/core/errors";
+import { quoteForInput, quoteSummary } from "@/lib/pricing/pricing";
 import type { ModelRow } from "./columns";
 import { getModelForUse } from "./get";
 import { validateModelInput, withDefaults } from "./validate-input";

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { processWide } from "@/lib/process-wide";
+import { processWide } from "@/lib/core/process-wide";
 import { renderImage } from "@/lib/provider/local/media/image";
 import { prng, seedHex } from "@/lib/provider/local/media/random";
 import { renderEmbedding } from "@/lib/provider/local/media/text";

@@ -2,9 +2,9 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { preparedQuery } from "@/db/prepared";
 import { models } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
-import { log } from "@/lib/logger";
-import { processWide } from "@/lib/process-wide";
+import { DomainError } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
+import { processWide } from "@/lib/core/process-wide";
 import { toModelCard, type ModelRow } from "./columns";
 import { catalogSource } from "./source";
 

@@ -1,7 +1,7 @@
 import { and, arrayContains, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { modelEffectivePrice, models, modelSearchTrigrams } from "@/db/schema";
-import type { ListModelsQuery } from "@/lib/api/contracts/models";
+import type { ListModelsQuery } from "@/lib/http/contracts/models";
 import { CATEGORY_ORDER } from "./categories";
 import { listColumns, toListItem } from "./columns";
 

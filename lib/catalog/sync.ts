@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { models, modelTombstones } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
-import { log } from "@/lib/logger";
+import { DomainError } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
 import { toAdminRecord } from "./admin-record";
 import { forgetCachedModels, unknownModel } from "./get";
 import { catalogSource, type CatalogSource } from "./source";

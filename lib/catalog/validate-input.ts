@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { JsonSchema } from "@/db/schema/models";
-import { DomainError, type Issue } from "@/lib/errors";
-import { log } from "@/lib/logger";
+import { DomainError, type Issue } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
 
 /**
  * Validates a model input against the model's `schema.input` (JSON Schema) with zod's own JSON

@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { isLocalRequest } from "@/lib/net/client-address";
 
 /**

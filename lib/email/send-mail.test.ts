@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { devMail } from "@/db/schema";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { startSmtpServer } from "@/test/servers/smtp";
 import { devMailboxEnabled } from "./mailbox";
 import { sendMail } from "./send-mail";

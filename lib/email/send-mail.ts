@@ -1,8 +1,8 @@
 import { createTransport, type Transporter } from "nodemailer";
 import type { Executor } from "@/db/client";
 import { devMail } from "@/db/schema";
-import { env } from "@/lib/env";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
 
 export type Mail = { to: string; subject: string; text: string; html?: string; /** A sign-in link the mail carries. */ url?: string };
 

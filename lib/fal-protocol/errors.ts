@@ -1,5 +1,5 @@
 import type { RouteHandler } from "@/lib/http/handler";
-import type { Issue } from "@/lib/errors";
+import type { Issue } from "@/lib/core/errors";
 import { detailOf, REQUEST_ID_HEADER } from "./render";
 
 /**

@@ -1,14 +1,14 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { httpStatusOf } from "@/lib/http/errors";
-import { modelInputBody } from "@/lib/api/contracts/generation";
-import { env } from "@/lib/env";
+import { modelInputBody } from "@/lib/http/contracts/generation";
+import { env } from "@/lib/core/env";
 import { cancelGeneration } from "@/lib/generation/cancel-generation";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { idempotencyOf } from "@/lib/generation/idempotency";
 import { startGeneration } from "@/lib/generation/start-generation";
 import { takeStreamSlot } from "@/lib/generation/stream-slots";
 import { isFinal, type GenerationRow } from "@/lib/generation/types";
-import { DomainError, isDomainError } from "@/lib/errors";
+import { DomainError, isDomainError } from "@/lib/core/errors";
 import { normalizeError } from "@/lib/http/render";
 import { parseWith, readJson } from "@/lib/http/request";
 import { checkOutboundUrl, isOutboundError } from "@/lib/net";

@@ -1,4 +1,4 @@
-import { DomainError, type Issue } from "@/lib/errors";
+import { DomainError, type Issue } from "@/lib/core/errors";
 import type { GenerationRow } from "@/lib/generation/types";
 
 /**

@@ -1,6 +1,6 @@
-import { falOperations as fal } from "@/lib/api/contracts/fal";
-import type { Operation } from "@/lib/api/contracts/operation";
-import { DomainError } from "@/lib/errors";
+import { falOperations as fal } from "@/lib/http/contracts/fal";
+import type { Operation } from "@/lib/http/contracts/operation";
+import { DomainError } from "@/lib/core/errors";
 import { serving, withGateway, withoutOperation, type RouteContext, type RouteHandler } from "@/lib/http/handler";
 import { userGenerationLimit } from "@/lib/rate-limit/rules";
 import { withFalErrors } from "./errors";
@@ -66,7 +66,7 @@ function falEndpoint(via: FalVia, locate: (req: Request, context: RouteContext) 
 }
 
 /**
- * The route's exports: a method with operations at this route carries them (lib/api/routes.test.ts
+ * The route's exports: a method with operations at this route carries them (lib/http/routes.test.ts
  * reads them); the others answer through the same handler, which refuses them by the fal URL.
  * OPTIONS lists the methods served, as every route's does.
  */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { generationRequests } from "@/db/schema";
-import type { ServiceContext } from "@/lib/context";
-import { env } from "@/lib/env";
+import type { ServiceContext } from "@/lib/auth/context";
+import { env } from "@/lib/core/env";
 import { eventHub, generationTopic, watch } from "@/lib/generation/event-hub";
 import { follow } from "@/lib/generation/follow";
 import { logsOf } from "@/lib/generation/logs";

@@ -1,7 +1,7 @@
 import { ApiError, createFalClient, ValidationError } from "@fal-ai/client";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { balanceOf, fundedActor, jobRow, ledgerOf } from "@/test/generation";

@@ -1,4 +1,4 @@
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import { parseQueuePath } from "@/lib/http/model-path";
 
 /**

@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { REQUEST_ID_HEADER } from "./render";
 import type { FalHost } from "./target";
 

@@ -1,4 +1,4 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { randomUUID } from "node:crypto";
 import { isSandbox } from "@/lib/auth/principal";
 import type { ModelRow } from "@/lib/catalog/columns";

@@ -1,5 +1,5 @@
-import { inngest } from "@/inngest/client";
-import { generationRequested } from "@/inngest/events";
+import { inngest } from "@/lib/jobs/client";
+import { generationRequested } from "@/lib/jobs/events";
 
 /**
  * Hands a job to the `run-generation` function. The event id `generation:<id>` makes every

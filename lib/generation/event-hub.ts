@@ -1,8 +1,8 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type postgres from "postgres";
 import { getDbHandle, type Db, type DbHandle } from "@/db/client";
-import { log } from "@/lib/logger";
-import { processWide } from "@/lib/process-wide";
+import { log } from "@/lib/core/logger";
+import { processWide } from "@/lib/core/process-wide";
 
 /**
  * Change notices, fanned out across instances by the database: one LISTEN connection per process
@@ -118,7 +118,7 @@ function createHub(handle: DbHandle): EventHub {
   };
 }
 
-// One hub per database handle, shared by every server chunk (lib/process-wide.ts); tests that
+// One hub per database handle, shared by every server chunk (lib/core/process-wide.ts); tests that
 // swap the handle get a hub of their own.
 const hubs = processWide("generation.event-hubs", () => new WeakMap<Db, EventHub>());
 

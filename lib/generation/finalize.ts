@@ -1,6 +1,6 @@
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { countGeneration } from "@/lib/observability/metrics";
-import { quoteForOutput } from "@/lib/billing/pricing/pricing";
+import { quoteForOutput } from "@/lib/pricing/pricing";
 import { cachedModelRow } from "@/lib/catalog/get";
 import type { Db } from "@/db/client";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";

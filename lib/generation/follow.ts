@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import type { Principal } from "@/lib/auth/principal";
-import type { DomainError } from "@/lib/errors";
+import type { DomainError } from "@/lib/core/errors";
 import { endingTopic, eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "./event-hub";
 import { EVENTS_PAGE, eventsAfter, type GenerationEventKind, type StoredGenerationEvent } from "./event-log";
 import { generationById } from "./store";

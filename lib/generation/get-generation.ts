@@ -3,7 +3,7 @@ import { tableRow } from "@/db/client";
 import type { Executor } from "@/db/client";
 import { generationRequests } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import type { GenerationRow } from "./types";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,5 @@
 import { ownObjectKey } from "@/lib/assets/read-input-url";
-import { DomainError, type Issue } from "@/lib/errors";
+import { DomainError, type Issue } from "@/lib/core/errors";
 import { checkOutboundUrl, isOutboundError } from "@/lib/net";
 import { currentStorage } from "@/lib/storage";
 

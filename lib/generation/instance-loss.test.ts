@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { POST as QUEUE } from "@/app/(gateway)/queue/[...path]/route";
 import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { getDb } from "@/db/client";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { installEventSink } from "@/lib/jobs/event-sink";
 import { startTestExecutor } from "@/lib/jobs/testing";

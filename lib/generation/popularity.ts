@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { models } from "@/db/schema";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 
 /**
  * Completed generations per model (the catalog's sort=popular), counted in memory and written

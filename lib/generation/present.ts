@@ -1,6 +1,6 @@
-import { env } from "@/lib/env";
-import { DomainError, errorCodes, type ErrorCode } from "@/lib/errors";
-import { creditsToRub } from "@/lib/billing/pricing/credits";
+import { env } from "@/lib/core/env";
+import { DomainError, errorCodes, type ErrorCode } from "@/lib/core/errors";
+import { creditsToRub } from "@/lib/pricing/credits";
 import type { GenerationRow } from "./types";
 
 /**

@@ -1,8 +1,8 @@
 import { relaxedOf, type Db } from "@/db/client";
 import { rehostResult } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
-import { env } from "@/lib/env";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
 import {
   fetchProviderMedia,
   type GenerationProvider,

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { relaxedOf, type Db } from "@/db/client";
 import { generationRequests, inboundEvents } from "@/db/schema";
-import { inngest } from "@/inngest/client";
-import { generationProviderCompleted } from "@/inngest/events";
+import { inngest } from "@/lib/jobs/client";
+import { generationProviderCompleted } from "@/lib/jobs/events";
 import { rehostResult, type WrittenAsset } from "@/lib/assets/rehost";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/net/body";
 import { fetchProviderMedia, verifyProviderWebhook, webhookScheme, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
 import { progressEvent } from "./event-log";

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { gatewayInstances, generationRequests, jobEvents, webhookDeliveries } from "@/db/schema";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { requestCallbackDelivery } from "./callbacks";
 import { dispatchGeneration } from "./dispatch";
 import { STALE_MS } from "./runners";

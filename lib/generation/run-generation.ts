@@ -1,5 +1,5 @@
-import type { ServiceContext } from "@/lib/context";
-import { DomainError } from "@/lib/errors";
+import type { ServiceContext } from "@/lib/auth/context";
+import { DomainError } from "@/lib/core/errors";
 import type { Idempotency } from "./idempotency";
 import { startGeneration } from "./start-generation";
 

@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import type { WrittenAsset } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { progressEvent, type NewGenerationEvent } from "./event-log";
 import { recordSubmission } from "./provider-calls";
 import { storeProgress, type Submission } from "./store";

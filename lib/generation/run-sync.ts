@@ -1,9 +1,9 @@
 import type { Db } from "@/db/client";
 import type { ModelRow } from "@/lib/catalog/columns";
-import { env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
-import { log } from "@/lib/logger";
-import { processWide } from "@/lib/process-wide";
+import { env } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
+import { processWide } from "@/lib/core/process-wide";
 import { drainableRun } from "@/lib/server/shutdown";
 import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { getDb, rawRows, type Db } from "@/db/client";
 import { gatewayInstances } from "@/db/schema";
-import { log } from "@/lib/logger";
-import { processWide } from "@/lib/process-wide";
+import { log } from "@/lib/core/logger";
+import { processWide } from "@/lib/core/process-wide";
 import { dispatchGeneration } from "./dispatch";
 
 /**

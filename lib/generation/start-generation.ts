@@ -1,15 +1,15 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { isSandbox } from "@/lib/auth/principal";
 import { getModelForRun } from "@/lib/catalog/get";
 import { validateModelInput } from "@/lib/catalog/validate-input";
-import { quoteForInput } from "@/lib/billing/pricing/pricing";
+import { quoteForInput } from "@/lib/pricing/pricing";
 import { breakerFor, providerFor } from "@/lib/provider";
 import { createGeneration } from "./create-generation";
 import { dispatchGeneration } from "./dispatch";
 import { refuseUnfetchableInputUrls } from "./input-urls";
 import { keyedGeneration, replayGeneration, type Idempotency } from "./idempotency";
 import { lapper } from "@/lib/observability/server-timing";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { runSync } from "./run-sync";
 import type { GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 

@@ -1,6 +1,6 @@
-import { env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
-import { processWide } from "@/lib/process-wide";
+import { env } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
+import { processWide } from "@/lib/core/process-wide";
 
 // Process-wide: every stream route (gateway, skill, MCP) is its own server chunk, and one cap covers them all.
 const open = processWide("streams.open-per-user", () => new Map<string, number>());

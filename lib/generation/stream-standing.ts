@@ -2,7 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys, sessions, users } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 
 /**
  * Whether the caller who opened a stream may still read it. A request is authorized once, when it

@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 /** Headers browser scripts may read: the request id and the rate-limit headers. */
 export const exposedHeaders = [

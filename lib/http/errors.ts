@@ -1,7 +1,7 @@
-import type { DomainError, ErrorCode } from "@/lib/errors";
+import type { DomainError, ErrorCode } from "@/lib/core/errors";
 
 /**
- * The HTTP face of the domain's errors (lib/errors.ts): each code's status on the gateway surface
+ * The HTTP face of the domain's errors (lib/core/errors.ts): each code's status on the gateway surface
  * (the spec's "Errors" section) and the skill surface's coarser code. Only lib/http renders them.
  */
 export const gatewayErrors = {

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { z } from "zod";
-import { defineOperations } from "@/lib/api/contracts/operation";
-import { DomainError } from "@/lib/errors";
+import { defineOperations } from "@/lib/http/contracts/operation";
+import { DomainError } from "@/lib/core/errors";
 import { withGateway, withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { lap } from "@/lib/observability/server-timing";

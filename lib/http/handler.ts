@@ -1,12 +1,12 @@
 import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
-import type { Operation } from "@/lib/api/contracts/operation";
+import type { Operation } from "@/lib/http/contracts/operation";
 import { getDb } from "@/db/client";
 import { authorize, resolvePrincipal, type AuthMode } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
-import type { OptionalServiceContext, ServiceContext } from "@/lib/context";
-import { env } from "@/lib/env";
-import { log } from "@/lib/logger";
+import type { OptionalServiceContext, ServiceContext } from "@/lib/auth/context";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
 import { observeRequest } from "@/lib/http/observe";
 import { enforceRateLimits } from "@/lib/rate-limit/enforce";
 import { rateLimitHeaders } from "@/lib/rate-limit/headers";
@@ -78,7 +78,7 @@ type Parsed<S extends Served, R extends readonly Part[], K extends Part, Fallbac
         ? z.output<Z>
         : Fallback;
 
-/** The domain's context (lib/context.ts); anonymous routes may have no caller. */
+/** The domain's context (lib/auth/context.ts); anonymous routes may have no caller. */
 export type RequestContext<A extends AuthMode> = A extends "none" | "optional" ? OptionalServiceContext : ServiceContext;
 
 export type HandlerArgs<S extends Served, R extends readonly Part[] = []> = {

@@ -1,4 +1,4 @@
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 
 /**
  * modelId contains slashes (`fal-ai/flux/dev`), so routes under /models and /queue are catch-alls

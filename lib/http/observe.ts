@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
-import { env } from "@/lib/env";
-import { log, logEnabled } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { log, logEnabled } from "@/lib/core/logger";
 import { requestIdOf } from "./request-id";
 import { metricsEnabled, recordRequest } from "@/lib/observability/metrics";
 import { routeTemplate, type RouteParams } from "./route-template";

@@ -1,5 +1,5 @@
-import { log } from "@/lib/logger";
-import { DomainError, isDomainError } from "@/lib/errors";
+import { log } from "@/lib/core/logger";
+import { DomainError, isDomainError } from "@/lib/core/errors";
 import { skillCodeOf, httpStatusOf } from "./errors";
 
 export type Surface = "gateway" | "skill";

@@ -1,5 +1,5 @@
-import { DomainError, invalidJson, type Issue } from "@/lib/errors";
-export { parseWith } from "@/lib/validation";
+import { DomainError, invalidJson, type Issue } from "@/lib/core/errors";
+export { parseWith } from "@/lib/core/validation";
 // Routes outside lib read raw bodies through the same bounded reader.
 export { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/net/body";
 import { readBodyBytes } from "@/lib/net/body";

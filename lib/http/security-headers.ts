@@ -1,4 +1,4 @@
-import { env, type Env } from "@/lib/env";
+import { env, type Env } from "@/lib/core/env";
 
 /**
  * The security headers of every page (proxy.ts sets them; `X-Content-Type-Options: nosniff` is set

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import { renderError } from "./render";
 import { OCTET_STREAM } from "@/lib/storage/media-types";
 import { parseRangeHeader } from "@/lib/storage/range";

@@ -1,4 +1,4 @@
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { streamOpened } from "@/lib/observability/metrics";
 import { countStreamEnded, shutdownStarted } from "@/lib/server/shutdown";
 

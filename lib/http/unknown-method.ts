@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import { renderError } from "./render";
 
 /**

@@ -1,4 +1,4 @@
-import { DomainError, notFound } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/core/errors";
 import { withoutOperation, type OperationHandler, type RouteHandler } from "./handler";
 import type { Surface } from "./render";
 

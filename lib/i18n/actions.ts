@@ -1,7 +1,7 @@
 "use server";
 
 import { cookies } from "next/headers";
-import { isLocale, LOCALE_COOKIE } from "./config";
+import { isLocale, LOCALE_COOKIE } from "../core/locales";
 
 /** The language switcher: remembers the visitor's choice for a year (the page then re-renders in it). */
 export async function setLocaleAction(locale: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { PriceUnit } from "@/db/schema/models";
-import { formatCredits, formatPriceRub, SEPARATORS } from "@/lib/billing/pricing/credits";
-import type { Decimal } from "@/lib/billing/pricing/decimal";
-import type { Locale } from "./config";
+import { formatCredits, formatPriceRub, SEPARATORS } from "@/lib/pricing/credits";
+import type { Decimal } from "@/lib/pricing/decimal";
+import type { Locale } from "../core/locales";
 
 const MONTHS: Record<Locale, string[]> = {
   en: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import en from "@/messages/en.json";
 import ru from "@/messages/ru.json";
-import { fromAcceptLanguage, pickLocale } from "./config";
+import { fromAcceptLanguage, pickLocale } from "../core/locales";
 import { formatFor } from "./format";
 
 /** Every key path of a messages tree ("keys.title", …). */

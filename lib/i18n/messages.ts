@@ -1,6 +1,6 @@
 import en from "@/messages/en.json";
 import ru from "@/messages/ru.json";
-import type { Locale } from "./config";
+import type { Locale } from "../core/locales";
 
 export type Messages = typeof en;
 

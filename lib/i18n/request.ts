@@ -1,6 +1,6 @@
 import { cookies, headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
-import { LOCALE_COOKIE, pickLocale } from "./config";
+import { LOCALE_COOKIE, pickLocale } from "../core/locales";
 import { messagesFor } from "./messages";
 
 // next-intl's per-request configuration (wired in next.config.ts): the locale, picked once per

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import type { Idempotency } from "@/lib/generation/idempotency";
 
 export type IntegrationAction = {

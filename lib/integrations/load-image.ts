@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
 import sharp from "sharp";
 import { readInputUrl } from "@/lib/assets/read-input-url";
-import { env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
+import { env } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
 import { isOutboundError } from "@/lib/net";
 import { fetchProviderMedia } from "@/lib/provider";
 import { MAX_INPUT_PIXELS } from "./text-overlay/square-cover";

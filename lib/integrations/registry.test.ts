@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { resetEnv } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
+import { resetEnv } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
 import { integrationAdapters, resolveIntegration } from "./registry";
 
 afterEach(() => {

@@ -1,5 +1,5 @@
-import { env } from "@/lib/env";
-import { notFound } from "@/lib/errors";
+import { env } from "@/lib/core/env";
+import { notFound } from "@/lib/core/errors";
 import { coversAdapter } from "./covers/adapter";
 import type { IntegrationAction, IntegrationAdapter } from "./integration-action";
 

@@ -1,6 +1,6 @@
 import { idempotencyOf } from "@/lib/generation/idempotency";
-import { parseWith } from "@/lib/validation";
-import type { ServiceContext } from "@/lib/context";
+import { parseWith } from "@/lib/core/validation";
+import type { ServiceContext } from "@/lib/auth/context";
 import { resolveIntegration } from "./registry";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/jobs/client";
 import { HANG_MS } from "@/test/wait";
 import { ManualClock, systemClock } from "./clock";
 import { waitForEventRun, waitForRun } from "./results";

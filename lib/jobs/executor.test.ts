@@ -3,7 +3,7 @@ import { NonRetriableError, RetryAfterError } from "inngest";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { jobEvents, jobRunOps, jobRuns } from "@/db/schema";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/jobs/client";
 import { HANG_MS } from "@/test/wait";
 import { ManualClock } from "./clock";
 import { waitForEventRun } from "./results";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getDb, type Db, type Tx } from "@/db/client";
 import type { JobEvent } from "@/db/schema";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { systemClock, type Clock } from "./clock";
 import { syncFunctions, type Transport } from "./protocol";
 import { buildRegistry, type Registry } from "./registry";

@@ -1,4 +1,4 @@
-import { env, EnvError, type Env } from "@/lib/env";
+import { env, EnvError, type Env } from "@/lib/core/env";
 
 /**
  * Where Inngest functions run. `server`: an Inngest server (Cloud, self-hosted `inngest start`,

@@ -4,7 +4,7 @@ import { NonRetriableError, RetryAfterError } from "inngest";
 import { serve } from "inngest/next";
 import { describe, expect, test } from "vitest";
 import type { JobEvent, MemoizedStep } from "@/db/schema";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/jobs/client";
 import { callFunction, handlerTransport, signBody, syncFunctions, type CallOutcome } from "./protocol";
 
 /**

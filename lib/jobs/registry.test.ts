@@ -3,7 +3,7 @@ import type { InngestFunction } from "inngest";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { jobRuns } from "@/db/schema";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/jobs/client";
 import { functions as appFunctions } from "@/inngest/functions";
 import { holds, parseWaitIf, waitMatchValue } from "./expression";
 import { buildRegistry, UnsupportedFunctionError } from "./registry";

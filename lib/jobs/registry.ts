@@ -1,4 +1,4 @@
-import { brand } from "@/lib/brand";
+import { brand } from "@/lib/core/brand";
 import { Cron } from "croner";
 import { z } from "zod";
 import { parseKey, parseTriggerIf, type Equality } from "./expression";

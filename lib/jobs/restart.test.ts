@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { jobRuns } from "@/db/schema";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/jobs/client";
 import { ManualClock } from "./clock";
 import { startTestExecutor } from "./testing";
 

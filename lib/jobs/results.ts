@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { APP_ID, inngest } from "@/inngest/client";
+import { APP_ID, inngest } from "@/lib/jobs/client";
 import { jobsMode } from "./mode";
 import { runEvents } from "./runtime";
 import { hashSigningKey } from "./signing-key";

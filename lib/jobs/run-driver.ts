@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { jobRuns, type MemoizedStep } from "@/db/schema";
-import { brand } from "@/lib/brand";
-import { log } from "@/lib/logger";
+import { brand } from "@/lib/core/brand";
+import { log } from "@/lib/core/logger";
 import type { Clock } from "./clock";
 import { decide, type WaitSpec } from "./outcome";
 import { callFunction, type Transport } from "./protocol";

@@ -1,4 +1,4 @@
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 
 type Level = "debug" | "info" | "warn" | "error";
 
@@ -10,7 +10,7 @@ const DOWNGRADED = new Set(["Inngest step error", "Inngest function error", "Sig
 
 /**
  * The Inngest SDK's logger (its own messages and `ctx.logger` in functions), writing through
- * lib/logger so lines are structured, leveled by LOG_LEVEL and secret fields are masked. The SDK
+ * lib/core/logger so lines are structured, leveled by LOG_LEVEL and secret fields are masked. The SDK
  * logs pino-style: `(fields, message)` or `(message, …rest)`.
  */
 function write(requested: Level, args: unknown[]) {

@@ -3,7 +3,7 @@ import { serve } from "inngest/next";
 import type { InngestFunction } from "inngest";
 import { getDb } from "@/db/client";
 import { jobRuns } from "@/db/schema";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/jobs/client";
 import { functions as appFunctions } from "@/inngest/functions";
 import { isManualClock, ManualClock, type Clock } from "./clock";
 import { JobExecutor, type ExecutorOptions } from "./executor";

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { env } from "@/lib/env";
-import { type DomainError, type ErrorCode } from "@/lib/errors";
+import { env } from "@/lib/core/env";
+import { type DomainError, type ErrorCode } from "@/lib/core/errors";
 import { skillCodeOf } from "@/lib/http/errors";
 import { normalizeError } from "@/lib/http/render";
 

@@ -1,10 +1,10 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import type { ContentBlock } from "@modelcontextprotocol/server";
 import { and, eq } from "drizzle-orm";
 import { assets } from "@/db/schema";
 import { findMediaUrls } from "@/lib/assets/media-refs";
 import type { GenerationRow } from "@/lib/generation/types";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { currentStorage } from "@/lib/storage";
 
 /**

@@ -1,9 +1,9 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { createMcpHandler, McpServer, type McpHttpHandler, type ServerContext } from "@modelcontextprotocol/server";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { readJson } from "@/lib/http/request";
-import { log } from "@/lib/logger";
-import { processWide } from "@/lib/process-wide";
+import { log } from "@/lib/core/logger";
+import { processWide } from "@/lib/core/process-wide";
 import { jsonUploadCap } from "@/lib/uploads/json-upload";
 import { toolError } from "./errors";
 import type { McpTool, ToolCall } from "./tool";

@@ -1,4 +1,4 @@
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 
 /**
  * The one body reader: every route reads its body through this (readJson, uploads sent as JSON,

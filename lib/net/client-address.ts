@@ -1,7 +1,7 @@
 import { BlockList, isIP } from "node:net";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { normalizeAddress, socketPeer } from "./socket-address";
-import { parseTrustProxy, type Trust } from "./trust-proxy";
+import { parseTrustProxy, type Trust } from "../core/trust-proxy";
 
 /**
  * The one answer to "which address is this client?", for every per-IP limit, the payment

@@ -1,4 +1,4 @@
-import { brand } from "@/lib/brand";
+import { brand } from "@/lib/core/brand";
 
 export type OutboundErrorCode =
   "invalid_url" | "blocked_address" | "dns_failure" | "too_many_redirects" | "too_large" | "timeout" | "network" | "bad_status";

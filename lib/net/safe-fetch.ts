@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http"
 import https from "node:https";
 import { isIP } from "node:net";
 import { Transform, type Readable } from "node:stream";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { isAddressAllowed, type NetPolicy } from "./address";
 import { isOutboundError, OutboundError } from "./errors";
 import { guardedLookup, type Resolver } from "./lookup";

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 /**
  * Prometheus metrics (prom-client), served at /metrics when METRICS_TOKEN is set. Nothing is

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import { CircuitBreaker } from "./circuit-breaker";
 import { CircuitOpenError, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "./errors";
 

@@ -1,6 +1,6 @@
-import { env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
 import { observeProviderCall } from "@/lib/observability/metrics";
 import { CircuitOpenError, isCircuitOpen, isProviderUnavailable, type ProviderOperation } from "./errors";
 import type { ProviderName } from "./types";

@@ -1,5 +1,5 @@
-import { brand } from "@/lib/brand";
-import { DomainError } from "@/lib/errors";
+import { brand } from "@/lib/core/brand";
+import { DomainError } from "@/lib/core/errors";
 import type { ProviderName } from "./types";
 
 /**
@@ -14,7 +14,7 @@ import type { ProviderName } from "./types";
  *   a malformed answer): not retryable; answer 502 `provider_error` and refund.
  *
  * Providers live on `globalThis`, so their errors cross server bundles: tell them apart with the
- * guards below (`isProviderUnavailable(err)`, …), never with `instanceof` (see lib/brand.ts).
+ * guards below (`isProviderUnavailable(err)`, …), never with `instanceof` (see lib/core/brand.ts).
  */
 export type ProviderOperation = "submit" | "status" | "result" | "cancel" | "schema" | "models" | "webhook";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { ProviderRejectedError, ProviderUnavailableError, type ProviderOperation } from "./errors";
 
 /**

@@ -1,4 +1,4 @@
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { isProviderRejected, ProviderRejectedError, ProviderUnavailableError, type ProviderOperation } from "./errors";
 import { badResponse, falFetch, parseAnswer, rejection, type FalHttpConfig, type FalResponse } from "./fal-http";
 import { decimalString, falModelsSchema, falPricingSchema, modelSchemaFromOpenApi } from "./fal-schemas";

@@ -1,5 +1,5 @@
-import { env } from "@/lib/env";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
 import { canCallBack } from "@/lib/net/reachable";
 import { describeDetail, ModelFailedError, type ProviderOperation, ProviderRejectedError, ProviderUnavailableError } from "./errors";
 import { falFetch, messageOf, parseAnswer, rejection, sleep, type FalHttpConfig, type FalResponse } from "./fal-http";

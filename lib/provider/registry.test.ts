@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { httpStatusOf } from "@/lib/http/errors";
-import { EnvError, parseEnv, resetEnv } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
+import { EnvError, parseEnv, resetEnv } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
 import { FakeFal } from "@/test/servers/fal";
 import { breakerFor } from "./circuit-breaker";
 import { CircuitOpenError, ModelFailedError, ProviderRejectedError, ProviderUnavailableError, providerErrorToDomainError } from "./errors";

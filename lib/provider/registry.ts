@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { breakerFor, resetBreakers, type CircuitBreaker } from "./circuit-breaker";
 import { FalProvider } from "./fal";
 import { LocalProvider } from "./local/provider";
@@ -8,7 +8,7 @@ import type { GenerationProvider, ProviderName } from "./types";
  * Which provider runs a generation:
  * - sandbox (`_test_`) keys: always `local`, whatever PROVIDER says (and so are models whose
  *   catalog row says `provider: "local"`);
- * - otherwise PROVIDER: `fal` (needs FAL_KEY; lib/env refuses to start without it) or `local`
+ * - otherwise PROVIDER: `fal` (needs FAL_KEY; lib/core/env refuses to start without it) or `local`
  *   (the default).
  * The engine stores the chosen name with the job and resumes it with `providerByName`.
  *

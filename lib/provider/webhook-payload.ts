@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DomainError } from "@/lib/errors";
-import { validationError } from "@/lib/validation";
+import { DomainError } from "@/lib/core/errors";
+import { validationError } from "@/lib/core/validation";
 import { describeDetail, ModelFailedError } from "./errors";
 import type { ProviderName } from "./types";
 

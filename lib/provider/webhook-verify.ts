@@ -1,9 +1,9 @@
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
-import { env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
 import { localProviderSecret } from "./local/secret";
 import { parseProviderWebhook, type ProviderWebhookEvent } from "./webhook-payload";
 

@@ -1,8 +1,8 @@
 import { confirmKey, needsConfirmation } from "@/lib/auth/resolve";
 import type { Principal } from "@/lib/auth/principal";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { clientAddress } from "@/lib/net/client-address";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import { rateLimitHeaders } from "./headers";
 import type { RateLimitRule, RuleContext } from "./rules";
 import type { SQL } from "drizzle-orm";

@@ -2,7 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { IDEMPOTENCY_TTL_MS, idempotencyKeys } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 export type RuleContext = { db: Executor; req: Request; principal: Principal | null };
 

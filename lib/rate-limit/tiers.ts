@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { balances } from "@/db/schema";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { makesNewGeneration, MINUTE_MS, type RateLimitRule } from "./rules";
-import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
+import { CREDITS_PER_RUB } from "@/lib/pricing/credits";
 
 export type Tier = { tier: number; rpm: number };
 

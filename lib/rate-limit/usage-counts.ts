@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { getDb, rawRows, relaxedOf, type Executor } from "@/db/client";
 import { KEY_STANDING_COLUMNS, keyStandingOf, type KeyStanding } from "@/lib/auth/resolve";
-import { log } from "@/lib/logger";
-import { processWide } from "@/lib/process-wide";
+import { log } from "@/lib/core/logger";
+import { processWide } from "@/lib/core/process-wide";
 
 /**
  * Usage counters (`request_count`, `last_request`) of keys whose rate limit is off. Such a key can

@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 
 /**
  * Graceful shutdown on SIGTERM / SIGINT (`npm start` execs `next start`, so the signal reaches

@@ -1,8 +1,8 @@
 import { closeDb, getDbHandle } from "@/db/client";
-import { env, isEnvError } from "@/lib/env";
+import { env, isEnvError } from "@/lib/core/env";
 import { jobsMode } from "@/lib/jobs/mode";
-import { log } from "@/lib/logger";
-import { appUrlMismatch, listeningPort } from "./app-url";
+import { log } from "@/lib/core/logger";
+import { appUrlMismatch, listeningPort } from "../core/app-url";
 import { installShutdown, isShuttingDown } from "./shutdown";
 
 const globalForStart = globalThis as unknown as { __gwStarted?: Promise<void> };

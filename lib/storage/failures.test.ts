@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { assets } from "@/db/schema";
 import { rehostResult } from "@/lib/assets/rehost";
-import { isDomainError } from "@/lib/errors";
+import { isDomainError } from "@/lib/core/errors";
 import { createUser } from "@/test/factories";
 import * as media from "@/test/media";
 import { startS3Server, type S3Server } from "@/test/servers/s3";

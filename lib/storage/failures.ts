@@ -1,5 +1,5 @@
-import { DomainError, isDomainError } from "@/lib/errors";
-import { log } from "@/lib/logger";
+import { DomainError, isDomainError } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
 import { isValidKey } from "./keys";
 import { isRangeNotSatisfiable, type ObjectStorage } from "./types";
 
@@ -7,7 +7,7 @@ import { isRangeNotSatisfiable, type ObjectStorage } from "./types";
  * Storage that fails at run time (S3 unreachable, a wrong secret, a bucket gone, a full or
  * read-only disk) answers 503 `storage_unavailable` with the failure's kind, never a bare 500, and
  * is remembered for /health until an operation succeeds again. The configuration itself is checked
- * at start-up (lib/env.ts): a bucket-less `STORAGE_DRIVER=s3` never starts.
+ * at start-up (lib/core/env.ts): a bucket-less `STORAGE_DRIVER=s3` never starts.
  */
 export type StorageFailureKind = "unreachable" | "access_denied" | "bucket_missing" | "disk_full" | "server_error" | "error";
 

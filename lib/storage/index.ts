@@ -1,7 +1,7 @@
 import path from "node:path";
-import { env, type Env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
-import { log } from "@/lib/logger";
+import { env, type Env } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
 import { watched } from "./failures";
 import { localStorage } from "./local";
 import { s3Storage } from "./s3";

@@ -1,4 +1,4 @@
-import { brand } from "@/lib/brand";
+import { brand } from "@/lib/core/brand";
 import type { Readable } from "node:stream";
 
 /** Bytes to store: in memory, a stream, or a finished temp file the storage may move. */

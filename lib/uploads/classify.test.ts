@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import * as media from "@/test/media";
 import { classifyUpload } from "./classify";
 import { decodeJsonUpload } from "./json-upload";

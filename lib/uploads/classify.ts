@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from "file-type";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 
 /**
  * What users may upload, decided by the file's bytes (magic numbers), never by its name or

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DomainError, invalidJson, isDomainError } from "@/lib/errors";
+import { DomainError, invalidJson, isDomainError } from "@/lib/core/errors";
 import { readBodyBytes } from "@/lib/net/body";
-import { parseWith } from "@/lib/validation";
+import { parseWith } from "@/lib/core/validation";
 import { tooLarge } from "./multipart";
 
 export const jsonUploadBody = z

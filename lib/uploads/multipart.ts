@@ -1,7 +1,7 @@
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { DomainError, isDomainError } from "@/lib/errors";
+import { DomainError, isDomainError } from "@/lib/core/errors";
 
 export type IncomingFile = {
   stream: Readable;

@@ -1,7 +1,7 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { Readable } from "node:stream";
-import { DomainError, isDomainError } from "@/lib/errors";
-import { env } from "@/lib/env";
+import { DomainError, isDomainError } from "@/lib/core/errors";
+import { env } from "@/lib/core/env";
 import { getStorage } from "@/lib/storage";
 import { readJsonUpload } from "./json-upload";
 import { isMultipart, readMultipartFile } from "./multipart";

@@ -1,7 +1,7 @@
-import { systemOperations } from "@/lib/api/contracts/system";
+import { systemOperations } from "@/lib/http/contracts/system";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { listChangelog } from "@/lib/system/changelog";
+import { listChangelog } from "@/lib/site/changelog";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /changelog.json – published changes, newest first

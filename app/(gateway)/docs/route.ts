@@ -1,4 +1,4 @@
-import { systemOperations } from "@/lib/api/contracts/system";
+import { systemOperations } from "@/lib/http/contracts/system";
 import { serving } from "@/lib/http/handler";
 import { docsContentSecurityPolicy, docsPage } from "./page-html";
 

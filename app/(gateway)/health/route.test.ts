@@ -2,9 +2,9 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDbHandle, setDbHandle, type Db } from "@/db/client";
-import { env, resetEnv } from "@/lib/env";
+import { env, resetEnv } from "@/lib/core/env";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { forgetStorageProbe } from "@/lib/observability/health";
+import { forgetStorageProbe } from "@/lib/server/health";
 import { resetOutcomes } from "@/lib/observability/outcomes";
 import { yookassaRequest } from "@/lib/billing/payments/yookassa/http";
 import { breakerFor, resetBreakers } from "@/lib/provider/circuit-breaker";
@@ -24,7 +24,7 @@ const HEALTHY_PARTS = {
   payments: { status: "ok", provider: "local" },
 };
 
-/** /health waits this long for a check (lib/observability/health.ts CHECK_TIMEOUT_MS). */
+/** /health waits this long for a check (lib/server/health.ts CHECK_TIMEOUT_MS). */
 const CHECK_TIMEOUT_MS = 2000;
 
 /**

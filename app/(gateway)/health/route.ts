@@ -1,12 +1,12 @@
-import { systemOperations } from "@/lib/api/contracts/system";
+import { systemOperations } from "@/lib/http/contracts/system";
 import { serving } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { requestIdOf } from "@/lib/http/request-id";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
-import { currentHealth } from "@/lib/observability/health";
+import { currentHealth } from "@/lib/server/health";
 import { observed } from "@/lib/http/observe";
 
-// GET /health – each part's state (lib/observability/health.ts); 503 only when the database is down
+// GET /health – each part's state (lib/server/health.ts); 503 only when the database is down
 // Not wrapped: it must answer even when opening the database fails.
 export const GET = serving(
   systemOperations.getHealth,

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
-import { meResponse, updateMeResponse } from "@/lib/api/contracts/me";
+import { meResponse, updateMeResponse } from "@/lib/http/contracts/me";
 import { runAuthContract } from "@/test/auth-contract";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,7 +1,7 @@
-import { meOperations } from "@/lib/api/contracts/me";
+import { meOperations } from "@/lib/http/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { getProfile, updateProfile } from "@/lib/me/profile";
+import { getProfile, updateProfile } from "@/lib/account/profile";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me – the current user and how this request was authenticated

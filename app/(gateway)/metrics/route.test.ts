@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { getMetricsFromStream, type PromMetrics } from "prom2javascript";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { sseResponse } from "@/lib/http/sse";
 import { breakerFor, resetBreakers } from "@/lib/provider/circuit-breaker";
 import { fundedActor, pathOf } from "@/test/generation";

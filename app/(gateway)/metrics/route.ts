@@ -1,5 +1,5 @@
-import { DomainError, notFound } from "@/lib/errors";
-import { systemOperations } from "@/lib/api/contracts/system";
+import { DomainError, notFound } from "@/lib/core/errors";
+import { systemOperations } from "@/lib/http/contracts/system";
 import { serving } from "@/lib/http/handler";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";
@@ -7,7 +7,7 @@ import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { authorizeScrape } from "@/lib/observability/scrape-auth";
 import { metrics, metricsEnabled } from "@/lib/observability/metrics";
 import { observed } from "@/lib/http/observe";
-import { registerScrapeGauges } from "@/lib/observability/scrape";
+import { registerScrapeGauges } from "@/lib/server/scrape";
 
 // GET /metrics – Prometheus metrics (METRICS_TOKEN as a bearer token; 404 while it is unset)
 // Not wrapped: a scrape must answer while the database is down, and needs no user.

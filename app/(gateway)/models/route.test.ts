@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { seedEntries } from "@/lib/catalog/seed/entries";
-import { modelListResponse } from "@/lib/api/contracts/models";
+import { modelListResponse } from "@/lib/http/contracts/models";
 import { CATEGORY_ORDER } from "@/lib/catalog/categories";
 import { call } from "@/test/http";
 import { GET as adminModels } from "../admin/models/route";

@@ -1,4 +1,4 @@
-import { modelOperations } from "@/lib/api/contracts/models";
+import { modelOperations } from "@/lib/http/contracts/models";
 import { listModels } from "@/lib/catalog/list";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

@@ -1,9 +1,9 @@
 "use server";
 
-import { publicContext } from "@/lib/context";
+import { publicContext } from "@/lib/auth/context";
 import { previewEstimate, type EstimatePreview } from "@/lib/catalog/estimate";
-import { isDomainError } from "@/lib/errors";
-import { log } from "@/lib/logger";
+import { isDomainError } from "@/lib/core/errors";
+import { log } from "@/lib/core/logger";
 
 const MAX_INPUT_CHARS = 64 * 1024;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,9 +1,9 @@
 "use server";
 
 import { viewerContext } from "@/lib/auth/viewer";
-import { getRunCost, type RunCost } from "@/lib/generation-ui/get-run-cost";
-import { getRetryStates, type RetryState } from "@/lib/generation-ui/get-retry-states";
-import { isDomainError } from "@/lib/errors";
+import { getRunCost, type RunCost } from "@/lib/generation/activity/get-run-cost";
+import { getRetryStates, type RetryState } from "@/lib/generation/activity/get-retry-states";
+import { isDomainError } from "@/lib/core/errors";
 
 /**
  * The playground's cost line after a run: reserved and settled credits of the signed-in user's

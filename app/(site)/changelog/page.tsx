@@ -1,8 +1,8 @@
 import { getTranslations } from "next-intl/server";
-import { publicContext } from "@/lib/context";
+import { publicContext } from "@/lib/auth/context";
 import { PageHeader } from "@/components/ui/card";
 import { getFormat } from "@/lib/i18n/server";
-import { listChangelog } from "@/lib/system/changelog";
+import { listChangelog } from "@/lib/site/changelog";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("changelog"))("title") };

@@ -3,8 +3,8 @@
 import type { AuthError } from "next-auth";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { oauthProviders, signIn, signOut } from "@/lib/auth/authjs";
-import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { oauthProviders, signIn, signOut } from "@/lib/sign-in/authjs";
+import { safeCallbackUrl } from "@/lib/sign-in/callback-url";
 
 function back(error: string, callbackUrl: string): never {
   redirect(`/signin?${new URLSearchParams({ error, callbackUrl })}`);
@@ -29,7 +29,7 @@ export async function signInWithEmail(formData: FormData) {
   const email = z.email().safeParse(String(formData.get("email") ?? "").trim());
   if (!email.success) back("InvalidEmail", callbackUrl);
   // The per-client and per-address limits are applied by Auth.js's signIn callback
-  // (lib/auth/sign-in-limits.ts), which a raw POST /api/auth/signin/nodemailer passes too.
+  // (lib/sign-in/limits.ts), which a raw POST /api/auth/signin/nodemailer passes too.
   await run(callbackUrl, () => signIn("nodemailer", { email: email.data, redirectTo: callbackUrl }));
 }
 

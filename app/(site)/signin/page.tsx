@@ -4,9 +4,9 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SubmitButton } from "@/components/dashboard/submit-button";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
-import { oauthProviders } from "@/lib/auth/authjs";
-import { safeCallbackUrl } from "@/lib/auth/callback-url";
-import { signInHostMismatch } from "@/lib/auth/sign-in-origin";
+import { oauthProviders } from "@/lib/sign-in/authjs";
+import { safeCallbackUrl } from "@/lib/sign-in/callback-url";
+import { signInHostMismatch } from "@/lib/sign-in/origin";
 import { currentViewer } from "@/lib/auth/viewer";
 import { signInWithEmail, signInWithProvider } from "./actions";
 

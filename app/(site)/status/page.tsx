@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { Badge } from "@/components/dashboard/ui";
 import { PageHeader } from "@/components/ui/card";
 import { getFormat } from "@/lib/i18n/server";
-import { currentHealth } from "@/lib/observability/health";
+import { currentHealth } from "@/lib/server/health";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import type { JobExecutor } from "@/lib/jobs/executor";
 import { signBody } from "@/lib/jobs/protocol";
@@ -26,8 +26,8 @@ process.env.INNGEST_SIGNING_KEY = signingKey;
 process.env.INNGEST_BASE_URL = inngestServer.url;
 resetEnv();
 const route = await import("./route");
-const { inngest } = await import("@/inngest/client");
-const { jobHistoryPruneRequested } = await import("@/inngest/events");
+const { inngest } = await import("@/lib/jobs/client");
+const { jobHistoryPruneRequested } = await import("@/lib/jobs/events");
 const { waitForEventRun } = await import("@/lib/jobs/results");
 const { jobsMode } = await import("@/lib/jobs/mode");
 

@@ -1,7 +1,7 @@
 import { inngestHandler } from "@/inngest/handler";
-import { inngest } from "@/inngest/client";
-import { inngestOperations } from "@/lib/api/contracts/inngest";
-import { invalidJson } from "@/lib/errors";
+import { inngest } from "@/lib/jobs/client";
+import { inngestOperations } from "@/lib/http/contracts/inngest";
+import { invalidJson } from "@/lib/core/errors";
 import { serving } from "@/lib/http/handler";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/http/request";

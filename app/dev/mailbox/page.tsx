@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { publicContext } from "@/lib/context";
+import { publicContext } from "@/lib/auth/context";
 import { devMailboxOpenTo } from "@/lib/email/mailbox";
 import { getFormat } from "@/lib/i18n/server";
 import { listOutboxLinks } from "@/lib/email/outbox";

@@ -1,4 +1,4 @@
-import { assetOperations } from "@/lib/api/contracts/assets";
+import { assetOperations } from "@/lib/http/contracts/assets";
 import { serving } from "@/lib/http/handler";
 import { normalizeError, renderError } from "@/lib/http/render";
 import { requestIdOf } from "@/lib/http/request-id";

@@ -1,10 +1,10 @@
-import { env } from "@/lib/env";
-import { agentOperations } from "@/lib/api/contracts/agents";
+import { env } from "@/lib/core/env";
+import { agentOperations } from "@/lib/http/contracts/agents";
 import { withGateway } from "@/lib/http/handler";
 import { parseModelPath } from "@/lib/http/model-path";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
-import { modelLlmsTxt } from "@/lib/llms/model";
-import { markdownText } from "@/lib/llms/response";
+import { modelLlmsTxt } from "@/lib/site/llms/model";
+import { markdownText } from "@/lib/site/llms/response";
 
 // GET /catalog/{modelId}/llms.txt (proxy.ts rewrites it here) – one model for language models: price, input, example calls
 export const GET = withGateway(

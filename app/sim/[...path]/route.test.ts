@@ -72,7 +72,7 @@ describe("validation", () => {
 
 describe("documentation", () => {
   test("the media route is in the OpenAPI document", async () => {
-    const { buildOpenApiDocument } = await import("@/lib/openapi/document");
+    const { buildOpenApiDocument } = await import("@/lib/http/openapi/document");
     expect(buildOpenApiDocument().paths?.["/sim/{mediaPath}"]?.get?.operationId).toBe("getSimulatedMedia");
   });
 });

@@ -1,6 +1,6 @@
-import { simOperations } from "@/lib/api/contracts/sim";
+import { simOperations } from "@/lib/http/contracts/sim";
 import { withGateway } from "@/lib/http/handler";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import { checkMediaLink, renderMedia } from "@/lib/provider/local/media-url";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 

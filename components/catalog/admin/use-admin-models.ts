@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { brand } from "@/lib/brand";
+import { brand } from "@/lib/core/brand";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
 
 export type AdminModelsPage = { items: AdminModelRecord[]; total: number; limit: number; offset: number };

@@ -1,9 +1,9 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { sessions, users } from "@/db/schema";
-import type { banBody } from "@/lib/api/contracts/admin-users";
-import { DomainError, notFound } from "@/lib/errors";
+import type { banBody } from "@/lib/http/contracts/admin-users";
+import { DomainError, notFound } from "@/lib/core/errors";
 
 /**
  * Bans a user and revokes their sessions in one transaction. Keys are not deleted: the resolver

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { balances, users } from "@/db/schema";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import { bannedNow } from "./banned-now";
 import { windowUsage } from "@/lib/billing/usage/window-usage";
 

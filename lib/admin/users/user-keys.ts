@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { Executor } from "@/db/client";
-import type { adminUpdateKeyBody } from "@/lib/api/contracts/admin-users";
+import type { adminUpdateKeyBody } from "@/lib/http/contracts/admin-users";
 import { desc, eq } from "drizzle-orm";
 import { apiKeys } from "@/db/schema";
-import { pendingCountsWritten, selectKeys, toAdminKeyView, toApiKey } from "@/lib/keys/key-view";
-import { patchKey } from "@/lib/keys/update-key";
+import { pendingCountsWritten, selectKeys, toAdminKeyView, toApiKey } from "@/lib/account/keys/key-view";
+import { patchKey } from "@/lib/account/keys/update-key";
 
 /** PATCH /admin/users/{id}/keys/{keyId}: the key must belong to that user, else 404. */
 export async function tuneUserKey(db: Executor, userId: string, keyId: string, body: z.output<typeof adminUpdateKeyBody>) {

@@ -1,4 +1,4 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { getBalanceCredits } from "@/lib/billing/ledger/ledger";
 
 /** GET /me/balance: the caller's balance in credits (1 credit = 0.0001 ₽). */

@@ -1,5 +1,5 @@
-import type { ServiceContext } from "@/lib/context";
-import { creditsToRub } from "@/lib/billing/pricing/credits";
+import type { ServiceContext } from "@/lib/auth/context";
+import { creditsToRub } from "@/lib/pricing/credits";
 import { tierForSpent } from "@/lib/rate-limit/tiers";
 import { readBalance } from "./read-balance";
 

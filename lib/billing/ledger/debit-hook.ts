@@ -1,6 +1,6 @@
 import type { Executor } from "@/db/client";
-import { log } from "@/lib/logger";
-import { processWide } from "@/lib/process-wide";
+import { log } from "@/lib/core/logger";
+import { processWide } from "@/lib/core/process-wide";
 
 /**
  * Told about every debit (reserve, settle charge, clawback) with the balance it left. It must

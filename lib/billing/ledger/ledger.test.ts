@@ -3,7 +3,7 @@ import { httpStatusOf } from "@/lib/http/errors";
 import { describe, expect, test } from "vitest";
 import { getDb, rawRows } from "@/db/client";
 import { apiKeyMonthlySpend, apiKeys, balances, creditTransactions } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import { createApiKey, createUser } from "@/test/factories";
 import { clawbackCredits, getBalanceCredits, grantCredits, refundGeneration, reserveCredits, settleGeneration } from "./ledger";
 

@@ -1,9 +1,9 @@
 import { is, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { rawRows, type Executor } from "@/db/client";
-import { DomainError } from "@/lib/errors";
-import { env } from "@/lib/env";
-import { CREDITS_PER_RUB, creditsToRub } from "@/lib/billing/pricing/credits";
+import { DomainError } from "@/lib/core/errors";
+import { env } from "@/lib/core/env";
+import { CREDITS_PER_RUB, creditsToRub } from "@/lib/pricing/credits";
 import { publishDebit } from "./debit-hook";
 import { monthOf } from "./month";
 import {

@@ -1,7 +1,7 @@
 import { getDb, type Executor } from "@/db/client";
-import { autoTopupRequested, lowBalanceCrossed } from "@/inngest/events";
+import { autoTopupRequested, lowBalanceCrossed } from "@/lib/jobs/events";
 import { onDebit } from "@/lib/billing/ledger/debit-hook";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { markLowBalanceCrossing } from "./low-balance";
 import { knownMaxThresholdCredits, maxThresholdCredits } from "./threshold-cache";
 
@@ -42,7 +42,7 @@ async function onLowBalance(userId: string, balanceAfterCredits: number): Promis
   }
   if (events.length === 0) return;
   // Imported here: the ledger imports this module, and the Inngest client pulls in the executor.
-  const { inngest } = await import("@/inngest/client");
+  const { inngest } = await import("@/lib/jobs/client");
   await inngest.send(events);
 }
 

@@ -1,4 +1,4 @@
-import { formatDecimal, parseDecimal, pow10 } from "@/lib/billing/pricing/decimal";
+import { formatDecimal, parseDecimal, pow10 } from "@/lib/pricing/decimal";
 
 /** Kopecks → the provider's amount string ("199.00"): two decimals, exact. */
 export function kopecksToValue(kopecks: number): string {

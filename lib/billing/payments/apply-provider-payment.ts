@@ -2,7 +2,7 @@ import { and, eq, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
 import { grantCredits } from "@/lib/billing/ledger/ledger";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { clearLowBalanceIfRecovered } from "./low-balance";
 import type { PaymentRow } from "./payment-view";
 import type { ProviderPayment } from "./provider";

@@ -1,5 +1,5 @@
-import { brand } from "@/lib/brand";
-import { DomainError } from "@/lib/errors";
+import { brand } from "@/lib/core/brand";
+import { DomainError } from "@/lib/core/errors";
 
 /**
  * The provider failed or refused a call. `retryable` says whether the same request (same

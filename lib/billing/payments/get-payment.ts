@@ -1,8 +1,8 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { and, eq, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import type { PaymentRow } from "./payment-view";
 import { reconcileQuietly } from "./reconcile-payment";
 

@@ -1,4 +1,4 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { count, desc, eq } from "drizzle-orm";
 import { payments } from "@/db/schema";
 import { toPaymentView } from "./payment-view";

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { users } from "@/db/schema";
 import { sendMail } from "@/lib/email/send-mail";
-import { env } from "@/lib/env";
-import { formatCredits } from "@/lib/billing/pricing/credits";
+import { env } from "@/lib/core/env";
+import { formatCredits } from "@/lib/pricing/credits";
 
 /**
  * The low-balance notice, once per crossing (the event id carries the crossing). The opt-out is

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rawRows, type Executor } from "@/db/client";
-import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
-import { env } from "@/lib/env";
+import { CREDITS_PER_RUB } from "@/lib/pricing/credits";
+import { env } from "@/lib/core/env";
 
 /**
  * The user's low-balance threshold in credits: the auto top-up threshold when auto top-up is on,

@@ -1,6 +1,6 @@
-import type { ServiceContext } from "@/lib/context";
-import { env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
+import type { ServiceContext } from "@/lib/auth/context";
+import { env } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
 import { getPaymentFresh } from "./get-payment";
 
 export const receiptPagePath = (paymentId: string) => `/dashboard/billing/receipts/${paymentId}`;

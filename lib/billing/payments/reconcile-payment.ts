@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { applyProviderPayment, type ApplyResult } from "./apply-provider-payment";
 import { isPaymentProviderError } from "./errors";
 import type { PaymentRow } from "./payment-view";

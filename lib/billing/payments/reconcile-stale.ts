@@ -1,7 +1,7 @@
 import { and, asc, inArray, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { isPaymentProviderError } from "./errors";
 import { clearRecoveredLowBalances } from "./low-balance";
 import { reconcilePayment } from "./reconcile-payment";

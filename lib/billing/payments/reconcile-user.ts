@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { reconcileQuietly } from "./reconcile-payment";
 
 const DAY_MS = 86_400_000;

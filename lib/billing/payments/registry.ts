@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { LocalPaymentProvider } from "./local/provider";
 import type { PaymentProvider, ProviderName } from "./provider";
 import { YookassaProvider } from "./yookassa/provider";

@@ -1,8 +1,8 @@
 import { and, eq, max } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { autoTopupSettings } from "@/db/schema";
-import { env } from "@/lib/env";
-import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
+import { env } from "@/lib/core/env";
+import { CREDITS_PER_RUB } from "@/lib/pricing/credits";
 
 const TTL_MS = 30_000;
 let cached: { credits: number; at: number } | undefined;

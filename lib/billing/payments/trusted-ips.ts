@@ -1,5 +1,5 @@
 import { BlockList, isIP } from "node:net";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 let cache: { source: string; list: BlockList } | undefined;
 

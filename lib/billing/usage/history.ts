@@ -1,4 +1,4 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { sql } from "drizzle-orm";
 import { rawRows } from "@/db/client";
 import { activity } from "@/db/schema";

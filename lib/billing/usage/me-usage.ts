@@ -1,4 +1,4 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { readBalance } from "@/lib/billing/balance/read-balance";
 import { windowUsage } from "./window-usage";
 import type { UsageWindow } from "./windows";

@@ -1,7 +1,7 @@
 import type { JsonSchema, ModelSchema, PriceUnit } from "@/db/schema/models";
-import { CREDITS_PER_RUB } from "@/lib/billing/pricing/credits";
-import { ceilDiv, parseDecimal } from "@/lib/billing/pricing/decimal";
-import { quote } from "@/lib/billing/pricing/pricing";
+import { CREDITS_PER_RUB } from "@/lib/pricing/credits";
+import { ceilDiv, parseDecimal } from "@/lib/pricing/decimal";
+import { quote } from "@/lib/pricing/pricing";
 import { seedModels } from "./data";
 import { russianOverlay } from "./ru";
 import { thumbnailPath, type SeedModel } from "./types";

@@ -1,5 +1,5 @@
 import type { JsonSchema, ModelSchema } from "@/db/schema/models";
-import { IMAGE_SIZE_PRESETS } from "@/lib/billing/pricing/image-sizes";
+import { IMAGE_SIZE_PRESETS } from "@/lib/pricing/image-sizes";
 
 /**
  * Input/output JSON Schemas of the seed catalog, in the shape fal publishes for its endpoints

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rawRows, type Executor } from "@/db/client";
 import { assets } from "@/db/schema";
 import type { WrittenAsset } from "@/lib/assets/rehost";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { currentStorage } from "@/lib/storage";
 
 // The `stored` marks of the files a run copied and left to its journal or its ending (RehostOptions.deferStored).

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { activity, creditTransactions, generationEvents, generationRequests } from "@/db/schema";
 import type { Principal } from "@/lib/auth/principal";
-import { quoteForOutput } from "@/lib/billing/pricing/pricing";
+import { quoteForOutput } from "@/lib/pricing/pricing";
 import { getModelForRun } from "@/lib/catalog/get";
 import { fundedActor } from "@/test/generation";
 import { createGeneration } from "../create-generation";

@@ -1,6 +1,6 @@
-import type { CoverAnswer, CoverEditBody } from "@/lib/api/contracts/integrations";
+import type { CoverAnswer, CoverEditBody } from "@/lib/http/contracts/integrations";
 import { getStorage } from "@/lib/storage";
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import type { Idempotency } from "@/lib/generation/idempotency";
 import { loadImage } from "../load-image";
 import { storeCover } from "../store-cover";

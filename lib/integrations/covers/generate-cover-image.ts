@@ -1,7 +1,7 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { runGeneration } from "@/lib/generation/run-generation";
-import { DomainError } from "@/lib/errors";
-import type { ServiceContext } from "@/lib/context";
+import { DomainError } from "@/lib/core/errors";
+import type { ServiceContext } from "@/lib/auth/context";
 import type { Idempotency } from "@/lib/generation/idempotency";
 
 /** Square, cover-sized: 1024×1024 on fal's image models (and on the simulator). */

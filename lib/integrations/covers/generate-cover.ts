@@ -1,5 +1,5 @@
-import type { CoverAnswer, CoverGenerateBody } from "@/lib/api/contracts/integrations";
-import type { ServiceContext } from "@/lib/context";
+import type { CoverAnswer, CoverGenerateBody } from "@/lib/http/contracts/integrations";
+import type { ServiceContext } from "@/lib/auth/context";
 import type { Idempotency } from "@/lib/generation/idempotency";
 import { generateCoverImage } from "./generate-cover-image";
 import { buildCoverPrompt } from "./prompt";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { failureError } from "@/lib/generation/present";
 import { startGeneration } from "@/lib/generation/start-generation";
-import { DomainError, isDomainError } from "@/lib/errors";
+import { DomainError, isDomainError } from "@/lib/core/errors";
 import { followJob } from "../follow-job";
 import { jobResult, MAX_WAIT_SECONDS } from "../job-result";
 import { enforceTierLimit } from "../tier-limit";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { skillBalance } from "@/lib/billing/balance/skill-balance";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { dataResult, defineTool } from "../tool";
 
 export const getBalance = defineTool({

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { getStorage } from "@/lib/storage";
 import { decodeJsonUpload, jsonUploadBody } from "@/lib/uploads/json-upload";
 import { toUploadedFile } from "@/lib/uploads/present";

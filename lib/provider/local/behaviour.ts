@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { outputKindOf } from "./models";
 import { drawFailure, drawLatencyMs, simulatorSettings, type SimulatorSettings } from "./profile";
 

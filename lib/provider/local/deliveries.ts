@@ -1,4 +1,4 @@
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { localWebhookSigner } from "../webhook-verify";
 import { localProviderSecret } from "./secret";
 import type { LocalStore, Row } from "./store";

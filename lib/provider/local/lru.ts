@@ -1,9 +1,9 @@
-import { isSettled, settling, valueOf, type Settling } from "@/lib/settling";
+import { isSettled, settling, valueOf, type Settling } from "@/lib/core/settling";
 
 /**
  * A least-recently-used cache bounded by total size (e.g. bytes). Values in flight are shared as
  * promises, so concurrent requests for the same key share one computation; once computed, the
- * value itself is kept (lib/settling.ts: a kept promise would keep its request alive).
+ * value itself is kept (lib/core/settling.ts: a kept promise would keep its request alive).
  */
 export class SizedLru<V> {
   private entries = new Map<string, { value: Settling<V>; size: number }>();

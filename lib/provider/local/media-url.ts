@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import type { MediaBytes } from "../types";
 import { renderGlb } from "./media/glb";
 import { renderImage, type ImageFormat } from "./media/image";

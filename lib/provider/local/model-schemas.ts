@@ -1,5 +1,5 @@
 import type { JsonSchema, ModelSchema } from "@/db/schema/models";
-import { IMAGE_SIZE_PRESETS } from "@/lib/billing/pricing/image-sizes";
+import { IMAGE_SIZE_PRESETS } from "@/lib/pricing/image-sizes";
 
 /**
  * The simulator's input and output JSON Schemas by category, shaped like fal's (titles, defaults,

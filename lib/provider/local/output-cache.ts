@@ -1,4 +1,4 @@
-import { settling, valueOf, type Settling } from "@/lib/settling";
+import { settling, valueOf, type Settling } from "@/lib/core/settling";
 import type { MediaLinkIssuer } from "./media-url";
 import { buildOutput, simulatedModelFailure, type BuiltOutput } from "./outputs";
 import { completesAt, failureOf, queueMsOf, type TimelineRow } from "./timeline";

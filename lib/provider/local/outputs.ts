@@ -1,10 +1,10 @@
-import { brand } from "@/lib/brand";
+import { brand } from "@/lib/core/brand";
 import type { ModelErrorDetail } from "../errors";
 import { renderEmbedding, renderTranscript } from "./media/text";
 import { mp4FrameCount, VIDEO_SIZES } from "./media/mp4";
 import { seedHex } from "./media/random";
 import { contentTypeOf, fileNameOf, LIMITS, renderMedia, signedMediaUrl, type MediaLinkIssuer, type MediaSpec } from "./media-url";
-import { DEFAULT_IMAGE_SIZE, IMAGE_SIZE_PRESETS } from "@/lib/billing/pricing/image-sizes";
+import { DEFAULT_IMAGE_SIZE, IMAGE_SIZE_PRESETS } from "@/lib/pricing/image-sizes";
 import { outputKindOf } from "./models";
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { parseEnv, resetEnv } from "@/lib/env";
+import { parseEnv, resetEnv } from "@/lib/core/env";
 import { behaviourOf } from "./behaviour";
 import type { OutputKind } from "./models";
 import { drawFailure, drawLatencyMs, LATENCY_BOUNDS, seededRandom, simulatorSettings, type SimulatorSettings } from "./profile";

@@ -1,4 +1,4 @@
-import { env, type Env } from "@/lib/env";
+import { env, type Env } from "@/lib/core/env";
 import type { Failure } from "./behaviour";
 import type { OutputKind } from "./models";
 import { mulberry32 } from "./media/random";

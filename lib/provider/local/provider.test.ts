@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { localProviderRequests } from "@/db/schema";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { HANG_MS } from "@/test/wait";
 import { ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
 import type { ProviderResult } from "../types";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { describeDetail, isProviderRejected, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
 import type {
   CancelResult,

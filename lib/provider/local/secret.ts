@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 const cache = new Map<string, string>();
 

@@ -9,7 +9,7 @@ import { SpendChart } from "@/components/usage/spend-chart";
 import { WindowTabs } from "@/components/usage/window-tabs";
 import { requireViewer } from "@/lib/auth/viewer";
 import { readBalance } from "@/lib/billing/balance/read-balance";
-import { listKeys } from "@/lib/keys/list-keys";
+import { listKeys } from "@/lib/account/keys/list-keys";
 import { getFormat } from "@/lib/i18n/server";
 import { usageHistory } from "@/lib/billing/usage/history";
 import { recentRuns } from "@/lib/billing/usage/recent-runs";

@@ -19,7 +19,7 @@ import {
 import { Alert, Badge, Field, Input, Select, Table, Td } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
+import { apiFetch } from "@/lib/account/api-fetch";
 import { useFormat } from "@/lib/i18n/use-format";
 
 export type ActivityRecord = {

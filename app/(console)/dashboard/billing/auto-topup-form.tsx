@@ -8,7 +8,7 @@ import type { FormEvent } from "react";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
+import { apiFetch } from "@/lib/account/api-fetch";
 import type { AutoTopupSettings } from "@/lib/billing/payments/auto-topup/settings";
 
 export function AutoTopupForm({ settings, minTopupRub, hasCard }: { settings: AutoTopupSettings; minTopupRub: number; hasCard: boolean }) {

@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { Alert, Badge } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
+import { apiFetch } from "@/lib/account/api-fetch";
 import type { PaymentMethodView } from "@/lib/billing/payments/methods/method-view";
 
 export function PaymentMethodsCard({ methods }: { methods: PaymentMethodView[] }) {

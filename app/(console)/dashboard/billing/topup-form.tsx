@@ -7,7 +7,7 @@ import type { FormEvent } from "react";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
+import { apiFetch } from "@/lib/account/api-fetch";
 
 type Topup = { payment: { id: string }; confirmationUrl: string | null };
 

@@ -1,9 +1,9 @@
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
-import { COVER_LIMITS } from "@/lib/api/contracts/integrations";
+import { COVER_LIMITS } from "@/lib/http/contracts/integrations";
 import { requireViewer } from "@/lib/auth/viewer";
 import { estimateModel } from "@/lib/catalog/estimate";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { COVER_IMAGE_INPUT } from "@/lib/integrations/covers/generate-cover-image";
 import { getFormat } from "@/lib/i18n/server";
 import { CoversPlayground } from "./covers-playground";

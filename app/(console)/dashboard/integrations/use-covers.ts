@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import type { CoverAnswer } from "@/lib/api/contracts/integrations";
-import { apiFetch, ApiRequestError } from "@/lib/me/api-fetch";
+import type { CoverAnswer } from "@/lib/http/contracts/integrations";
+import { apiFetch, ApiRequestError } from "@/lib/account/api-fetch";
 
 export type GenerateInput = { artist: string; release_name: string; genre: string; text: string };
 export type EditInput = {

@@ -6,7 +6,7 @@ import type { FormEvent } from "react";
 import { CopyButton } from "@/components/dashboard/copy-button";
 import { Alert, Field, Input, Select } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
-import { apiFetch } from "@/lib/me/api-fetch";
+import { apiFetch } from "@/lib/account/api-fetch";
 import { keysQueryKey, type CreatedKey as Created } from "./keys-query";
 
 const expiries = [

@@ -6,8 +6,8 @@ import { useState, type FormEvent } from "react";
 import { Badge, Input, Td } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { useFormat } from "@/lib/i18n/use-format";
-import type { ApiKeyView } from "@/lib/keys/key-view";
-import { apiFetch } from "@/lib/me/api-fetch";
+import type { ApiKeyView } from "@/lib/account/keys/key-view";
+import { apiFetch } from "@/lib/account/api-fetch";
 import { keysQueryKey } from "./keys-query";
 
 function status(key: ApiKeyView): { label: "disabled" | "expired" | "active"; tone: "green" | "red" | "slate" } {

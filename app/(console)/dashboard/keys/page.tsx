@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
-import { listKeys } from "@/lib/keys/list-keys";
+import { listKeys } from "@/lib/account/keys/list-keys";
 import { KeysManager } from "./keys-manager";
 
 export async function generateMetadata() {

@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
-import { getProfile } from "@/lib/me/profile";
+import { getProfile } from "@/lib/account/profile";
 import { ProfileForm } from "./profile-form";
 
 export async function generateMetadata() {

@@ -8,8 +8,8 @@ import type { FormEvent } from "react";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
-import type { Profile } from "@/lib/me/profile";
+import { apiFetch } from "@/lib/account/api-fetch";
+import type { Profile } from "@/lib/account/profile";
 
 export function ProfileForm({ profile }: { profile: Profile }) {
   const t = useTranslations("profile");

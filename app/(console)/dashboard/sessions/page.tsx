@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
-import { listSessions } from "@/lib/me/sessions";
+import { listSessions } from "@/lib/account/sessions";
 import { SessionsList } from "./sessions-list";
 
 export async function generateMetadata() {

@@ -7,8 +7,8 @@ import { Badge, Table, Td } from "@/components/dashboard/ui";
 import { useFormat } from "@/lib/i18n/use-format";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
-import type { SessionView } from "@/lib/me/sessions";
+import { apiFetch } from "@/lib/account/api-fetch";
+import type { SessionView } from "@/lib/account/sessions";
 
 const sessionsQueryKey = ["me", "sessions"] as const;
 

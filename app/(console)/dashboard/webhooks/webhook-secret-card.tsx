@@ -8,7 +8,7 @@ import { CopyButton } from "@/components/dashboard/copy-button";
 import { Alert } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
+import { apiFetch } from "@/lib/account/api-fetch";
 
 const secretQueryKey = ["me", "webhook-secret"] as const;
 

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { models, modelTombstones } from "@/db/schema";
 import { seedCatalog } from "@/lib/catalog/seed";
 import { seedEntries } from "@/lib/catalog/seed/entries";
-import { adminModelsResponse, upsertModelResponse } from "@/lib/api/contracts/admin-models";
+import { adminModelsResponse, upsertModelResponse } from "@/lib/http/contracts/admin-models";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
 import { GET as getCard } from "../../models/[...path]/route";

@@ -1,4 +1,4 @@
-import { adminModelOperations } from "@/lib/api/contracts/admin-models";
+import { adminModelOperations } from "@/lib/http/contracts/admin-models";
 import { deleteModel } from "@/lib/catalog/admin-delete";
 import { listAdminModels } from "@/lib/catalog/admin-list";
 import { upsertModel } from "@/lib/catalog/admin-upsert";

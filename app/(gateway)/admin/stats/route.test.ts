@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb, rawRows } from "@/db/client";
 import { models } from "@/db/schema";
-import { adminStatsSchema } from "@/lib/api/contracts/admin-money";
+import { adminStatsSchema } from "@/lib/http/contracts/admin-money";
 import { clawbackCredits, refundGeneration, reserveCredits } from "@/lib/billing/ledger/ledger";
 import { runAuthContract } from "@/test/auth-contract";
 import { createApiKey, createSession, createUser } from "@/test/factories";

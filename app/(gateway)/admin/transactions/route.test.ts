@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { transactionListSchema } from "@/lib/api/contracts/money";
+import { transactionListSchema } from "@/lib/http/contracts/money";
 import { runAuthContract } from "@/test/auth-contract";
 import { createSession, createUser } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,5 +1,5 @@
 import { listUsers } from "@/lib/admin/users/list-users";
-import { adminUserOperations } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/http/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { paymentListSchema, paymentResponse } from "@/lib/api/contracts/billing";
+import { paymentListSchema, paymentResponse } from "@/lib/http/contracts/billing";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
 import { balanceOf, payLocally, siteUrl } from "@/test/payments";

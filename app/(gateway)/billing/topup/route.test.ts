@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { localProviderPayments, payments } from "@/db/schema";
-import { topupResponse } from "@/lib/api/contracts/billing";
+import { topupResponse } from "@/lib/http/contracts/billing";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
 import { balanceOf, ledgerOf, paymentRow, setEnv, siteUrl } from "@/test/payments";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { systemOperations } from "@/lib/api/contracts/system";
+import { systemOperations } from "@/lib/http/contracts/system";
 import { serving } from "@/lib/http/handler";
 
 let bundle: Promise<Buffer> | undefined;

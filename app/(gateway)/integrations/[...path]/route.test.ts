@@ -6,10 +6,10 @@ import { activity, assets, creditTransactions, generationRequests } from "@/db/s
 import { GET as getFile } from "@/app/files/[...key]/route";
 import { GET as getOpenApi } from "@/app/(gateway)/openapi.json/route";
 import { POST as upload } from "@/app/(gateway)/me/uploads/route";
-import { coverAnswer, COVER_LIMITS } from "@/lib/api/contracts/integrations";
+import { coverAnswer, COVER_LIMITS } from "@/lib/http/contracts/integrations";
 import { getBalanceCredits, grantCredits } from "@/lib/billing/ledger/ledger";
 import { estimateModel } from "@/lib/catalog/estimate";
-import { env, resetEnv } from "@/lib/env";
+import { env, resetEnv } from "@/lib/core/env";
 import { COVER_IMAGE_INPUT } from "@/lib/integrations/covers/generate-cover-image";
 import { overlayCoverText } from "@/lib/integrations/text-overlay/overlay-cover-text";
 import { squareCover } from "@/lib/integrations/text-overlay/square-cover";

@@ -1,7 +1,7 @@
-import { integrationOperations } from "@/lib/api/contracts/integrations";
+import { integrationOperations } from "@/lib/http/contracts/integrations";
 import { withGateway } from "@/lib/http/handler";
-import { notFound } from "@/lib/errors";
-import { env } from "@/lib/env";
+import { notFound } from "@/lib/core/errors";
+import { env } from "@/lib/core/env";
 import { json } from "@/lib/http/json";
 import { readJson } from "@/lib/http/request";
 import { gatewayUnknownRoute } from "@/lib/http/unknown-route";

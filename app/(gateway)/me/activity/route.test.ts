@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { activityList } from "@/lib/api/contracts/generation";
+import { activityList } from "@/lib/http/contracts/generation";
 import { createActor } from "@/test/factories";
 import { fundedActor, pathOf } from "@/test/generation";
 import { call } from "@/test/http";

@@ -1,4 +1,4 @@
-import { generationOperations } from "@/lib/api/contracts/generation";
+import { generationOperations } from "@/lib/http/contracts/generation";
 import { listActivity } from "@/lib/generation/list-activity";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

@@ -1,4 +1,4 @@
-import { assetOperations } from "@/lib/api/contracts/assets";
+import { assetOperations } from "@/lib/http/contracts/assets";
 import { listAssets } from "@/lib/assets/list-assets";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

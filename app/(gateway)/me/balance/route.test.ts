@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { gatewayBalanceSchema } from "@/lib/api/contracts/money";
+import { gatewayBalanceSchema } from "@/lib/http/contracts/money";
 import { runAuthContract } from "@/test/auth-contract";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,4 +1,4 @@
-import { moneyOperations } from "@/lib/api/contracts/money";
+import { moneyOperations } from "@/lib/http/contracts/money";
 import { gatewayBalance } from "@/lib/billing/balance/gateway-balance";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

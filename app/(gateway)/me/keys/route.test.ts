@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { apiKeys } from "@/db/schema";
-import { apiKeyListSchema, apiKeySchema, createdKeySchema } from "@/lib/api/contracts/keys";
+import { apiKeyListSchema, apiKeySchema, createdKeySchema } from "@/lib/http/contracts/keys";
 import { hashApiKey } from "@/lib/auth/api-key";
 import { runAuthContract } from "@/test/auth-contract";
 import { createActor, createApiKey } from "@/test/factories";

@@ -1,8 +1,8 @@
-import { keyOperations } from "@/lib/api/contracts/keys";
+import { keyOperations } from "@/lib/http/contracts/keys";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { createApiKey } from "@/lib/keys/create-key";
-import { listKeys } from "@/lib/keys/list-keys";
+import { createApiKey } from "@/lib/account/keys/create-key";
+import { listKeys } from "@/lib/account/keys/list-keys";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me/keys – list your API keys (never their values)

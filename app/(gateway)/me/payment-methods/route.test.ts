@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { autoTopupSettings, paymentMethods } from "@/db/schema";
-import { autoTopupResponse, paymentMethodListSchema, paymentMethodResponse } from "@/lib/api/contracts/payment-methods";
+import { autoTopupResponse, paymentMethodListSchema, paymentMethodResponse } from "@/lib/http/contracts/payment-methods";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
 import { PATCH as AUTO_TOPUP } from "../auto-topup/route";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { sessions } from "@/db/schema";
-import { sessionListSchema } from "@/lib/api/contracts/me";
+import { sessionListSchema } from "@/lib/http/contracts/me";
 import { runAuthContract } from "@/test/auth-contract";
 import { createActor, createSession } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,7 +1,7 @@
-import { meOperations } from "@/lib/api/contracts/me";
+import { meOperations } from "@/lib/http/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { listSessions } from "@/lib/me/sessions";
+import { listSessions } from "@/lib/account/sessions";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me/sessions – your signed-in browser sessions

@@ -1,4 +1,4 @@
-import { uploadOperations } from "@/lib/api/contracts/uploads";
+import { uploadOperations } from "@/lib/http/contracts/uploads";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { toUploadResult } from "@/lib/uploads/present";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { meUsageSchema, usageByKeySchema, usageByModelSchema, usageHistorySchema } from "@/lib/api/contracts/money";
+import { meUsageSchema, usageByKeySchema, usageByModelSchema, usageHistorySchema } from "@/lib/http/contracts/money";
 import { runAuthContract } from "@/test/auth-contract";
 import { createActor, createApiKey } from "@/test/factories";
 import { call } from "@/test/http";

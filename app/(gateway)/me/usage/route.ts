@@ -1,4 +1,4 @@
-import { moneyOperations } from "@/lib/api/contracts/money";
+import { moneyOperations } from "@/lib/http/contracts/money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { meUsage } from "@/lib/billing/usage/me-usage";

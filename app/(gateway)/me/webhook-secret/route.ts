@@ -1,7 +1,7 @@
-import { meOperations } from "@/lib/api/contracts/me";
+import { meOperations } from "@/lib/http/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { getWebhookSecret } from "@/lib/me/webhook-secret";
+import { getWebhookSecret } from "@/lib/account/webhook-secret";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /me/webhook-secret – the secret completion callbacks are signed with

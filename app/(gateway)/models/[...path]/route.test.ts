@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { models } from "@/db/schema";
 import { seedEntries } from "@/lib/catalog/seed/entries";
-import { estimateResponse, modelCard } from "@/lib/api/contracts/models";
+import { estimateResponse, modelCard } from "@/lib/http/contracts/models";
 import { setCatalogSource } from "@/lib/catalog/source";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,7 +1,7 @@
-import { modelOperations } from "@/lib/api/contracts/models";
+import { modelOperations } from "@/lib/http/contracts/models";
 import { estimateModel } from "@/lib/catalog/estimate";
 import { getModelCard } from "@/lib/catalog/get";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/core/errors";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { flushUsageCounts } from "@/lib/rate-limit/usage-counts";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { localProvider } from "@/lib/provider/registry";

@@ -1,9 +1,9 @@
-import { generationOperations as ops, resultQuery, statusQuery } from "@/lib/api/contracts/generation";
+import { generationOperations as ops, resultQuery, statusQuery } from "@/lib/http/contracts/generation";
 import { checkCallbackUrl } from "@/lib/generation/callbacks";
 import { idempotencyOf } from "@/lib/generation/idempotency";
-import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/generation-api/queue-requests";
+import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/http/generation/queue-requests";
 import { startGeneration } from "@/lib/generation/start-generation";
-import { DomainError, notFound } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/core/errors";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseQueuePath } from "@/lib/http/model-path";

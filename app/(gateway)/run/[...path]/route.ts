@@ -1,4 +1,4 @@
-import { generationOperations } from "@/lib/api/contracts/generation";
+import { generationOperations } from "@/lib/http/contracts/generation";
 import { idempotencyOf } from "@/lib/generation/idempotency";
 import { gatewayResult } from "@/lib/generation/present";
 import { startGeneration } from "@/lib/generation/start-generation";

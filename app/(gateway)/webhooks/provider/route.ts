@@ -1,5 +1,5 @@
 import { handleProviderWebhook } from "@/lib/generation/provider-webhook";
-import { providerWebhookOperations } from "@/lib/api/contracts/provider-webhook";
+import { providerWebhookOperations } from "@/lib/http/contracts/provider-webhook";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

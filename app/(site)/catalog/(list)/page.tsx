@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { publicContext } from "@/lib/context";
+import { publicContext } from "@/lib/auth/context";
 import { CatalogFilters } from "@/components/catalog/catalog-filters";
 import { catalogHref, type CatalogState } from "@/components/catalog/links";
 import { ModelGrid } from "@/components/catalog/model-grid";
@@ -8,7 +8,7 @@ import { Pagination } from "@/components/catalog/pagination";
 import { SearchBar } from "@/components/catalog/search-bar";
 import { PageHeader } from "@/components/ui/card";
 import { Disclosure } from "@/components/ui/disclosure";
-import { listModelsQuery } from "@/lib/api/contracts/models";
+import { listModelsQuery } from "@/lib/http/contracts/models";
 import { catalogFacets } from "@/lib/catalog/facets";
 import { listModels } from "@/lib/catalog/list";
 

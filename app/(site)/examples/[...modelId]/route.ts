@@ -1,8 +1,8 @@
-import { publicContext } from "@/lib/context";
+import { publicContext } from "@/lib/auth/context";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { exampleKindOf, renderedExample, renderedExampleAudio } from "@/lib/catalog/example-output";
-import { notFound } from "@/lib/errors";
-import { modelOperations } from "@/lib/api/contracts/models";
+import { notFound } from "@/lib/core/errors";
+import { modelOperations } from "@/lib/http/contracts/models";
 import { withGateway } from "@/lib/http/handler";
 import { parseModelPath } from "@/lib/http/model-path";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

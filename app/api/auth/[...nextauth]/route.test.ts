@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { devMail, sessions, users } from "@/db/schema";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { createUser } from "@/test/factories";
 import { startSmtpServer } from "@/test/servers/smtp";
 import { AuthBrowser, lastMailTo } from "@/test/auth-browser";

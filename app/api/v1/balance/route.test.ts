@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { skillBalanceSchema } from "@/lib/api/contracts/money";
+import { skillBalanceSchema } from "@/lib/http/contracts/money";
 import { createActor, createApiKey, createUser } from "@/test/factories";
 import { call } from "@/test/http";
 import { grant, spend } from "@/test/money";

@@ -1,4 +1,4 @@
-import { moneyOperations } from "@/lib/api/contracts/money";
+import { moneyOperations } from "@/lib/http/contracts/money";
 import { skillBalance } from "@/lib/billing/balance/skill-balance";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

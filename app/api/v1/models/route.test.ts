@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { seedEntries } from "@/lib/catalog/seed/entries";
-import { skillModelsResponse } from "@/lib/api/contracts/skill-models";
+import { skillModelsResponse } from "@/lib/http/contracts/skill-models";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
 import { GET } from "./route";

@@ -1,4 +1,4 @@
-import { skillModelOperations } from "@/lib/api/contracts/skill-models";
+import { skillModelOperations } from "@/lib/http/contracts/skill-models";
 import { listSkillModels } from "@/lib/catalog/skill";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { assets, uploads } from "@/db/schema";
-import { uploadedFile } from "@/lib/api/contracts/uploads";
+import { uploadedFile } from "@/lib/http/contracts/uploads";
 import { setStorage } from "@/lib/storage";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

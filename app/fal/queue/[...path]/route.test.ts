@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { resetEnv } from "@/lib/env";
+import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { balanceOf, fundedActor, jobRow, ledgerOf } from "@/test/generation";

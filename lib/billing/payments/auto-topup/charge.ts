@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { autoTopupSettings, balances, paymentMethods, payments, users } from "@/db/schema";
-import { CREDITS_PER_RUB, rubToCredits } from "@/lib/billing/pricing/credits";
+import { CREDITS_PER_RUB, rubToCredits } from "@/lib/pricing/credits";
 import { applyProviderPayment } from "../apply-provider-payment";
 import { isPaymentProviderError } from "../errors";
 import type { PaymentRow } from "../payment-view";

@@ -1,9 +1,9 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { autoTopupSettings } from "@/db/schema";
-import { env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
+import { env } from "@/lib/core/env";
+import { DomainError } from "@/lib/core/errors";
 import { forgetThresholdCache } from "../threshold-cache";
 
 export type AutoTopupSettings = { enabled: boolean; thresholdRub: number; amountRub: number };

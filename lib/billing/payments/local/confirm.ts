@@ -1,10 +1,10 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { localProviderPayments } from "@/db/schema";
-import { env } from "@/lib/env";
-import { log } from "@/lib/logger";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
 import { kopecksToValue } from "../amount";
 import { localPaymentOwnedBy } from "./get-local-payment";
 import { localPaymentSecret } from "./secret";

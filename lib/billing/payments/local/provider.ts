@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
 import { localProviderPayments } from "@/db/schema";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { PaymentProviderError } from "../errors";
 import type { PaymentProvider, ProviderPayment, RedirectPaymentInput, SavedMethodChargeInput } from "../provider";
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 
 /**
  * The shared secret the local provider puts on its notifications (`Authorization: Bearer …`).

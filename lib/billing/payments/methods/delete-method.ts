@@ -1,7 +1,7 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { and, desc, eq } from "drizzle-orm";
 import { paymentMethods } from "@/db/schema";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 
 /**
  * DELETE /me/payment-methods/{id}: forgets a saved card (auto top-up stops using it). When it was

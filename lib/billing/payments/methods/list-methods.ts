@@ -1,4 +1,4 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { desc, eq } from "drizzle-orm";
 import { paymentMethods } from "@/db/schema";
 import { toPaymentMethodView } from "./method-view";

@@ -1,7 +1,7 @@
-import type { ServiceContext } from "@/lib/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { and, eq, ne } from "drizzle-orm";
 import { paymentMethods } from "@/db/schema";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import { toPaymentMethodView } from "./method-view";
 
 /**

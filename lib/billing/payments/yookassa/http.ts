@@ -1,4 +1,4 @@
-import { log } from "@/lib/logger";
+import { log } from "@/lib/core/logger";
 import { reportOutcome } from "@/lib/observability/outcomes";
 import { PaymentProviderError } from "../errors";
 import { yookassaErrorSchema } from "./schemas";

@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { kopecksToValue } from "../amount";
 import { PaymentProviderError } from "../errors";
 import type { CreatePaymentInput, PaymentProvider, ProviderPayment, RedirectPaymentInput, SavedMethodChargeInput } from "../provider";

@@ -1,12 +1,12 @@
 import { getTranslations } from "next-intl/server";
 import { ACTIVITY_PAGE_SIZE, filtersFrom } from "@/components/generation/activity-filters";
 import { PageHeader } from "@/components/ui/card";
-import { activityQuery } from "@/lib/api/contracts/generation";
+import { activityQuery } from "@/lib/http/contracts/generation";
 import { requireViewer } from "@/lib/auth/viewer";
 import { listActivity } from "@/lib/generation/list-activity";
 import { InFlightRuns } from "@/components/generation/in-flight-runs";
-import { listInFlightRuns } from "@/lib/generation-ui/get-retry-states";
-import { listKeys } from "@/lib/keys/list-keys";
+import { listInFlightRuns } from "@/lib/generation/activity/get-retry-states";
+import { listKeys } from "@/lib/account/keys/list-keys";
 import { ActivityList } from "../activity-list";
 
 export async function generateMetadata() {

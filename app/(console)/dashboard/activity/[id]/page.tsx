@@ -9,9 +9,9 @@ import { assetMedia, type MediaItem } from "@/components/generation/result-media
 import { Alert, Badge, cellClass, Table } from "@/components/dashboard/ui";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
-import { getActivityDetail } from "@/lib/generation-ui/get-activity-detail";
-import { getRetryStates, type RetryState } from "@/lib/generation-ui/get-retry-states";
-import { isDomainError } from "@/lib/errors";
+import { getActivityDetail } from "@/lib/generation/activity/get-activity-detail";
+import { getRetryStates, type RetryState } from "@/lib/generation/activity/get-retry-states";
+import { isDomainError } from "@/lib/core/errors";
 import { getFormat } from "@/lib/i18n/server";
 
 export async function generateMetadata() {

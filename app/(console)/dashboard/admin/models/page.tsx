@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminModelsTable, SyncCatalogButton } from "@/components/catalog/admin/models-table";
 import { PageHeader } from "@/components/ui/card";
-import { adminModelsQuery } from "@/lib/api/contracts/admin-models";
+import { adminModelsQuery } from "@/lib/http/contracts/admin-models";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { listAdminModels } from "@/lib/catalog/admin-list";
 import { CATEGORY_ORDER } from "@/lib/catalog/categories";

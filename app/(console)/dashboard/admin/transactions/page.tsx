@@ -4,7 +4,7 @@ import { TransactionsTable } from "@/components/money/transactions-table";
 import { listState, pageHref, Pager, type SearchParams } from "@/components/dashboard/pager";
 import { Card, PageHeader } from "@/components/ui/card";
 import { transactionTypes } from "@/lib/billing/vocabulary";
-import { adminTransactionsQuery } from "@/lib/api/contracts/admin-money";
+import { adminTransactionsQuery } from "@/lib/http/contracts/admin-money";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { listAdminTransactions } from "@/lib/billing/ledger/list-admin-transactions";
 

@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getBalanceCredits } from "@/lib/billing/ledger/ledger";
-import { env } from "@/lib/env";
+import { env } from "@/lib/core/env";
 import { getAutoTopupSettings } from "@/lib/billing/payments/auto-topup/settings";
 import { listPayments } from "@/lib/billing/payments/list-payments";
 import { listPaymentMethods } from "@/lib/billing/payments/methods/list-methods";

@@ -1,4 +1,4 @@
-import { adminModelOperations } from "@/lib/api/contracts/admin-models";
+import { adminModelOperations } from "@/lib/http/contracts/admin-models";
 import { syncModel } from "@/lib/catalog/sync";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { adminUserUsageSchema, topUsersSchema } from "@/lib/api/contracts/admin-money";
+import { adminUserUsageSchema, topUsersSchema } from "@/lib/http/contracts/admin-money";
 import { runAuthContract } from "@/test/auth-contract";
 import { createSession, createUser } from "@/test/factories";
 import { call } from "@/test/http";

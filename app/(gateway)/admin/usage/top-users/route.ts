@@ -1,4 +1,4 @@
-import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
+import { adminMoneyOperations } from "@/lib/http/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { topUsers } from "@/lib/billing/usage/top-users";

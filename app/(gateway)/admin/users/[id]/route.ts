@@ -1,5 +1,5 @@
 import { getUserDetail } from "@/lib/admin/users/get-user";
-import { adminUserOperations } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/http/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

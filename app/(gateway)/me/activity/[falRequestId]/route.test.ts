@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { activity } from "@/db/schema";
 import { GET as getFile } from "@/app/files/[...key]/route";
-import { activityWithAssets } from "@/lib/api/contracts/assets";
+import { activityWithAssets } from "@/lib/http/contracts/assets";
 import { rehostResult } from "@/lib/assets/rehost";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

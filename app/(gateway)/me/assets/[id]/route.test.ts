@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { assets } from "@/db/schema";
 import { GET as getFile } from "@/app/files/[...key]/route";
-import { assetList, assetSchema } from "@/lib/api/contracts/assets";
+import { assetList, assetSchema } from "@/lib/http/contracts/assets";
 import { currentStorage, setStorage } from "@/lib/storage";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,4 +1,4 @@
-import { assetOperations } from "@/lib/api/contracts/assets";
+import { assetOperations } from "@/lib/http/contracts/assets";
 import { deleteAsset } from "@/lib/assets/delete-asset";
 import { getAssetOrThrow } from "@/lib/assets/get-asset";
 import { withGateway } from "@/lib/http/handler";

@@ -1,8 +1,8 @@
-import { keyOperations } from "@/lib/api/contracts/keys";
+import { keyOperations } from "@/lib/http/contracts/keys";
 import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
-import { deleteKey } from "@/lib/keys/delete-key";
-import { updateApiKey } from "@/lib/keys/update-api-key";
+import { deleteKey } from "@/lib/account/keys/delete-key";
+import { updateApiKey } from "@/lib/account/keys/update-api-key";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // PATCH /me/keys/{id} – rename a key, set its monthly cap or enable/disable it

@@ -1,4 +1,4 @@
-import { paymentMethodOperations } from "@/lib/api/contracts/payment-methods";
+import { paymentMethodOperations } from "@/lib/http/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { noContent } from "@/lib/http/json";
 import { deletePaymentMethod } from "@/lib/billing/payments/methods/delete-method";

@@ -1,7 +1,7 @@
-import { meOperations } from "@/lib/api/contracts/me";
+import { meOperations } from "@/lib/http/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { noContent } from "@/lib/http/json";
-import { revokeSession } from "@/lib/me/sessions";
+import { revokeSession } from "@/lib/account/sessions";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // DELETE /me/sessions/{id} – revoke one of your sessions

@@ -1,7 +1,7 @@
-import { meOperations } from "@/lib/api/contracts/me";
+import { meOperations } from "@/lib/http/contracts/me";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { rotateWebhookSecret } from "@/lib/me/webhook-secret";
+import { rotateWebhookSecret } from "@/lib/account/webhook-secret";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // POST /me/webhook-secret/rotate – replace the signing secret (dashboard session only)

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { inboundEvents, paymentMethods } from "@/db/schema";
-import { notificationResult } from "@/lib/api/contracts/billing";
+import { notificationResult } from "@/lib/http/contracts/billing";
 import { localPaymentSecret } from "@/lib/billing/payments/local/secret";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";

@@ -1,4 +1,4 @@
-import { billingOperations } from "@/lib/api/contracts/billing";
+import { billingOperations } from "@/lib/http/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { UNVERIFIED_BODY_MAX_BYTES } from "@/lib/http/request";

@@ -1,6 +1,6 @@
-import { skillModelOperations } from "@/lib/api/contracts/skill-models";
+import { skillModelOperations } from "@/lib/http/contracts/skill-models";
 import { getSkillModelSchema } from "@/lib/catalog/skill";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";

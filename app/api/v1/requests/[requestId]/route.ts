@@ -1,4 +1,4 @@
-import { skillGenerationOperations } from "@/lib/api/contracts/skill-generation";
+import { skillGenerationOperations } from "@/lib/http/contracts/skill-generation";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
 import { skillResult } from "@/lib/generation/present";
 import { withSkill } from "@/lib/http/handler";

@@ -1,6 +1,6 @@
 import { withFalErrors } from "@/lib/fal-protocol/errors";
 import { receiveSignedUpload } from "@/lib/fal-protocol/storage";
-import { falOperations } from "@/lib/api/contracts/fal";
+import { falOperations } from "@/lib/http/contracts/fal";
 import { decorated, withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

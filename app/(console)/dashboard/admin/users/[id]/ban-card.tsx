@@ -7,7 +7,7 @@ import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
+import { apiFetch } from "@/lib/account/api-fetch";
 import { useAdminAction, type AdminUser } from "./use-admin-action";
 
 export function BanCard({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {

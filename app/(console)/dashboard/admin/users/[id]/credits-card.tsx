@@ -6,8 +6,8 @@ import { useState, type FormEvent } from "react";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
-import { rubToCredits } from "@/lib/billing/pricing/credits";
+import { apiFetch } from "@/lib/account/api-fetch";
+import { rubToCredits } from "@/lib/pricing/credits";
 import { useAdminAction } from "./use-admin-action";
 
 type Action = "grant" | "clawback";

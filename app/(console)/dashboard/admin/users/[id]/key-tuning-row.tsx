@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { Badge, cellClass, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import type { TunedKey } from "@/lib/admin/users/user-keys";
-import { apiFetch } from "@/lib/me/api-fetch";
+import { apiFetch } from "@/lib/account/api-fetch";
 import { useAdminAction } from "./use-admin-action";
 
 type Tuning = { rateLimitEnabled: boolean; rateLimitMax: string; windowMinutes: string };

@@ -5,8 +5,8 @@ import { useFormat } from "@/lib/i18n/use-format";
 import { Alert, cellClass, Table } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { apiFetch } from "@/lib/me/api-fetch";
-import type { SessionView } from "@/lib/me/sessions";
+import { apiFetch } from "@/lib/account/api-fetch";
+import type { SessionView } from "@/lib/account/sessions";
 import { useAdminAction } from "./use-admin-action";
 
 export function SessionsCard({ userId, sessions }: { userId: string; sessions: SessionView[] }) {

@@ -1,8 +1,8 @@
 import { assertUserExists } from "@/lib/admin/users/get-user";
-import { adminUserOperations } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/http/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { keysOf } from "@/lib/keys/list-keys";
+import { keysOf } from "@/lib/account/keys/list-keys";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/keys – a user's API keys

@@ -1,8 +1,8 @@
 import { assertUserExists } from "@/lib/admin/users/get-user";
-import { adminUserOperations } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/http/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
-import { revokeAllSessions, sessionsOf } from "@/lib/me/sessions";
+import { revokeAllSessions, sessionsOf } from "@/lib/account/sessions";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /admin/users/{id}/sessions – a user's live sessions

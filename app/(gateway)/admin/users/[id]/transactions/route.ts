@@ -1,4 +1,4 @@
-import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
+import { adminMoneyOperations } from "@/lib/http/contracts/admin-money";
 import { userTransactions } from "@/lib/billing/admin/user-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

@@ -1,5 +1,5 @@
 import { unbanUser } from "@/lib/admin/users/ban-user";
-import { adminUserOperations } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/http/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

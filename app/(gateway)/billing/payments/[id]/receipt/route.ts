@@ -1,4 +1,4 @@
-import { billingOperations } from "@/lib/api/contracts/billing";
+import { billingOperations } from "@/lib/http/contracts/billing";
 import { withGateway } from "@/lib/http/handler";
 import { receiptUrl } from "@/lib/billing/payments/receipt-url";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

@@ -1,4 +1,4 @@
-import { paymentMethodOperations } from "@/lib/api/contracts/payment-methods";
+import { paymentMethodOperations } from "@/lib/http/contracts/payment-methods";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { setDefaultPaymentMethod } from "@/lib/billing/payments/methods/set-default-method";

@@ -1,8 +1,8 @@
-import { billingOperations } from "@/lib/api/contracts/billing";
-import { env } from "@/lib/env";
+import { billingOperations } from "@/lib/http/contracts/billing";
+import { env } from "@/lib/core/env";
 import { withGateway } from "@/lib/http/handler";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/core/errors";
 import { confirmLocalPayment } from "@/lib/billing/payments/local/confirm";
 
 // POST /pay/local/{id}/pay|decline – the local payment provider's buttons (the payment's owner, signed in)

@@ -1,6 +1,6 @@
-import { skillGenerationOperations } from "@/lib/api/contracts/skill-generation";
+import { skillGenerationOperations } from "@/lib/http/contracts/skill-generation";
 import { getGenerationOrThrow } from "@/lib/generation/get-generation";
-import { skillStream } from "@/lib/generation-api/streams";
+import { skillStream } from "@/lib/http/generation/streams";
 import { withSkill } from "@/lib/http/handler";
 import { lastEventIdOf } from "@/lib/http/sse";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

@@ -1,5 +1,5 @@
 import { adminClawbackCredits } from "@/lib/billing/admin/adjust-credits";
-import { adminMoneyOperations } from "@/lib/api/contracts/admin-money";
+import { adminMoneyOperations } from "@/lib/http/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

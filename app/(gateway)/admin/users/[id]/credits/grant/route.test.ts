@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { balances, creditTransactions } from "@/db/schema";
-import { adminCreditsResult } from "@/lib/api/contracts/admin-money";
+import { adminCreditsResult } from "@/lib/http/contracts/admin-money";
 import { runAuthContract } from "@/test/auth-contract";
 import { createSession, createUser } from "@/test/factories";
 import { call } from "@/test/http";

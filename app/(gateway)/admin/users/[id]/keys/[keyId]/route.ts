@@ -1,8 +1,8 @@
 import { tuneUserKey } from "@/lib/admin/users/user-keys";
-import { adminUserOperations } from "@/lib/api/contracts/admin-users";
+import { adminUserOperations } from "@/lib/http/contracts/admin-users";
 import { withGateway } from "@/lib/http/handler";
 import { json, noContent } from "@/lib/http/json";
-import { deleteKeyOf } from "@/lib/keys/delete-key";
+import { deleteKeyOf } from "@/lib/account/keys/delete-key";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // PATCH /admin/users/{id}/keys/{keyId} – tune a user's key (name, cap, enabled, rate limit)
