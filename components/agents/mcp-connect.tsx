@@ -1,7 +1,7 @@
 import { useTranslations } from "next-intl";
 import Link from "next/link";
 import { CopyButton } from "@/components/catalog/copy-button";
-import { claudeCodeCommand, mcpClientConfig, mcpServerUrl } from "@/lib/mcp/client-config";
+import { claudeCodeCommand, mcpClientConfig, mcpServerUrl } from "@/lib/site/mcp-client";
 
 /** How to connect an MCP client: the server URL and the key header, ready to copy. */
 export function McpConnect({ appUrl }: { appUrl: string }) {

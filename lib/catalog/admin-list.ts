@@ -4,7 +4,7 @@ import { models } from "@/db/schema";
 import { CATEGORY_ORDER } from "./categories";
 import { allColumns } from "./columns";
 import { toAdminRecord } from "./admin-record";
-import { escapeLike } from "./list";
+import { escapeLike } from "@/lib/core/escape-like";
 
 export type AdminListQuery = { limit: number; offset: number; category: string[]; visibleOnly: boolean; search?: string };
 

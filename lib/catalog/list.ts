@@ -1,4 +1,5 @@
 import { and, arrayContains, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { escapeLike } from "@/lib/core/escape-like";
 import type { Executor } from "@/db/client";
 import { modelEffectivePrice, models, modelSearchTrigrams } from "@/db/schema";
 import type { ListModelsQuery } from "@/lib/http/contracts/models";
@@ -6,7 +7,6 @@ import { CATEGORY_ORDER } from "./categories";
 import { listColumns, toListItem } from "./columns";
 
 /** Escapes LIKE wildcards so a search for "50%" or "a_b" matches those characters literally. */
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The WHERE of `GET /models`: visible models; community (modelLab null) only on request;

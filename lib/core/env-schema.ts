@@ -172,7 +172,7 @@ export const envSchema = z
     INTEGRATION_MODEL_ID: z.string().default("fal-ai/flux/dev"),
 
     // Operations.
-    /** On SIGTERM: how long sync runs in flight may finish before their jobs go to the queue (lib/server/shutdown.ts). */
+    /** On SIGTERM: how long sync runs in flight may finish before their jobs go to the queue (lib/core/shutdown.ts). */
     SHUTDOWN_GRACE_MS: int(25_000),
     /** Turns on GET /metrics (Prometheus text), read with `Authorization: Bearer <token>`; unset: 404. */
     METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),

@@ -1,6 +1,6 @@
 import { log } from "@/lib/core/logger";
 import { streamOpened } from "@/lib/observability/metrics";
-import { countStreamEnded, shutdownStarted } from "@/lib/server/shutdown";
+import { countStreamEnded, shutdownStarted } from "@/lib/core/shutdown";
 
 /**
  * Server-sent events as fal sends them: bare `data: <json>` events (no `event:`, `id:` or `retry:`

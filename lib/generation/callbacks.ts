@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
 import { inngest } from "@/lib/jobs/client";
 import { generationCallbackRequested } from "@/lib/jobs/events";
-import { falWebhookBody } from "@/lib/fal-protocol/webhook";
+import { falWebhookBody } from "@/lib/generation/fal-callback-body";
 import { DomainError } from "@/lib/core/errors";
 import { webhookSecretOf } from "@/lib/account/webhook-secret";
 import { checkOutboundUrl, isOutboundError, safeFetch } from "@/lib/net";
@@ -13,7 +13,7 @@ import type { GenerationRow } from "./types";
 
 /**
  * Completion callbacks (`webhook` on /queue, `webhook_url` on /api/v1/generate, `fal_webhook` on
- * fal's protocol, in fal's body: lib/fal-protocol/webhook.ts): a POST of
+ * fal's protocol, in fal's body: lib/generation/fal-callback-body.ts): a POST of
  * `{request_id, model, status, payload | error, created_at}` signed per Standard Webhooks
  * (`webhook-id` = the delivery id, so receivers dedupe on it) with the user's webhook secret.
  * Delivered by the `deliver-callback` function with retries and backoff: at least once.

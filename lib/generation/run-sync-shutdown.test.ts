@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { beginShutdown } from "@/lib/server/shutdown";
+import { beginShutdown } from "@/lib/core/shutdown";
 import { fundedActor, jobRow, jobsOf, pathOf } from "@/test/generation";
 import { call } from "@/test/http";
 import { HANG_MS } from "@/test/wait";

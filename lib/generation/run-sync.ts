@@ -4,7 +4,7 @@ import { env } from "@/lib/core/env";
 import { DomainError } from "@/lib/core/errors";
 import { log } from "@/lib/core/logger";
 import { processWide } from "@/lib/core/process-wide";
-import { drainableRun } from "@/lib/server/shutdown";
+import { drainableRun } from "@/lib/core/shutdown";
 import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
 import { finalizeGeneration } from "./finalize";
@@ -25,7 +25,7 @@ import { isFinal, type GenerationRow } from "./types";
  *   carrying the request id to follow on `/queue`. Never a bare 500 for a job that goes on and
  *   is charged.
  * A shutdown (SIGTERM) outlasting SHUTDOWN_GRACE_MS ends the wait as the timeout does
- * (lib/server/shutdown.ts). If this process dies mid-run, the re-drive sweep hands the job over.
+ * (lib/core/shutdown.ts). If this process dies mid-run, the re-drive sweep hands the job over.
  */
 export async function runSync(
   db: Db,

@@ -1,6 +1,6 @@
 import { log } from "@/lib/core/logger";
 import { streamOpened } from "@/lib/observability/metrics";
-import { countStreamEnded, shutdownStarted } from "@/lib/server/shutdown";
+import { countStreamEnded, shutdownStarted } from "@/lib/core/shutdown";
 
 /**
  * Server-sent events in the form the WHATWG EventSource parser reads: the stream opens with a
@@ -9,7 +9,7 @@ import { countStreamEnded, shutdownStarted } from "@/lib/server/shutdown";
  * comment line goes out every `heartbeatMs` so proxies keep an idle stream open. The producer
  * returns when the stream should end; a client disconnect aborts `signal`.
  *
- * When the process shuts down (lib/server/shutdown.ts), every open stream ends at once with a
+ * When the process shuts down (lib/core/shutdown.ts), every open stream ends at once with a
  * final `reconnect` event (no id, so a reconnect resumes after the last event that did arrive),
  * and a stream opened during the shutdown gets only that event.
  */

@@ -3,7 +3,7 @@ import { env, isEnvError } from "@/lib/core/env";
 import { jobsMode } from "@/lib/jobs/mode";
 import { log } from "@/lib/core/logger";
 import { appUrlMismatch, listeningPort } from "../core/app-url";
-import { installShutdown, isShuttingDown } from "./shutdown";
+import { installShutdown, isShuttingDown } from "../core/shutdown";
 
 const globalForStart = globalThis as unknown as { __gwStarted?: Promise<void> };
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { creditTransactions, users, type TransactionType } from "@/db/schema";
-import { escapeLike } from "@/lib/catalog/list";
+import { escapeLike } from "@/lib/core/escape-like";
 import { transactionColumns, transactionView, type TransactionView } from "./list-transactions";
 
 /** `user`: a user's id (exact) or part of an e-mail address (case-insensitive). */

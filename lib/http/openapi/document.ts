@@ -5,7 +5,7 @@ import { gatewayErrorSchema, skillErrorSchema } from "@/lib/http/contracts/error
 import type { Operation, OperationResponse } from "@/lib/http/contracts/operation";
 import { type ErrorCode } from "@/lib/core/errors";
 import { gatewayErrors } from "@/lib/http/errors";
-import { mcpClientConfig, mcpServerUrl } from "@/lib/mcp/client-config";
+import { mcpClientConfig, mcpServerUrl } from "@/lib/site/mcp-client";
 import { withExplicitTypes } from "./explicit-types";
 
 /** Errors every operation of an auth mode can answer with, besides its own list. */

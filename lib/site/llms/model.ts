@@ -3,7 +3,7 @@ import { categoryLabel, skillCategoryOf } from "@/lib/catalog/categories";
 import { curlExamples } from "@/lib/catalog/curl-examples";
 import { getModelForUse } from "@/lib/catalog/get";
 import { getSkillModelSchema } from "@/lib/catalog/skill";
-import { mcpServerUrl } from "@/lib/mcp/client-config";
+import { mcpServerUrl } from "@/lib/site/mcp-client";
 import { exampleInput } from "./example-input";
 import { inline, priceText } from "./markdown";
 

@@ -2,7 +2,7 @@ import type { Executor } from "@/db/client";
 import { models } from "@/db/schema";
 import { categoryLabel } from "@/lib/catalog/categories";
 import { catalogFilter, catalogOrder } from "@/lib/catalog/list";
-import { mcpServerUrl } from "@/lib/mcp/client-config";
+import { mcpServerUrl } from "@/lib/site/mcp-client";
 import { tools } from "@/lib/mcp/tools";
 import { firstSentence, inline, priceText } from "./markdown";
 

@@ -1,5 +1,5 @@
 import { adminMoneyOperations } from "@/lib/http/contracts/admin-money";
-import { userUsage } from "@/lib/billing/admin/user-money";
+import { userUsage } from "@/lib/admin/credits/user-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

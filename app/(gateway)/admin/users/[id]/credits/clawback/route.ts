@@ -1,4 +1,4 @@
-import { adminClawbackCredits } from "@/lib/billing/admin/adjust-credits";
+import { adminClawbackCredits } from "@/lib/admin/credits/adjust-credits";
 import { adminMoneyOperations } from "@/lib/http/contracts/admin-money";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

@@ -2,7 +2,7 @@ import { describe, expect, test, vi } from "vitest";
 import { sseResponse } from "@/lib/http/sse";
 import { log } from "@/lib/core/logger";
 import { readEvents } from "@/test/sse";
-import { appUrlMismatch } from "../core/app-url";
+import { appUrlMismatch } from "./app-url";
 import { beginShutdown, drainableRun, isShuttingDown } from "./shutdown";
 
 // The process-wide drain runs once per process: this file drives one shutdown from start to end
