@@ -5,6 +5,7 @@ import { closeDb, setDbHandle } from "@/db/client";
 import { installDebitFollowUps } from "@/lib/billing/payments/after-debit";
 import { installCatalogSeed } from "@/lib/catalog/seed";
 import { resetEnv } from "@/lib/core/env";
+import { provideJobFunctions } from "@/lib/jobs/functions";
 import { openFileDatabase } from "./db";
 
 // Per test file: its own data directory (local storage, outbox) and its own database.
@@ -20,6 +21,7 @@ setDbHandle(await openFileDatabase(inject("runId"), inject("pgliteSnapshot")));
 // database opened by a test (a fresh data directory) gets the catalog's seed.
 installDebitFollowUps();
 installCatalogSeed();
+provideJobFunctions(async () => (await import("@/inngest/functions")).functions);
 
 afterAll(async () => {
   await closeDb();

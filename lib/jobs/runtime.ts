@@ -3,14 +3,15 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { getDb, type Db } from "@/db/client";
 import * as schema from "@/db/schema";
-import { inngest } from "@/lib/jobs/client";
-import { inngestHandler } from "@/inngest/handler";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/logger";
+import { inngest } from "./client";
 import { installEventSink, type EventSink } from "./event-sink";
 import { JobExecutor, type ExecutorOptions } from "./executor";
 import { jobsMode } from "./mode";
 import { handlerTransport } from "./protocol";
+import { jobFunctions } from "./functions";
+import { serveJobs } from "./serve";
 import type { FinishedRun } from "./store";
 
 /**
@@ -61,12 +62,12 @@ export function bookkeepingDb(url = env().DATABASE_URL): (() => Promise<Db>) | u
 }
 
 /** Options for an executor over the app's own functions, driven in-process. */
-export function embeddedExecutorOptions(overrides: Partial<ExecutorOptions> = {}): ExecutorOptions {
+export async function embeddedExecutorOptions(overrides: Partial<ExecutorOptions> = {}): Promise<ExecutorOptions> {
   const signingKey = inngest.signingKey;
   if (!signingKey) throw new Error("the embedded Inngest client has no signing key");
   const bookkeeping = bookkeepingDb();
   return {
-    transport: handlerTransport(inngestHandler, signingKey),
+    transport: handlerTransport(serveJobs(await jobFunctions()), signingKey),
     ...(bookkeeping ? { db: bookkeeping, eventsDb: getDb } : {}),
     concurrency: env().JOBS_CONCURRENCY,
     pollIntervalMs: env().JOBS_POLL_INTERVAL_MS,
@@ -79,7 +80,7 @@ export function embeddedExecutorOptions(overrides: Partial<ExecutorOptions> = {}
 export function startEmbeddedJobs(): Promise<JobExecutor> {
   if (jobsMode().kind !== "embedded") return Promise.reject(new Error("an Inngest server is configured; nothing to start"));
   runtime.starting ??= (async () => {
-    const executor = await JobExecutor.create(embeddedExecutorOptions());
+    const executor = await JobExecutor.create(await embeddedExecutorOptions());
     installExecutor(executor);
     executor.start();
     log.info("embedded job executor started", { functions: [...executor.registry.functions.keys()] });

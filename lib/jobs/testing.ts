@@ -1,14 +1,14 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { serve } from "inngest/next";
 import type { InngestFunction } from "inngest";
 import { getDb } from "@/db/client";
 import { jobRuns } from "@/db/schema";
-import { inngest } from "@/lib/jobs/client";
-import { functions as appFunctions } from "@/inngest/functions";
 import { isManualClock, ManualClock, type Clock } from "./clock";
 import { JobExecutor, type ExecutorOptions } from "./executor";
 import { handlerTransport } from "./protocol";
+import { inngest } from "./client";
 import { installExecutor, notifyFinished } from "./runtime";
+import { jobFunctions } from "./functions";
+import { serveJobs } from "./serve";
 import { ACTIVE, nextDueAt } from "./store";
 
 /**
@@ -26,10 +26,10 @@ import { ACTIVE, nextDueAt } from "./store";
 export async function startTestExecutor<C extends Clock = ManualClock>(
   options: { functions?: InngestFunction.Any[]; clock?: C } & Partial<Omit<ExecutorOptions, "clock">> = {},
 ) {
-  const { functions = appFunctions, clock = new ManualClock() as Clock as C, ...rest } = options;
+  const { functions = await jobFunctions(), clock = new ManualClock() as Clock as C, ...rest } = options;
   const signingKey = inngest.signingKey;
   if (!signingKey) throw new Error("tests run the embedded client; unset INNGEST_* for them");
-  const handler = serve({ client: inngest, functions, enableUnauthedSync: false });
+  const handler = serveJobs(functions);
   const executor = await JobExecutor.create({
     transport: handlerTransport(handler, signingKey),
     clock,

@@ -23,6 +23,8 @@ export function startServer(): Promise<void> {
     (await import("@/lib/billing/payments/after-debit")).installDebitFollowUps();
     // The catalog's seed models are inserted whenever the database opens (db/ does not know the catalog).
     (await import("@/lib/catalog/seed")).installCatalogSeed();
+    // The jobs runtime drives the app's functions without importing them (they sit above it).
+    (await import("@/lib/jobs/functions")).provideJobFunctions(async () => (await import("@/inngest/functions")).functions);
     reportAppUrl();
     // Usage counts held in memory (lib/rate-limit/usage-counts.ts) are written before the database closes.
     const closeDatabase = async () => {
