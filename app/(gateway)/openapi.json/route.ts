@@ -1,7 +1,7 @@
 import { systemOperations } from "@/lib/http/contracts/system";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
-import { openApiDocument } from "@/lib/http/openapi/cached";
+import { openApiDocument } from "@/lib/site/openapi/cached";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 // GET /openapi.json – the OpenAPI 3.1 document, generated from the handlers' zod schemas

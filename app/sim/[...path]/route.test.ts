@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, test } from "vitest";
-import { signedMediaUrl, type MediaSpec } from "@/lib/provider/local/media-url";
+import { signedMediaUrl, type MediaSpec } from "@/simulators/local-provider/media-url";
 import { localProvider } from "@/lib/provider/registry";
 import { call } from "@/test/http";
 import { GET, HEAD } from "./route";
@@ -72,7 +72,7 @@ describe("validation", () => {
 
 describe("documentation", () => {
   test("the media route is in the OpenAPI document", async () => {
-    const { buildOpenApiDocument } = await import("@/lib/http/openapi/document");
+    const { buildOpenApiDocument } = await import("@/lib/site/openapi/document");
     expect(buildOpenApiDocument().paths?.["/sim/{mediaPath}"]?.get?.operationId).toBe("getSimulatedMedia");
   });
 });

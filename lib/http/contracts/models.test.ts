@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildOpenApiDocument } from "@/lib/http/openapi/document";
+import { buildOpenApiDocument } from "@/lib/site/openapi/document";
 
 describe("OpenAPI covers the catalog", () => {
   test.each([

@@ -5,7 +5,7 @@ import type { ErrorCode } from "@/lib/core/errors";
 /**
  * One operation of the API: the route that serves it passes this object to its wrapper
  * (`withGateway(keyOperations.createApiKey, handler)`), which takes auth and the body, query and
- * params schemas from it, and lib/http/openapi/document.ts renders it into /openapi.json: one object, so
+ * params schemas from it, and lib/site/openapi/document.ts renders it into /openapi.json: one object, so
  * the two cannot drift.
  */
 export type Operation = {
