@@ -1,4 +1,4 @@
-import type { ListModelsQuery } from "@/lib/http/contracts/models";
+import type { ListModelsQuery } from "@/lib/catalog/list-query";
 
 /** `/catalog/fal-ai/flux/dev`: slashes stay path separators, each segment is encoded once. */
 export const modelHref = (modelId: string, query = "") => `/catalog/${modelId.split("/").map(encodeURIComponent).join("/")}${query}`;

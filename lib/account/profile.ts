@@ -2,7 +2,7 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { users } from "@/db/schema";
-import type { updateMeBody } from "@/lib/http/contracts/me";
+import type { updateMeBody } from "./profile-input";
 import { notFound } from "@/lib/core/errors";
 
 const profileColumns = {

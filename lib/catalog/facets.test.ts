@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
-import { listModelsQuery } from "@/lib/http/contracts/models";
+import { listModelsQuery } from "./list-query";
 import { catalogFacets } from "./facets";
 import { listModels } from "./list";
 

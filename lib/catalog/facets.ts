@@ -1,7 +1,7 @@
 import { desc, isNotNull, and, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { models } from "@/db/schema";
-import type { ListModelsQuery } from "@/lib/http/contracts/models";
+import type { ListModelsQuery } from "./list-query";
 import { CATEGORY_ORDER } from "./categories";
 import { catalogFilter } from "./list";
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { getDb, rawRows } from "@/db/client";
 import { catalogBenchQueries, syntheticModels } from "@/bench/scenarios/catalog-models";
 import { models } from "@/db/schema";
-import { listModelsQuery as querySchema } from "@/lib/http/contracts/models";
+import { listModelsQuery as querySchema } from "./list-query";
 import { listModels, listModelsQuery } from "./list";
 
 /**

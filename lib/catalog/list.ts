@@ -2,7 +2,7 @@ import { and, arrayContains, asc, count, desc, eq, ilike, inArray, isNotNull, or
 import { escapeLike } from "@/lib/core/escape-like";
 import type { Executor } from "@/db/client";
 import { modelEffectivePrice, models, modelSearchTrigrams } from "@/db/schema";
-import type { ListModelsQuery } from "@/lib/http/contracts/models";
+import type { ListModelsQuery } from "./list-query";
 import { CATEGORY_ORDER } from "./categories";
 import { listColumns, toListItem } from "./columns";
 

@@ -2,9 +2,9 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { and, eq, lte, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
 import type { Db, Executor } from "@/db/client";
 import { generationRequests, IDEMPOTENCY_TTL_MS, idempotencyKeys } from "@/db/schema";
-import { idempotencyHeaders } from "@/lib/http/contracts/generation";
 import { isSandbox, type Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/core/env";
 import { DomainError } from "@/lib/core/errors";
@@ -12,6 +12,25 @@ import { parseWith } from "@/lib/core/validation";
 import { untilEnded } from "./follow";
 import { failureError, stillRunningError } from "./present";
 import { isFinal, type GenerationMode, type GenerationRow } from "./types";
+
+/** The most characters an `Idempotency-Key` may have (Stripe's limit). */
+export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
+
+export const idempotencyHeaders = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(1, "Idempotency-Key must not be empty")
+    .max(IDEMPOTENCY_KEY_MAX_CHARS, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_CHARS} characters`)
+    .optional()
+    .meta({
+      description:
+        "Makes a retry safe: a repeat with the same key, by the same user, of the same request (route, model, body and " +
+        "query options) within 24 h answers with the first request's job — the same request id, no second charge or run; " +
+        "a sync repeat waits for the job like the first request. The same key with a different request is 422 " +
+        "idempotency_key_reused. Requests refused before a job existed (400, 402, 429, 503) do not keep the key. " +
+        `1–${IDEMPOTENCY_KEY_MAX_CHARS} characters (else 400 invalid_params).`,
+    }),
+});
 
 /**
  * `Idempotency-Key` on the generation-creating requests, as Stripe defines it: the first request

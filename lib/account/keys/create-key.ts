@@ -1,7 +1,7 @@
 import type { ServiceContext } from "@/lib/auth/context";
 import type { z } from "zod";
 import { apiKeys } from "@/db/schema";
-import type { createKeyBody } from "@/lib/http/contracts/keys";
+import type { createKeyBody } from "./key-input";
 import { base62, generateApiKey } from "@/lib/auth/api-key";
 
 export const newKeyId = () => `key_${base62(24)}`;

@@ -1,6 +1,6 @@
 import type { ServiceContext } from "@/lib/auth/context";
 import type { z } from "zod";
-import type { updateKeyBody } from "@/lib/http/contracts/keys";
+import type { updateKeyBody } from "./key-input";
 import { DomainError } from "@/lib/core/errors";
 import { toApiKey } from "./key-view";
 import { patchKey } from "./update-key";

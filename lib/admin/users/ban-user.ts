@@ -2,7 +2,7 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { sessions, users } from "@/db/schema";
-import type { banBody } from "@/lib/http/contracts/admin-users";
+import type { banBody } from "./inputs";
 import { DomainError, notFound } from "@/lib/core/errors";
 
 /**

@@ -2,7 +2,7 @@ import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Executor } from "@/db/client";
 import { balances, users } from "@/db/schema";
-import type { listUsersQuery } from "@/lib/http/contracts/admin-users";
+import type { listUsersQuery } from "./inputs";
 import { bannedNow } from "./banned-now";
 
 /** `%`, `_` and `\` typed by the admin are matched literally. */

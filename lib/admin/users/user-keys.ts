@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Executor } from "@/db/client";
-import type { adminUpdateKeyBody } from "@/lib/http/contracts/admin-users";
+import type { adminUpdateKeyBody } from "./inputs";
 import { desc, eq } from "drizzle-orm";
 import { apiKeys } from "@/db/schema";
 import { pendingCountsWritten, selectKeys, toAdminKeyView, toApiKey } from "@/lib/account/keys/key-view";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { userRoles } from "@/db/schema";
+import { adminUpdateKeyBody, banBody, listUsersQuery } from "@/lib/admin/users/inputs";
 import { usageWindowNames } from "@/lib/billing/usage/windows";
 import { apiKeyListSchema } from "./keys";
 import { sessionListSchema } from "./me";
@@ -7,14 +8,6 @@ import { defineOperations } from "./operation";
 
 const timestamp = z.iso.datetime();
 const credits = (description: string) => z.int().meta({ description });
-
-export const listUsersQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-  q: z.string().trim().max(64).optional().meta({ description: "Case-insensitive substring of e-mail or name" }),
-  role: z.enum(userRoles).optional(),
-  banned: z.enum(["true", "false"]).optional().meta({ description: "Only users whose ban is (or is not) in force" }),
-});
 
 export const adminUserListItem = z
   .object({
@@ -60,17 +53,6 @@ export const adminUserDetail = z
   .object({ user: adminUserSchema, balance: credits("Balance in credits"), usage: z.array(windowUsageSchema) })
   .meta({ id: "AdminUserDetail" });
 
-export const banBody = z
-  .object({
-    reason: z.string().trim().max(500).nullish(),
-    expiresAt: z.iso
-      .datetime({ offset: true })
-      .nullish()
-      .refine((v) => v == null || Date.parse(v) > Date.now(), "must be in the future")
-      .meta({ description: "When the ban lifts itself; omitted or null means indefinite" }),
-  })
-  .meta({ id: "BanUser" });
-
 export const okSchema = z.object({ ok: z.boolean() }).meta({ id: "Ok" });
 
 export const adminKeyView = z
@@ -87,22 +69,6 @@ export const adminKeyView = z
     updatedAt: timestamp,
   })
   .meta({ id: "AdminApiKey" });
-
-export const adminUpdateKeyBody = z
-  .object({
-    name: z.string().trim().min(1).max(64).optional(),
-    enabled: z.boolean().optional(),
-    metadata: z.object({ monthlyLimitRub: z.int().min(0).max(1_000_000_000).nullable() }).optional(),
-    rateLimitEnabled: z.boolean().optional(),
-    rateLimitTimeWindow: z
-      .int()
-      .min(1_000)
-      .max(30 * 86_400_000)
-      .optional(),
-    rateLimitMax: z.int().min(0).max(100_000).nullable().optional().meta({ description: "null restores the default" }),
-  })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: "Nothing to change" })
-  .meta({ id: "AdminUpdateApiKey" });
 
 export const userIdParams = z.object({ id: z.string().min(1).max(64) });
 export const userKeyParams = z.object({ id: z.string().min(1).max(64), keyId: z.string().min(1).max(64) });

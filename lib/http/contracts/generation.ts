@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { generationStatuses } from "@/db/schema/generations";
+import { idempotencyHeaders } from "@/lib/generation/idempotency";
 import { activityRecordSchema } from "./assets";
 import { booleanQuery, limitQuery, modelPathParams, offsetQuery } from "./models";
 import { defineOperations } from "./operation";
 import { RESUME, sse, streamDone, streamHeaders, streamQuery } from "./streams";
+
+// For the other generation-creating contracts (skill, fal, integrations).
+export { idempotencyHeaders };
 
 // ---- requests --------------------------------------------------------------------------------
 export const modelInputBody = z
@@ -18,25 +22,6 @@ export const queueSubmitQuery = z.object({
 });
 export const resultQuery = z.object({ passthrough: booleanQuery.default(false) });
 export const statusQuery = z.object({ logs: booleanQuery.default(false).meta({ description: "Include the runner's logs" }) });
-
-/** The most characters an `Idempotency-Key` may have (Stripe's limit). */
-export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
-
-export const idempotencyHeaders = z.object({
-  "Idempotency-Key": z
-    .string()
-    .min(1, "Idempotency-Key must not be empty")
-    .max(IDEMPOTENCY_KEY_MAX_CHARS, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_CHARS} characters`)
-    .optional()
-    .meta({
-      description:
-        "Makes a retry safe: a repeat with the same key, by the same user, of the same request (route, model, body and " +
-        "query options) within 24 h answers with the first request's job — the same request id, no second charge or run; " +
-        "a sync repeat waits for the job like the first request. The same key with a different request is 422 " +
-        "idempotency_key_reused. Requests refused before a job existed (400, 402, 429, 503) do not keep the key. " +
-        `1–${IDEMPOTENCY_KEY_MAX_CHARS} characters (else 400 invalid_params).`,
-    }),
-});
 
 export const requestPathParams = modelPathParams.extend({ requestId: z.uuid() });
 

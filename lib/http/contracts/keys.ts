@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { apiKeyModes } from "@/db/schema";
+import { createKeyBody, updateKeyBody } from "@/lib/account/keys/key-input";
 import { defineOperations } from "./operation";
 
 const timestamp = z.iso.datetime();
-const TEN_YEARS_S = 10 * 365 * 86_400;
 
 export const apiKeySchema = z
   .object({
@@ -28,22 +27,6 @@ export const apiKeySchema = z
 
 export const apiKeyListSchema = z.object({ keys: z.array(apiKeySchema) }).meta({ id: "ApiKeyList" });
 
-// Written in place in the document, not as a component: openapi-typescript makes a component's
-// defaulted fields required (right for an answer), which would force clients to send `mode`.
-export const createKeyBody = z.object({
-  name: z.string().trim().min(1).max(64),
-  expiresIn: z
-    .int()
-    .min(60)
-    .max(TEN_YEARS_S)
-    .nullish()
-    .meta({ description: "Lifetime in seconds; omitted or null means the key never expires" }),
-  mode: z
-    .enum(apiKeyModes)
-    .default("live")
-    .meta({ description: "`test` keys are the sandbox: the local simulator, never the real balance" }),
-});
-
 export const createdKeySchema = z
   .object({
     id: z.string(),
@@ -55,19 +38,6 @@ export const createdKeySchema = z
     createdAt: timestamp,
   })
   .meta({ id: "CreatedApiKey" });
-
-const monthlyLimit = z.object({ monthlyLimitRub: z.int().min(0).max(1_000_000_000).nullable() });
-
-export const updateKeyBody = z
-  .object({
-    name: z.string().trim().min(1).max(64).optional(),
-    enabled: z.boolean().optional().meta({ description: "Dashboard only, like the cap: a key cannot re-enable itself" }),
-    metadata: monthlyLimit.optional().meta({ description: "Dashboard only: a key cannot raise its own cap" }),
-  })
-  .refine((b) => b.name !== undefined || b.enabled !== undefined || b.metadata !== undefined, {
-    message: "Nothing to change: send name, enabled or metadata.monthlyLimitRub",
-  })
-  .meta({ id: "UpdateApiKey" });
 
 export const keyIdParams = z.object({ id: z.string().min(1).max(64) });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { userRoles } from "@/db/schema";
+import { updateMeBody } from "@/lib/account/profile-input";
 import { defineOperations } from "./operation";
 
 const timestamp = z.iso.datetime();
@@ -25,22 +26,6 @@ export const meResponse = z
     }),
   })
   .meta({ id: "Me" });
-
-export const updateMeBody = z
-  .object({
-    name: z.string().trim().min(1).max(100).nullable().optional(),
-    image: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .nullable()
-      .optional()
-      .meta({ description: "An http(s) URL of an avatar image, or null to remove it" }),
-    lowBalanceEmailOptOut: z.boolean().optional().meta({ description: "true stops low-balance notice e-mails" }),
-  })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: "Nothing to change: send name, image or lowBalanceEmailOptOut",
-  })
-  .meta({ id: "UpdateProfile" });
 
 export const updateMeResponse = z.object({ user: profileSchema }).meta({ id: "ProfileResult" });
 

@@ -1,4 +1,4 @@
-import { coverEditBody, coverGenerateBody } from "@/lib/http/contracts/integrations";
+import { coverEditBody, coverGenerateBody } from "./schemas";
 import { integrationAction, type IntegrationAdapter } from "../integration-action";
 import { editCover } from "./edit-cover";
 import { generateCover } from "./generate-cover";

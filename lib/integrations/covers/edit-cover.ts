@@ -1,4 +1,4 @@
-import type { CoverAnswer, CoverEditBody } from "@/lib/http/contracts/integrations";
+import type { CoverAnswer, CoverEditBody } from "./schemas";
 import { getStorage } from "@/lib/storage";
 import type { ServiceContext } from "@/lib/auth/context";
 import type { Idempotency } from "@/lib/generation/idempotency";

@@ -1,4 +1,4 @@
-import type { CoverAnswer, CoverGenerateBody } from "@/lib/http/contracts/integrations";
+import type { CoverAnswer, CoverGenerateBody } from "./schemas";
 import type { ServiceContext } from "@/lib/auth/context";
 import type { Idempotency } from "@/lib/generation/idempotency";
 import { generateCoverImage } from "./generate-cover-image";

@@ -1,5 +1,5 @@
 import { useTranslations } from "next-intl";
-import type { CoverAnswer } from "@/lib/http/contracts/integrations";
+import type { CoverAnswer } from "@/lib/integrations/covers/schemas";
 
 /** The server's answer: the stored cover, and the prompt it was generated from. */
 export function CoverResult({ answer, label }: { answer: CoverAnswer; label: string }) {

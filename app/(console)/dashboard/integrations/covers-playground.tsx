@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { COVER_LIMITS } from "@/lib/http/contracts/integrations";
+import type { COVER_LIMITS } from "@/lib/integrations/covers/schemas";
 import { GenerateCoverForm } from "./generate-cover-form";
 import { EditCoverForm } from "./edit-cover-form";
 

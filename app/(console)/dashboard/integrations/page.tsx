@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/card";
-import { COVER_LIMITS } from "@/lib/http/contracts/integrations";
+import { COVER_LIMITS } from "@/lib/integrations/covers/schemas";
 import { requireViewer } from "@/lib/auth/viewer";
 import { estimateModel } from "@/lib/catalog/estimate";
 import { env } from "@/lib/core/env";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import type { CoverAnswer } from "@/lib/http/contracts/integrations";
+import type { CoverAnswer } from "@/lib/integrations/covers/schemas";
 import { apiFetch, ApiRequestError } from "@/lib/account/api-fetch";
 
 export type GenerateInput = { artist: string; release_name: string; genre: string; text: string };

@@ -6,7 +6,7 @@ import { activity, assets, creditTransactions, generationRequests } from "@/db/s
 import { GET as getFile } from "@/app/files/[...key]/route";
 import { GET as getOpenApi } from "@/app/(gateway)/openapi.json/route";
 import { POST as upload } from "@/app/(gateway)/me/uploads/route";
-import { coverAnswer, COVER_LIMITS } from "@/lib/http/contracts/integrations";
+import { coverAnswer, COVER_LIMITS } from "@/lib/integrations/covers/schemas";
 import { getBalanceCredits, grantCredits } from "@/lib/billing/ledger/ledger";
 import { estimateModel } from "@/lib/catalog/estimate";
 import { env, resetEnv } from "@/lib/core/env";

@@ -8,7 +8,7 @@ import { Pagination } from "@/components/catalog/pagination";
 import { SearchBar } from "@/components/catalog/search-bar";
 import { PageHeader } from "@/components/ui/card";
 import { Disclosure } from "@/components/ui/disclosure";
-import { listModelsQuery } from "@/lib/http/contracts/models";
+import { listModelsQuery } from "@/lib/catalog/list-query";
 import { catalogFacets } from "@/lib/catalog/facets";
 import { listModels } from "@/lib/catalog/list";
 

@@ -8,7 +8,7 @@ import { localCategory } from "@/components/catalog/category-label";
 import { catalogHref } from "@/components/catalog/links";
 import { Playground } from "@/components/catalog/playground";
 import { PriceTag } from "@/components/catalog/price-tag";
-import { listModelsQuery } from "@/lib/http/contracts/models";
+import { listModelsQuery } from "@/lib/catalog/list-query";
 import { previewEstimate } from "@/lib/catalog/estimate";
 import { currentViewer } from "@/lib/auth/viewer";
 import { exampleKindOf } from "@/lib/catalog/example-output";

@@ -5,7 +5,7 @@ import { listState, pageHref, Pager, type SearchParams } from "@/components/dash
 import { Card, PageHeader } from "@/components/ui/card";
 import { listUsers } from "@/lib/admin/users/list-users";
 import { getFormat } from "@/lib/i18n/server";
-import { listUsersQuery } from "@/lib/http/contracts/admin-users";
+import { listUsersQuery } from "@/lib/admin/users/inputs";
 import { requireAdmin } from "@/lib/auth/viewer";
 
 export async function generateMetadata() {
