@@ -5,13 +5,15 @@ import type { Instrumentation } from "next";
  * stamps every request with its socket's address (lib/net/socket-address.ts: route handlers
  * see no socket), answers methods Next cannot route (lib/http/unknown-method.ts), validates
  * configuration and opens and migrates the database, so a bad setting stops start-up and the
- * first request does not pay for migrations.
+ * first request does not pay for migrations. The simulators (the local generation and payment
+ * providers, which lib/ does not import) are registered first, so start-up can resume their work.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   await (await import("@/lib/net/socket-address")).installSocketAddressStamp();
   // TRACE, PROPFIND, CONNECT, …: 405 in the envelope before Next answers a bare 500/400.
   await (await import("@/lib/http/unknown-method")).installUnknownMethodGuard();
+  (await import("@/simulators/register")).registerSimulators();
   const { startServer } = await import("@/lib/server/start");
   await startServer();
 }

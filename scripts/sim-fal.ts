@@ -4,7 +4,7 @@
  *
  * The local simulator behind fal's wire format, on loopback: the queue API, the Platform API's
  * model list and prices, the webhook JWKS, signed `fal_webhook` deliveries and the media files
- * (lib/provider/fal-sim, docs/providers.md). Run the app against it with the variables it prints.
+ * (tools/fal-sim, docs/providers.md). Run the app against it with the variables it prints.
  * It needs nothing from the app: webhook URLs come with each submit. Defaults come from the same
  * variables as the built-in simulator (LOCAL_PROVIDER_PROFILE, …_LATENCY_SCALE, …_ERROR_RATE,
  * …_LATENCY_MS, …_MODELS) and FAL_KEY; the port from FAL_SIM_PORT.
@@ -12,8 +12,8 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { env } from "@/lib/core/env";
-import { FalSimulator } from "@/lib/provider/fal-sim/simulator";
-import { seededRandom, simulatorSettings, type SimulatorSettings } from "@/lib/provider/local/profile";
+import { FalSimulator } from "@/tools/fal-sim/simulator";
+import { seededRandom, simulatorSettings, type SimulatorSettings } from "@/simulators/local-provider/profile";
 
 function fail(message: string): never {
   process.stderr.write(`sim:fal: ${message}\n`);

@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { creditTransactions, payments } from "@/db/schema";
 import { getBalanceCredits } from "@/lib/billing/ledger/ledger";
 import { env, resetEnv } from "@/lib/core/env";
-import { decideLocalPayment, type LocalOutcome } from "@/lib/billing/payments/local/confirm";
+import { decideLocalPayment, type LocalOutcome } from "@/simulators/local-payments/confirm";
 
 /** Sets (or, with undefined, unsets) variables and re-reads the configuration. */
 export function setEnv(vars: Record<string, string | undefined>): void {

@@ -6,6 +6,7 @@ import { installDebitFollowUps } from "@/lib/billing/payments/after-debit";
 import { installCatalogSeed } from "@/lib/catalog/seed";
 import { resetEnv } from "@/lib/core/env";
 import { provideJobFunctions } from "@/lib/jobs/functions";
+import { registerSimulators } from "@/simulators/register";
 import { openFileDatabase } from "./db";
 
 // Per test file: its own data directory (local storage, outbox) and its own database.
@@ -17,8 +18,10 @@ delete process.env.HOSTNAME;
 delete process.env.PORT;
 resetEnv();
 setDbHandle(await openFileDatabase(inject("runId"), inject("pgliteSnapshot")));
-// As lib/server/start.ts does at start-up: the ledger's debits reach the payments follow-ups, and a
+// As instrumentation.ts and lib/server/start.ts do at start-up: the simulators are registered (the
+// local generation and payment providers), the ledger's debits reach the payments follow-ups, and a
 // database opened by a test (a fresh data directory) gets the catalog's seed.
+registerSimulators();
 installDebitFollowUps();
 installCatalogSeed();
 provideJobFunctions(async () => (await import("@/inngest/functions")).functions);

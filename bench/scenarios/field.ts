@@ -21,7 +21,7 @@ import type { Scenario } from "./types";
 /**
  * Field load (issue 18): the simulator taking seconds per job, as real providers do, against the
  * gateway holding the requests, answering status polls and keeping event streams open. Latencies
- * come from the `[latency:N]` prompt marker (lib/provider/local/behaviour.ts), drawn per request
+ * come from the `[latency:N]` prompt marker (simulators/local-provider/behaviour.ts), drawn per request
  * (uniform, 100 ms steps: 101 distinct prompts, so the simulator renders 101 images and serves the
  * rest from its cache); N is the simulator's own time for that job, so a sync answer's time minus
  * N is the time the gateway added. Shapes, each beside `GET /health` of the same run:

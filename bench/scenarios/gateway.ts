@@ -8,6 +8,7 @@ import { apiKeys, users } from "@/db/schema";
 import { generateApiKey } from "@/lib/auth/api-key";
 import { grantCredits } from "@/lib/billing/ledger/ledger";
 import { rawProvider } from "@/lib/provider/registry";
+import { registerSimulators } from "@/simulators/register";
 import { load, paced as pacedLoad, percentile, type LoadResult } from "../lib/load";
 import type { Row } from "../lib/report";
 import type { Scenario } from "./types";
@@ -84,6 +85,8 @@ function assertAllOk(what: string, r: LoadResult): number {
 
 /** The simulator alone: submit then result, in-process, at a concurrency, for `seconds`. */
 async function simulatorDirect(connections: number, seconds: number) {
+  // This process is the bench's, not the server's: the simulator is registered here too.
+  registerSimulators();
   const sim = rawProvider("local");
   const times: number[] = [];
   const end = Date.now() + seconds * 1000;

@@ -6,7 +6,7 @@ import { paymentStatuses } from "./payments";
  * The `local` payment provider's own books: what a real provider keeps on its side. The app never
  * trusts a notification on its word; it re-reads the payment from here (as it re-reads YooKassa's
  * API), so these rows play the part of the remote system and are written only by
- * lib/billing/payments/local (the confirmation page and charges of saved cards).
+ * simulators/local-payments (the confirmation page and charges of saved cards).
  */
 export const localProviderPayments = pgTable(
   "local_provider_payments",

@@ -8,7 +8,7 @@ export type LocalWebhookState = (typeof localWebhookStates)[number];
  * Requests accepted by the `local` simulator provider. It behaves like a remote provider, so a
  * request it accepted must survive a restart of the process: everything that decides the outcome
  * is fixed here at submission, and status, logs and output are pure functions of this row and the
- * clock (lib/provider/local). Nothing in this table is money; the engine's own rows are the record.
+ * clock (simulators/local-provider). Nothing in this table is money; the engine's own rows are the record.
  */
 export const localProviderRequests = pgTable(
   "local_provider_requests",

@@ -1,11 +1,11 @@
 import sharp from "sharp";
 import { processWide } from "@/lib/core/process-wide";
-import { renderImage } from "@/lib/provider/local/media/image";
-import { prng, seedHex } from "@/lib/provider/local/media/random";
-import { renderEmbedding } from "@/lib/provider/local/media/text";
-import { renderWav, WAV_SAMPLE_RATE, type AudioStyle } from "@/lib/provider/local/media/wav";
-import { SizedLru } from "@/lib/provider/local/lru";
-import { outputKindOf, type OutputKind } from "@/lib/provider/local/models";
+import { renderImage } from "./example-media/image";
+import { prng, seedHex } from "./example-media/random";
+import { renderEmbedding } from "./example-media/text";
+import { renderWav, WAV_SAMPLE_RATE, type AudioStyle } from "./example-media/wav";
+import { SizedLru } from "@/lib/core/sized-lru";
+import { outputKindOf, type OutputKind } from "./example-media/output-kind";
 export { exampleImageUrl, renderedExamplePath } from "./example-url";
 
 /**

@@ -1,8 +1,8 @@
 import { env } from "@/lib/core/env";
+import { processWide } from "@/lib/core/process-wide";
 import { breakerFor, resetBreakers, type CircuitBreaker } from "./circuit-breaker";
 import { FalProvider } from "./fal";
-import { LocalProvider } from "./local/provider";
-import type { GenerationProvider, ProviderName } from "./types";
+import type { GenerationProvider, MediaBytes, ProviderName } from "./types";
 
 /**
  * Which provider runs a generation:
@@ -12,13 +12,47 @@ import type { GenerationProvider, ProviderName } from "./types";
  *   (the default).
  * The engine stores the chosen name with the job and resumes it with `providerByName`.
  *
+ * Providers are registered by name: `fal` here, `local` (the simulator, which lib/ does not
+ * import) by simulators/register.ts at start-up (instrumentation.ts, test/setup.ts, the bench).
+ * Each is built on first use, once per process.
+ *
  * The providers handed out are wrapped in their circuit breaker: queue calls (submit, status,
  * result, cancel) fail fast with `CircuitOpenError` while it is open, and their outcomes feed it.
  * Catalog calls (schema, listModels) and media reads are not queue traffic and bypass it.
  */
-type Instances = { local?: LocalProvider; fal?: FalProvider; guarded: Map<ProviderName, GenerationProvider> };
+
+/** A provider as a registration builds it; `start`/`stop` run its background work, if it has any. */
+export type ProviderInstance = GenerationProvider & { start?(): void; stop?(): void };
+
+export type ProviderRegistration = {
+  /** Builds the provider (on first use; `start` is called right after). */
+  create(): ProviderInstance;
+  /** Built and started with the server (`startProviders`): it has work owed from before a restart. */
+  startWithServer?: boolean;
+  /**
+   * Reads the bytes behind a media link this provider issued, without building the provider (the
+   * simulator renders its signed links from the URL alone); null for any other URL.
+   */
+  readMedia?(url: string): Promise<MediaBytes | null>;
+  /** The secret its Standard Webhooks are signed with (the `local` scheme of lib/provider/webhook-verify.ts). */
+  webhookSecret?(): string;
+};
+
+// Process-wide: the registration made at start-up (instrumentation.ts) must be seen by every server chunk.
+const registrations = () =>
+  processWide("provider.registrations", () => new Map<ProviderName, ProviderRegistration>([["fal", { create: () => new FalProvider() }]]));
+
+/** Registers (or replaces) the provider under `name`; a provider already built keeps running until `resetProviders`. */
+export function registerProvider(name: ProviderName, registration: ProviderRegistration): void {
+  registrations().set(name, registration);
+}
+
+/** The registration under `name`, if any (tests wrap it). */
+export const providerRegistration = (name: ProviderName): ProviderRegistration | undefined => registrations().get(name);
+
+type Instances = { built: Map<ProviderName, ProviderInstance>; guarded: Map<ProviderName, GenerationProvider> };
 const globalProviders = globalThis as unknown as { __gwProviders?: Instances };
-const instances = (): Instances => (globalProviders.__gwProviders ??= { guarded: new Map() });
+const instances = (): Instances => (globalProviders.__gwProviders ??= { built: new Map(), guarded: new Map() });
 
 export function configuredProviderName(): ProviderName {
   return env().PROVIDER;
@@ -43,41 +77,51 @@ export function providerByName(name: ProviderName): GenerationProvider {
   return guarded;
 }
 
-/** The unwrapped implementation (the simulator's media route and tests use it). */
-export function rawProvider(name: "local"): LocalProvider;
-export function rawProvider(name: "fal"): FalProvider;
-export function rawProvider(name: ProviderName): GenerationProvider;
+/** The unwrapped implementation, built (and started) on first use (tests and the bench use it). */
 export function rawProvider(name: ProviderName): GenerationProvider {
   const all = instances();
-  if (name === "local") {
-    if (!all.local) {
-      all.local = new LocalProvider();
-      all.local.start();
-    }
-    return all.local;
+  let provider = all.built.get(name);
+  if (!provider) {
+    const registration = registrations().get(name);
+    if (!registration)
+      throw new Error(`No provider is registered as "${name}" (the local simulator is registered by simulators/register.ts)`);
+    provider = registration.create();
+    all.built.set(name, provider);
+    provider.start?.();
   }
-  all.fal ??= new FalProvider();
-  return all.fal;
+  return provider;
 }
 
 export const localProvider = () => rawProvider("local");
 
 /**
- * Media bytes for a provider URL, read in-process when a provider serves it (the simulator),
- * else null: the caller downloads it under the outbound URL rules.
+ * Media bytes for a provider URL, read in-process when a registered provider serves it (the
+ * simulator renders its links), else null: the caller downloads it under the outbound URL rules.
+ * Only the registrations' readers are asked, never a provider instance: a read builds and starts
+ * no provider, so under PROVIDER=fal the media of a sandbox job (the simulator's links) is still
+ * read in-process without starting the simulator for it.
  */
-export async function fetchProviderMedia(url: string) {
-  return (await localProvider().fetchMedia(url)) ?? (await rawProvider(configuredProviderName()).fetchMedia(url));
+export async function fetchProviderMedia(url: string): Promise<MediaBytes | null> {
+  for (const registration of registrations().values()) {
+    const media = await registration.readMedia?.(url);
+    if (media) return media;
+  }
+  return null;
 }
 
-/** Start-up: resume the simulator's owed webhooks (they survive restarts). */
+/** The secret a registered provider signs its Standard Webhooks with; null when none is registered or it signs none. */
+export function providerWebhookSecret(name: ProviderName): string | null {
+  return registrations().get(name)?.webhookSecret?.() ?? null;
+}
+
+/** Start-up: build and start the providers with work owed from before a restart (the simulator's webhooks). */
 export function startProviders(): void {
-  localProvider();
+  for (const [name, registration] of registrations()) if (registration.startWithServer) rawProvider(name);
 }
 
-/** Tests: drop every instance and breaker (rebuilt from the current env on next use). */
+/** Tests: drop every instance and breaker (rebuilt from the current env on next use); registrations stay. */
 export function resetProviders(): void {
-  instances().local?.stop();
+  for (const provider of instances().built.values()) provider.stop?.();
   globalProviders.__gwProviders = undefined;
   resetBreakers();
 }

@@ -8,7 +8,7 @@ import { env, resetEnv } from "@/lib/core/env";
 import { ed25519KeyPair, FakeFal, signFalWebhook } from "@/test/servers/fal";
 import { ModelFailedError } from "./errors";
 import { FalProvider } from "./fal";
-import { localProviderSecret } from "./local/secret";
+import { localProviderSecret } from "../../simulators/local-provider/secret";
 import { JwksCache, localWebhookSigner, resetJwksCache, verifyProviderWebhook } from "./webhook-verify";
 
 let fal: FakeFal;

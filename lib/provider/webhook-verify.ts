@@ -4,7 +4,7 @@ import { z } from "zod";
 import { env } from "@/lib/core/env";
 import { DomainError } from "@/lib/core/errors";
 import { log } from "@/lib/core/logger";
-import { localProviderSecret } from "./local/secret";
+import { providerWebhookSecret } from "./registry";
 import { parseProviderWebhook, type ProviderWebhookEvent } from "./webhook-payload";
 
 /**
@@ -17,8 +17,8 @@ import { parseProviderWebhook, type ProviderWebhookEvent } from "./webhook-paylo
  *   (FAL_JWKS_URL), cached up to 24 h and re-read (at most once a minute) when a signature matches
  *   none of the cached keys, which is how a rotated key shows up.
  * - local (the simulator, which also serves sandbox keys under PROVIDER=fal): Standard Webhooks
- *   (`webhook-id`, `webhook-timestamp`, `webhook-signature`, HMAC-SHA256) with the local
- *   provider's secret.
+ *   (`webhook-id`, `webhook-timestamp`, `webhook-signature`, HMAC-SHA256) with the secret the
+ *   provider registered as `local` signs with (lib/provider/registry.ts); refused when none is.
  *
  * `webhookScheme` checks what the headers alone can tell (the scheme's headers present, the
  * timestamp fresh), so an unsigned or stale request is refused before its body is read. Any
@@ -77,7 +77,9 @@ export async function verifyProviderWebhook(raw: RawWebhook, options: VerifyOpti
     }
     return event;
   }
-  verifyLocalSignature(raw, options.localSecret ?? localProviderSecret());
+  const secret = options.localSecret ?? providerWebhookSecret("local");
+  if (!secret) throw invalid("No provider here signs Standard Webhooks");
+  verifyLocalSignature(raw, secret);
   return parseProviderWebhook("local", raw.body);
 }
 

@@ -39,7 +39,7 @@ export function startServer(): Promise<void> {
     try {
       const handle = await getDbHandle();
       log.info("database ready", { kind: handle.kind, ...(handle.port ? { pglitePort: handle.port } : {}) });
-      // Webhooks the local simulator owed before a restart are sent again (lib/provider/local).
+      // Webhooks the local simulator owed before a restart are sent again (simulators/local-provider).
       (await import("@/lib/provider/registry")).startProviders();
       // Beating from the start: sync jobs of an instance that died (this one before a restart) are taken over.
       await (await import("@/lib/generation/runners")).thisRunner();

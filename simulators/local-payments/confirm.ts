@@ -5,7 +5,7 @@ import type { Executor } from "@/db/client";
 import { localProviderPayments } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/logger";
-import { kopecksToValue } from "../amount";
+import { kopecksToValue } from "@/lib/billing/payments/amount";
 import { localPaymentOwnedBy } from "./get-local-payment";
 import { localPaymentSecret } from "./secret";
 

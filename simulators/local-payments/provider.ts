@@ -3,8 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { getDb, type Executor } from "@/db/client";
 import { localProviderPayments } from "@/db/schema";
 import { env } from "@/lib/core/env";
-import { PaymentProviderError } from "../errors";
-import type { PaymentProvider, ProviderPayment, RedirectPaymentInput, SavedMethodChargeInput } from "../provider";
+import { PaymentProviderError } from "@/lib/billing/payments/errors";
+import type { PaymentProvider, ProviderPayment, RedirectPaymentInput, SavedMethodChargeInput } from "@/lib/billing/payments/provider";
 
 type Row = typeof localProviderPayments.$inferSelect;
 

@@ -1,5 +1,5 @@
 import { log } from "@/lib/core/logger";
-import { localWebhookSigner } from "../webhook-verify";
+import { localWebhookSigner } from "@/lib/provider/webhook-verify";
 import { localProviderSecret } from "./secret";
 import type { LocalStore, Row } from "./store";
 

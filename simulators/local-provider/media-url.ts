@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { env } from "@/lib/core/env";
-import type { MediaBytes } from "../types";
+import type { MediaBytes } from "@/lib/provider/types";
 import { renderGlb } from "./media/glb";
-import { renderImage, type ImageFormat } from "./media/image";
+import { renderImage, type ImageFormat } from "@/lib/catalog/example-media/image";
 import { renderMp4, VIDEO_SIZES } from "./media/mp4";
-import { renderWav, type AudioStyle } from "./media/wav";
-import { SizedLru } from "./lru";
+import { renderWav, type AudioStyle } from "@/lib/catalog/example-media/wav";
+import { SizedLru } from "@/lib/core/sized-lru";
 import { localProviderSecret } from "./secret";
 
 /**
@@ -158,4 +158,22 @@ export async function renderMedia(spec: MediaSpec): Promise<MediaBytes> {
     }
   });
   return { bytes, contentType: contentTypeOf(spec) };
+}
+
+/**
+ * The bytes behind one of the simulator's links, read in-process (re-hosting a result); null for any
+ * other URL, or a link that is forged or expired. Any origin: the signature (not the host) proves the
+ * link is ours, so links issued under an earlier APP_URL still resolve. Needs no provider instance.
+ */
+export async function readMediaLink(url: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<MediaBytes | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (!parsed.pathname.startsWith(MEDIA_PREFIX)) return null;
+  const check = checkMediaLink(parsed.pathname, parsed.searchParams, nowSeconds);
+  if (!check.ok) return null;
+  return renderMedia(check.spec);
 }

@@ -1,5 +1,6 @@
 import type { ModelSchema } from "@/db/schema/models";
-import type { ListModelsOptions, ModelListPage, ProviderModel } from "../types";
+import type { ListModelsOptions, ModelListPage, ProviderModel } from "@/lib/provider/types";
+import { kindOfCategory, outputKindOf as kindByCategoryOrId, type OutputKind } from "@/lib/catalog/example-media/output-kind";
 import { SCHEMAS } from "./model-schemas";
 
 /**
@@ -7,45 +8,11 @@ import { SCHEMAS } from "./model-schemas";
  * simulator stands in for fal); the kind of output is chosen by the category the engine passes,
  * else by this list, else by words in the endpoint id.
  */
-export type OutputKind = "image" | "video" | "speech" | "audio" | "transcription" | "embedding" | "voice" | "mesh";
-
-const CATEGORY_KINDS: Record<string, OutputKind> = {
-  "text-to-image": "image",
-  "image-to-image": "image",
-  "text-to-video": "video",
-  "image-to-video": "video",
-  "video-to-video": "video",
-  "text-to-speech": "speech",
-  "speech-to-text": "transcription",
-  "text-to-audio": "audio",
-  "audio-to-audio": "audio",
-  music: "audio",
-  audio: "audio",
-  "voice-cloning": "voice",
-  embedding: "embedding",
-  embeddings: "embedding",
-  "3d": "mesh",
-  "image-to-3d": "mesh",
-  "text-to-3d": "mesh",
-};
-
-const KEYWORDS: [RegExp, OutputKind][] = [
-  [/embed/, "embedding"],
-  [/whisper|wizper|speech-to-text|transcri|\bstt\b/, "transcription"],
-  [/voice-clon|clone/, "voice"],
-  [/tts|text-to-speech|speech|voice/, "speech"],
-  [/3d|trellis|tripo|mesh/, "mesh"],
-  [/video|kling|veo|\bwan\b|luma|ltx|pika|runway|seedance|hailuo/, "video"],
-  [/music|audio|sound|song/, "audio"],
-];
+export type { OutputKind };
 
 export function outputKindOf(endpointId: string, category?: string | null): OutputKind {
-  const byCategory = category ? CATEGORY_KINDS[category.toLowerCase()] : undefined;
-  if (byCategory) return byCategory;
   const known = LOCAL_MODELS.find((m) => m.endpointId === endpointId);
-  if (known) return CATEGORY_KINDS[known.category]!;
-  const id = endpointId.toLowerCase();
-  return KEYWORDS.find(([re]) => re.test(id))?.[1] ?? "image";
+  return kindOfCategory(category) ?? kindOfCategory(known?.category) ?? kindByCategoryOrId(endpointId);
 }
 
 type LocalModel = Omit<ProviderModel, "status" | "thumbnailUrl" | "licenseType"> & { licenseType?: string };

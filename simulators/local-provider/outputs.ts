@@ -1,8 +1,9 @@
 import { brand } from "@/lib/core/brand";
-import type { ModelErrorDetail } from "../errors";
-import { renderEmbedding, renderTranscript } from "./media/text";
+import type { ModelErrorDetail } from "@/lib/provider/errors";
+import { renderEmbedding } from "@/lib/catalog/example-media/text";
+import { renderTranscript } from "./media/transcript";
 import { mp4FrameCount, VIDEO_SIZES } from "./media/mp4";
-import { seedHex } from "./media/random";
+import { seedHex } from "@/lib/catalog/example-media/random";
 import { contentTypeOf, fileNameOf, LIMITS, renderMedia, signedMediaUrl, type MediaLinkIssuer, type MediaSpec } from "./media-url";
 import { DEFAULT_IMAGE_SIZE, IMAGE_SIZE_PRESETS } from "@/lib/pricing/image-sizes";
 import { outputKindOf } from "./models";

@@ -1,7 +1,7 @@
 import { env, type Env } from "@/lib/core/env";
 import type { Failure } from "./behaviour";
 import type { OutputKind } from "./models";
-import { mulberry32 } from "./media/random";
+import { mulberry32 } from "@/lib/catalog/example-media/random";
 
 /**
  * How long simulated requests take and how often they fail when nothing else says so (no marker,

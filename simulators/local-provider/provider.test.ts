@@ -7,9 +7,9 @@ import { getDb } from "@/db/client";
 import { localProviderRequests } from "@/db/schema";
 import { resetEnv } from "@/lib/core/env";
 import { HANG_MS } from "@/test/wait";
-import { ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
-import type { ProviderResult } from "../types";
-import { verifyProviderWebhook } from "../webhook-verify";
+import { ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "@/lib/provider/errors";
+import type { ProviderResult } from "@/lib/provider/types";
+import { verifyProviderWebhook } from "@/lib/provider/webhook-verify";
 import { seededRandom } from "./profile";
 import { LocalProvider } from "./provider";
 

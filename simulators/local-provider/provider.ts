@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { log } from "@/lib/core/logger";
-import { describeDetail, isProviderRejected, ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
+import {
+  describeDetail,
+  isProviderRejected,
+  ModelFailedError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+} from "@/lib/provider/errors";
 import type {
   CancelResult,
   GenerationProvider,
@@ -14,10 +20,10 @@ import type {
   StatusOptions,
   SubmitRequest,
   SubmitResult,
-} from "../types";
+} from "@/lib/provider/types";
 import { behaviourOf, formatFailure } from "./behaviour";
 import { WebhookSender } from "./deliveries";
-import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "./media-url";
+import { readMediaLink } from "./media-url";
 import { listLocalModels, localModelSchema } from "./models";
 import { OutputCache } from "./output-cache";
 import type { BuiltOutput } from "./outputs";
@@ -230,18 +236,7 @@ export class LocalProvider implements GenerationProvider {
   }
 
   async fetchMedia(url: string): Promise<MediaBytes | null> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return null;
-    }
-    // Any origin: the signature (not the host) proves the link is ours, so links issued under an
-    // earlier APP_URL still resolve in-process.
-    if (!parsed.pathname.startsWith(MEDIA_PREFIX)) return null;
-    const check = checkMediaLink(parsed.pathname, parsed.searchParams, Math.floor(this.now() / 1000));
-    if (!check.ok) return null;
-    return renderMedia(check.spec);
+    return readMediaLink(url, Math.floor(this.now() / 1000));
   }
 
   /** fal's webhook body for a completed request (see ../webhook-payload). */

@@ -1,4 +1,4 @@
-import { ProviderUnavailableError } from "../errors";
+import { ProviderUnavailableError } from "@/lib/provider/errors";
 
 /**
  * Per-process attempt counts for the "fail the first N attempts" markers (`[fail:provider:2]`,

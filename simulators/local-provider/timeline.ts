@@ -1,4 +1,4 @@
-import type { ProviderLog } from "../types";
+import type { ProviderLog } from "@/lib/provider/types";
 import { parseFailure, type Failure } from "./behaviour";
 import type { Row } from "./store";
 

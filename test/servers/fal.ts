@@ -1,20 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { FalQueueServer, type FalOutcome, type FalPhase, type FalQueued, type FalSubmission } from "@/lib/provider/fal-sim/protocol";
+import { FalQueueServer, type FalOutcome, type FalPhase, type FalQueued, type FalSubmission } from "@/tools/fal-sim/protocol";
 
 /**
  * A loopback server speaking fal's protocols, for tests (notes/fal.md), with requests that move
  * only when a test says so: each status poll advances one step, `complete()` finishes one now, and
  * faults are scripted per route with `failNext(route, …actions)`. The wire format (queue, Platform
- * API, JWKS, signed webhooks) is lib/provider/fal-sim/protocol.ts, shared with `npm run sim:fal`.
+ * API, JWKS, signed webhooks) is tools/fal-sim/protocol.ts, shared with `npm run sim:fal`.
  *
  *   queue:    {base}/queue/{owner}/{app}[/{path}]          FAL_QUEUE_URL = server.queueUrl
  *   platform: {base}/v1/models, {base}/v1/models/pricing   FAL_API_URL   = server.apiUrl
  *   jwks:     {base}/.well-known/jwks.json                 FAL_JWKS_URL  = server.jwksUrl
  */
-export type { Action, RecordedCall, Route, Scripted, WebhookDelivery } from "@/lib/provider/fal-sim/protocol";
-export type { FalModelFixture } from "@/lib/provider/fal-sim/platform";
-export { falOpenApi } from "@/lib/provider/fal-sim/platform";
-export { ed25519KeyPair, signFalWebhook } from "@/lib/provider/fal-sim/signing";
+export type { Action, RecordedCall, Route, Scripted, WebhookDelivery } from "@/tools/fal-sim/protocol";
+export type { FalModelFixture } from "@/tools/fal-sim/platform";
+export { falOpenApi } from "@/tools/fal-sim/platform";
+export { ed25519KeyPair, signFalWebhook } from "@/tools/fal-sim/signing";
 
 /** What a submitted request turns into. */
 export type Behaviour = {

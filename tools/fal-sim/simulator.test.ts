@@ -2,10 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { FalProvider } from "../fal";
-import { LOCAL_MODELS, localModelSchema } from "../local/models";
-import { seededRandom, type SimulatorSettings } from "../local/profile";
-import { JwksCache, verifyProviderWebhook } from "../webhook-verify";
+import { FalProvider } from "@/lib/provider/fal";
+import { LOCAL_MODELS, localModelSchema } from "@/simulators/local-provider/models";
+import { seededRandom, type SimulatorSettings } from "@/simulators/local-provider/profile";
+import { JwksCache, verifyProviderWebhook } from "@/lib/provider/webhook-verify";
 import { FalSimulator } from "./simulator";
 
 const KEY = "sim-key-id:sim-key-secret";

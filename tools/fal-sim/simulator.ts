@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { behaviourOf, formatFailure } from "../local/behaviour";
-import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "../local/media-url";
-import { LOCAL_MODELS, localModelSchema } from "../local/models";
-import { OutputCache } from "../local/output-cache";
-import { simulatorSettings, type SimulatorSettings } from "../local/profile";
-import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, type TimelineRow } from "../local/timeline";
+import { behaviourOf, formatFailure } from "@/simulators/local-provider/behaviour";
+import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "@/simulators/local-provider/media-url";
+import { LOCAL_MODELS, localModelSchema } from "@/simulators/local-provider/models";
+import { OutputCache } from "@/simulators/local-provider/output-cache";
+import { simulatorSettings, type SimulatorSettings } from "@/simulators/local-provider/profile";
+import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, type TimelineRow } from "@/simulators/local-provider/timeline";
 import { webhookBodyOf } from "./answers";
 import { falOpenApi, type FalModelFixture } from "./platform";
 import {

@@ -1,7 +1,7 @@
 import { simOperations } from "@/lib/http/contracts/sim";
 import { withGateway } from "@/lib/http/handler";
 import { notFound } from "@/lib/core/errors";
-import { checkMediaLink, renderMedia } from "@/lib/provider/local/media-url";
+import { checkMediaLink, renderMedia } from "@/simulators/local-provider/media-url";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
 /**

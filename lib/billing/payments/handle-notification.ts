@@ -7,9 +7,8 @@ import { log } from "@/lib/core/logger";
 import { valueToKopecks } from "./amount";
 import { applyProviderPayment } from "./apply-provider-payment";
 import { isPaymentProviderError, paymentProviderDomainError } from "./errors";
-import { isLocalPaymentSecret } from "./local/secret";
 import type { ProviderName } from "./provider";
-import { paymentProvider } from "./registry";
+import { paymentProvider, paymentProviderByBearer } from "./registry";
 import { isTrustedYookassaAddress } from "./trusted-ips";
 
 export type Notification = {
@@ -24,14 +23,16 @@ export type NotificationResult = { ok: boolean; processed: boolean; reason: stri
  * Who sent the notification. YooKassa signs nothing: a notification from it must come from its
  * published address ranges (YOOKASSA_TRUSTED_IPS), checked against the client address: the
  * socket's peer, or what a proxy named by TRUST_PROXY reports (lib/net/client-address.ts). The
- * local provider sends `Authorization: Bearer <LOCAL_PAYMENT_SECRET>`. Either way the body is only
- * a hint: the payment is re-read from that provider before anything is granted.
+ * local provider sends `Authorization: Bearer <LOCAL_PAYMENT_SECRET>`, which its registration
+ * recognises (`acceptsBearer`, ./registry.ts). Either way the body is only a hint: the payment is
+ * re-read from that provider before anything is granted.
  */
 function authenticate(req: Request): ProviderName {
   const auth = req.headers.get("authorization");
   if (auth !== null) {
     const secret = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
-    if (secret && isLocalPaymentSecret(secret)) return "local";
+    const provider = secret ? paymentProviderByBearer(secret) : null;
+    if (provider) return provider;
     throw new DomainError("invalid_signature", "The notification's credentials are not valid");
   }
   if (isTrustedYookassaAddress(clientAddress(req))) return "yookassa";

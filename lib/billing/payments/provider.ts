@@ -3,7 +3,8 @@ import type { PaymentStatus } from "@/db/schema";
 /**
  * What the app needs from a payment provider (DESIGN.md "payments"): create a redirect payment,
  * read a payment back, and charge a saved card without the user. Two implementations: `yookassa`
- * (its v3 HTTP API) and `local` (the embedded simulator with an in-app confirmation page).
+ * (its v3 HTTP API) and `local` (the embedded simulator with an in-app confirmation page,
+ * simulators/local-payments, registered at start-up: ./registry.ts).
  */
 export type ProviderName = "local" | "yookassa";
 

@@ -8,7 +8,7 @@ import { generationEvents } from "@/db/schema";
 import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { localProviderSecret } from "@/lib/provider/local/secret";
+import { localProviderSecret } from "@/simulators/local-provider/secret";
 import { localWebhookSigner } from "@/lib/provider/webhook-verify";
 import { createActor } from "@/test/factories";
 import { fundedActor, jobRow, pathOf } from "@/test/generation";

@@ -1,4 +1,4 @@
-import { prng } from "./random";
+import { prng } from "@/lib/catalog/example-media/random";
 
 /** A binary glTF 2.0 file (.glb) holding one box mesh whose proportions and colour come from the seed. */
 export function renderGlb(seed: string): Uint8Array {

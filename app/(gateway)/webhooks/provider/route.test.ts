@@ -5,7 +5,7 @@ import { inboundEvents } from "@/db/schema";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { localWebhookSigner } from "@/lib/provider/webhook-verify";
-import { localProviderSecret } from "@/lib/provider/local/secret";
+import { localProviderSecret } from "@/simulators/local-provider/secret";
 import { activityOf, balanceOf, fundedActor, jobRow, ledgerOf, pathOf } from "@/test/generation";
 import { call } from "@/test/http";
 import { image } from "@/test/media";

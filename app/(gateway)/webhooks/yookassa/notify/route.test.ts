@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { inboundEvents, paymentMethods } from "@/db/schema";
 import { notificationResult } from "@/lib/http/contracts/billing";
-import { localPaymentSecret } from "@/lib/billing/payments/local/secret";
+import { localPaymentSecret } from "@/simulators/local-payments/secret";
 import { createActor } from "@/test/factories";
 import { call } from "@/test/http";
 import { balanceOf, ledgerOf, payLocally, paymentRow, setEnv, siteUrl } from "@/test/payments";

@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { viewerContext } from "@/lib/auth/viewer";
 import { getFormat } from "@/lib/i18n/server";
-import { getLocalPayment } from "@/lib/billing/payments/local/get-local-payment";
+import { getLocalPayment } from "@/simulators/local-payments/get-local-payment";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("payLocal"))("title") };

@@ -3,7 +3,7 @@ import { env } from "@/lib/core/env";
 import { withGateway } from "@/lib/http/handler";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 import { notFound } from "@/lib/core/errors";
-import { confirmLocalPayment } from "@/lib/billing/payments/local/confirm";
+import { confirmLocalPayment } from "@/simulators/local-payments/confirm";
 
 // POST /pay/local/{id}/pay|decline – the local payment provider's buttons (the payment's owner, signed in)
 export const POST = withGateway(billingOperations.decideLocalPayment, async ({ ctx, params }) => {
