@@ -14,7 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
  * The HTTP layer: the wrappers, the contracts and the document built from them, and the protocols
  * the gateway speaks over HTTP on top of the engine (its own queue and stream answers, fal's, MCP).
  */
-const HTTP_LAYER = ["lib/http/", "lib/fal-protocol/", "lib/mcp/"];
+const HTTP_LAYER = ["lib/http/", "lib/fal-protocol/", "lib/mcp/", "lib/site/"];
 /** Infrastructure db/ may use: configuration, logs and process-wide slots, which belong to no domain. */
 const DB_MAY_USE = ["lib/core/env", "lib/core/logger", "lib/core/process-wide"];
 
@@ -67,6 +67,14 @@ describe("layering", () => {
     expect(violations("db", (t) => under(t, "app/"))).toEqual([]);
   });
 
+  // The simulators (the local generation and payment providers) and the tools (the fal-protocol
+  // simulator) sit beside the product: they import lib/, and are registered at start-up
+  // (simulators/register.ts), never imported by it.
+  test("lib/ and db/ never import simulators/ or tools/", () => {
+    const outside = (t: string) => under(t, "simulators/") || under(t, "tools/");
+    expect([...violations("lib", outside), ...violations("db", outside)]).toEqual([]);
+  });
+
   // Inside lib/ a verb may hand its owner to an owner-scoped query (`keysOf(db, userId)`, which the
   // admin views share); what routes, pages and actions call always takes the context whole.
   test("one verb style: app/ passes the context, never (ctx.db, ctx.principal…)", () => {
@@ -78,5 +86,6 @@ describe("layering", () => {
     expect(sources("app").length).toBeGreaterThan(50);
     expect(sources("lib").length).toBeGreaterThan(200);
     expect(importsOf("lib/http/handler.ts")).toContain("lib/auth/resolve");
+    expect(importsOf("simulators/register.ts")).toContain("lib/provider/registry");
   });
 });

@@ -1,10 +1,9 @@
 import type { Db } from "@/db/client";
 import type { Principal } from "@/lib/auth/principal";
-import { finalizeGeneration } from "./finalize";
+import { end, providerOf, refOf } from "./lifecycle";
 import { untilEnded } from "./follow";
 import { getGenerationOrThrow } from "./get-generation";
 import { cachedModelRow } from "@/lib/catalog/get";
-import { providerOf, refOf } from "./provider-calls";
 
 /** How long a cancel that finds the job finished at its provider waits to say how it ended. */
 const SETTLING_MS = 10_000;
@@ -37,6 +36,6 @@ export async function cancelGeneration(ctx: { db: Db; principal: Principal }, id
       }
     }
   }
-  const ended = await finalizeGeneration(ctx.db, row, { kind: "cancelled" });
+  const ended = await end(ctx.db, row, { kind: "cancelled" });
   return ended.applied ? { ok: true, status: "cancelled" } : { ok: false, status: ended.row.status };
 }

@@ -1,18 +1,15 @@
 import { and, eq } from "drizzle-orm";
-import { relaxedOf, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { generationRequests, inboundEvents } from "@/db/schema";
 import { inngest } from "@/lib/jobs/client";
 import { generationProviderCompleted } from "@/lib/jobs/events";
-import { rehostResult, type WrittenAsset } from "@/lib/assets/rehost";
 import { log } from "@/lib/core/logger";
 import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/net/body";
-import { fetchProviderMedia, verifyProviderWebhook, webhookScheme, type ProviderResult, type ProviderWebhookEvent } from "@/lib/provider";
-import { progressEvent } from "./event-log";
-import { finalizeGeneration } from "./finalize";
+import { verifyProviderWebhook, webhookScheme, type ProviderWebhookEvent } from "@/lib/provider";
 import { cachedModelRow } from "@/lib/catalog/get";
-import { failureOutcome, providerOf, refOf } from "./provider-calls";
-import { NOTHING_UNRECORDED } from "./run-journal";
-import { isFinal, type GenerationOutcome, type GenerationRow } from "./types";
+import type { ModelRow } from "@/lib/catalog/columns";
+import { collect, end, openJournal, resultOf, type RunResult } from "./lifecycle";
+import { isFinal, type GenerationRow } from "./types";
 
 export type WebhookAnswer = {
   ok: boolean;
@@ -55,6 +52,7 @@ export async function handleProviderWebhook(db: Db, req: Request): Promise<Webho
   return answer;
 }
 
+/** The webhook driver of the lifecycle (lifecycle.ts): the provider's result → collect → end. */
 async function handle(db: Db, event: ProviderWebhookEvent): Promise<WebhookAnswer> {
   const [job] = await db
     .select()
@@ -64,49 +62,23 @@ async function handle(db: Db, event: ProviderWebhookEvent): Promise<WebhookAnswe
   if (!job)
     return { ok: true, status: event.body.status === "OK" ? "completed" : "failed", deduped: false, unmapped: true, assets: noAssets };
   if (isFinal(job.status)) return { ok: true, status: job.status, deduped: false, unmapped: false, assets: noAssets };
-  // The copies' `stored` marks are left to the ending's statement, as a run's journal leaves them.
-  const written: WrittenAsset[] = [];
-  const { outcome, assets } = await outcomeOfWebhook(db, job, event, written);
-  // The result was copied here (unless passthrough): the ending records `storing` before `completed`, as a run's journal does.
-  const rehosted = outcome.kind === "completed" && !job.passthrough;
-  const { row } = await finalizeGeneration(
-    db,
-    job,
-    outcome,
-    rehosted ? { ...NOTHING_UNRECORDED, events: [progressEvent("storing")], written } : NOTHING_UNRECORDED,
-  );
+  const model = (await cachedModelRow(db, job.modelId)) ?? { alias: job.modelId };
+  const journal = openJournal(db, job, model);
+  const { outcome, assets } = await collect(db, job, await resultFrom(event, job, model), journal);
+  const { row } = await end(db, job, outcome, await journal.close());
   await inngest
     .send({ name: generationProviderCompleted.name, data: { generationId: job.id } })
     .catch((error) => log.warn("could not wake the generation run", { generationId: job.id, error }));
   return { ok: true, status: row.status, deduped: false, unmapped: false, assets };
 }
 
-async function outcomeOfWebhook(
-  db: Db,
-  job: GenerationRow,
-  event: ProviderWebhookEvent,
-  written: WrittenAsset[],
-): Promise<{ outcome: GenerationOutcome; assets: WebhookAnswer["assets"] }> {
-  let result: ProviderResult;
-  if (event.outcome.kind === "completed") result = { ok: true, output: event.outcome.output };
-  else if (event.outcome.kind === "failed") result = { ok: false, error: event.outcome.error };
-  else {
-    const model = await cachedModelRow(db, job.modelId);
-    try {
-      result = await providerOf(job).result(refOf(job, model ?? { alias: job.modelId }));
-    } catch (err) {
-      return { outcome: failureOutcome(err), assets: noAssets };
-    }
+/** The result the webhook carries, or (a notice without it) the provider's, read now. */
+async function resultFrom(event: ProviderWebhookEvent, job: GenerationRow, model: Pick<ModelRow, "alias">): Promise<RunResult> {
+  if (event.outcome.kind === "completed") return { ok: true, output: event.outcome.output };
+  if (event.outcome.kind === "failed") return { ok: false, error: event.outcome.error };
+  try {
+    return await resultOf(job, model);
+  } catch (err) {
+    return { ok: false, error: err };
   }
-  if (!result.ok) return { outcome: failureOutcome(result.error), assets: noAssets };
-  // Asynchronous commits, as a run's copies (provider-calls' rehostOutput): the ending's commit makes them durable.
-  const hosted = await rehostResult(relaxedOf(db), result.output, {
-    userId: job.userId,
-    generationId: job.id,
-    falRequestId: job.providerRequestId,
-    passthrough: job.passthrough,
-    readMedia: fetchProviderMedia,
-    deferStored: (asset) => (written.push(asset), true),
-  });
-  return { outcome: { kind: "completed", providerOutput: result.output, output: hosted.output }, assets: hosted.counts };
 }

@@ -1,10 +1,7 @@
-import type { Db } from "@/db/client";
 import type { WrittenAsset } from "@/lib/assets/rehost";
-import type { ModelRow } from "@/lib/catalog/columns";
 import { log } from "@/lib/core/logger";
 import { progressEvent, type NewGenerationEvent } from "./event-log";
-import { recordSubmission } from "./provider-calls";
-import { storeProgress, type Submission } from "./store";
+import type { Submission } from "./store";
 import type { GenerationRow } from "./types";
 
 export type { Submission } from "./store";
@@ -33,10 +30,10 @@ export class RunJournal {
   private writes: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setTimeout> | null = null;
 
+  /** `record` writes progress now (lifecycle.ts recordProgress); the journal only decides when. */
   constructor(
-    private readonly db: Db,
     private readonly row: GenerationRow,
-    private readonly model: ModelRow,
+    private readonly record: (progress: Unrecorded) => Promise<void>,
     private readonly afterMs = RECORD_PROGRESS_AFTER_MS,
   ) {
     this.due();
@@ -88,9 +85,9 @@ export class RunJournal {
     const taken = this.pending;
     if (!taken.submission && taken.events.length === 0 && taken.written.length === 0) return;
     this.pending = nothing();
-    const { db, row, model } = this;
+    const { row } = this;
     this.writes = this.writes
-      .then(() => recordNow(db, row, model, taken))
+      .then(() => this.record(taken))
       .then(
         () => undefined,
         (error) => {
@@ -105,10 +102,4 @@ export class RunJournal {
         },
       );
   }
-}
-
-/** Writes a run's progress now (asynchronous commits): for a slow run, or a run handed over without an ending. */
-export async function recordNow(db: Db, row: GenerationRow, model: ModelRow, progress: Unrecorded): Promise<void> {
-  if (progress.submission) await recordSubmission(db, row, model, progress.submission, progress.events);
-  await storeProgress(db, row.id, progress.submission ? [] : progress.events, progress.written);
 }

@@ -7,10 +7,9 @@ import { processWide } from "@/lib/core/process-wide";
 import { drainableRun } from "@/lib/core/shutdown";
 import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
-import { finalizeGeneration } from "./finalize";
+import { collect, end, fail, openJournal, recordProgress, submit, waitForResult } from "./lifecycle";
 import { failureError, stillRunningError } from "./present";
-import { awaitResult, failureOutcome, outcomeOf, submitJob, withSubmission } from "./provider-calls";
-import { recordNow, RunJournal, type Unrecorded } from "./run-journal";
+import type { Unrecorded } from "./run-journal";
 import { generationById } from "./store";
 import { isFinal, type GenerationRow } from "./types";
 
@@ -118,18 +117,14 @@ async function executeInline(
 ): Promise<InlineRun> {
   let current = row;
   // A quick run (most) leaves its progress to its ending's statement; see RunJournal.
-  const journal = new RunJournal(db, row, model);
+  const journal = openJournal(db, row, model);
   // What the run left to its ending: if the ending fails, the hand-over must still record it.
   let leftToEnding: Unrecorded | null = null;
   try {
-    if (!row.providerRequestId && !isFinal(row.status)) {
-      const submission = await submitJob(row, model, { webhook: false, retries: 2, signal });
-      journal.submitted(submission);
-      current = withSubmission(row, submission);
-    }
+    current = await submit(db, row, model, { webhook: false, retries: 2, signal, journal });
     lap("submit");
     if (isFinal(current.status)) return { kind: "ended", row: current };
-    const result = await awaitResult(db, current, model, signal);
+    const result = await waitForResult(db, current, model, signal);
     if (!result) {
       // Ended meanwhile (a cancel, another instance): answered as it ended; the provider's
       // request is left to finish (or was cancelled by whoever ended the job).
@@ -139,16 +134,16 @@ async function executeInline(
       return { kind: "handed_over", reason: "handed_over" };
     }
     lap("result");
-    const outcome = await outcomeOf(db, current, result, journal);
+    const { outcome } = await collect(db, current, result, journal);
     lap("rehost");
     leftToEnding = await journal.close();
-    const final = (await finalizeGeneration(db, current, outcome, leftToEnding)).row;
+    const final = (await end(db, current, outcome, leftToEnding)).row;
     lap("finalize");
     return { kind: "ended", row: final };
   } catch (err) {
     const unrecorded = leftToEnding ?? (await journal.close());
     if (isProviderError(err) && !signal.aborted) {
-      const ended = await finalizeGeneration(db, current, failureOutcome(err), unrecorded).then(
+      const ended = await fail(db, current, err, unrecorded).then(
         (f) => f.row,
         (error) => (log.error("failed sync generation not ended; handing it to the queue", { generationId: row.id, error }), null),
       );
@@ -156,7 +151,7 @@ async function executeInline(
     }
     // Handed over: the queue function must find the provider's id, so it resumes that request
     // instead of submitting again.
-    await recordNow(db, row, model, unrecorded).catch((error) =>
+    await recordProgress(db, row, model, unrecorded).catch((error) =>
       log.warn("run progress not recorded before the hand-over", { generationId: row.id, error }),
     );
     if (!signal.aborted && !isProviderError(err))

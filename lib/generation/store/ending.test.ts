@@ -8,7 +8,7 @@ import { getModelForRun } from "@/lib/catalog/get";
 import { fundedActor } from "@/test/generation";
 import { createGeneration } from "../create-generation";
 import { progressEvent } from "../event-log";
-import { finalizeGeneration } from "../finalize";
+import { end as finalizeGeneration } from "../lifecycle";
 import type { GenerationOutcome } from "../types";
 import type { EndingPath } from "./ending";
 

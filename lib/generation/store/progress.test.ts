@@ -7,7 +7,7 @@ import { getModelForRun } from "@/lib/catalog/get";
 import { fundedActor } from "@/test/generation";
 import { createGeneration } from "../create-generation";
 import { logEvent, progressEvent, statusEvent } from "../event-log";
-import { finalizeGeneration } from "../finalize";
+import { end as finalizeGeneration } from "../lifecycle";
 import { markInProgress } from "./progress";
 
 const FLUX = "fal-ai/flux/dev";

@@ -1,0 +1,291 @@
+import { relaxedOf, type Db } from "@/db/client";
+import { rehostResult, type RehostResult } from "@/lib/assets/rehost";
+import type { ModelRow } from "@/lib/catalog/columns";
+import { env } from "@/lib/core/env";
+import { log } from "@/lib/core/logger";
+import {
+  fetchProviderMedia,
+  type GenerationProvider,
+  isCircuitOpen,
+  isModelFailed,
+  isProviderError,
+  isProviderUnavailable,
+  providerByName,
+  type ProviderName,
+  type ProviderRequestRef,
+  type ProviderResult,
+} from "@/lib/provider";
+import { endingTopic, eventHub, watch, type EventHub } from "./event-hub";
+import { logEvent, notifyGeneration, progressEvent, statusEvent, type NewGenerationEvent } from "./event-log";
+import { finalizeGeneration } from "./finalize";
+import { RunJournal, type Unrecorded } from "./run-journal";
+import {
+  appendEvents,
+  generationById,
+  generationEnded,
+  markInProgress,
+  setQueuePosition,
+  storeProgress,
+  storeSubmission,
+  type Submission,
+} from "./store";
+import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
+
+/**
+ * The life of a job at its provider, written once: submit → check → result → collect → end.
+ * Three drivers move a job through it and so write the same rows whichever carries it:
+ * - run-sync.ts, inline in a `/run` request (submit, wait for the result, collect, end);
+ * - job-steps.ts, the steps of the queued `run-generation` function (submit, check until done, result, collect, end);
+ * - provider-webhook.ts, the provider's completion callback (its result, collect, end).
+ * Each step is idempotent against the job's row: a retried step never submits twice or ends a job twice.
+ */
+
+export const providerOf = (row: Pick<GenerationRow, "provider">): GenerationProvider => providerByName(row.provider as ProviderName);
+
+export const refOf = (row: GenerationRow, model: Pick<ModelRow, "alias">): ProviderRequestRef => ({
+  endpointId: model.alias,
+  providerRequestId: row.providerRequestId!,
+});
+
+export const providerWebhookUrl = () => `${env().APP_URL.replace(/\/$/, "")}/webhooks/provider`;
+
+/** The run's record of its progress (see RunJournal): written by the ending when the run is quick. */
+export const openJournal = (db: Db, row: GenerationRow, model: Pick<ModelRow, "alias">) =>
+  new RunJournal(row, (progress) => recordProgress(db, row, model, progress));
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+
+// ── submit ────────────────────────────────────────────────────────────────────────────────────
+
+export type SubmitOptions = {
+  /** Ask the provider to call /webhooks/provider at completion (the queued driver). */
+  webhook: boolean;
+  /** Retries of a submit that surely did not arrive (429/5xx before acceptance). */
+  retries?: number;
+  signal?: AbortSignal;
+  /** The run's journal: the provider's id is kept for the ending (a quick run) instead of written now. */
+  journal?: RunJournal;
+};
+
+/**
+ * Submits the job unless it already was (a retried step, or a job taking over a sync run, reuses
+ * the stored provider id: never two runs of one job), and records the provider's id — at once, or
+ * through the run's journal. Answers the job as it then stands.
+ */
+export async function submit(db: Db, row: GenerationRow, model: ModelRow, options: SubmitOptions): Promise<GenerationRow> {
+  if (row.providerRequestId || FINAL_STATUSES.includes(row.status)) return row;
+  const submission = await sendToProvider(row, model, options);
+  if (!options.journal) return recordSubmission(db, row, model, submission);
+  options.journal.submitted(submission);
+  return { ...row, providerRequestId: submission.providerRequestId, submittedAt: submission.at, queuePosition: submission.queuePosition };
+}
+
+async function sendToProvider(row: GenerationRow, model: ModelRow, options: SubmitOptions): Promise<Submission> {
+  const provider = providerOf(row);
+  const request = {
+    endpointId: model.alias,
+    input: row.input,
+    requestId: row.id,
+    category: model.category,
+    webhookUrl: options.webhook ? providerWebhookUrl() : undefined,
+    signal: options.signal,
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const submitted = await provider.submit(request);
+      return { providerRequestId: submitted.providerRequestId, queuePosition: submitted.queuePosition ?? null, at: new Date() };
+    } catch (err) {
+      const retries = provider.retriesTransientFailures ? 0 : (options.retries ?? 0);
+      const retry = isProviderUnavailable(err) && !isCircuitOpen(err) && !err.maybeAccepted && attempt < retries;
+      if (!retry || options.signal?.aborted) throw err;
+      await sleep(Math.min(err.retryAfterMs ?? 100 * 2 ** attempt, 2_000), options.signal);
+    }
+  }
+}
+
+/**
+ * Stores the provider's id with its `submitted` event (and any `events` after it), unless the job
+ * ended (a cancel) or another worker stored its own id first: then the extra provider request is
+ * cancelled and the stored state wins.
+ */
+async function recordSubmission(
+  db: Db,
+  row: GenerationRow,
+  model: Pick<ModelRow, "alias">,
+  submission: Submission,
+  events: NewGenerationEvent[] = [progressEvent("submitted")],
+): Promise<GenerationRow> {
+  const stored = await storeSubmission(db, row.id, submission, events);
+  if (!stored) {
+    await providerOf(row)
+      .cancel({ endpointId: model.alias, providerRequestId: submission.providerRequestId })
+      .catch(() => undefined);
+    return (await generationById(db, row.id))!;
+  }
+  notifyGeneration(row.id);
+  return stored;
+}
+
+/** Writes a run's progress now (asynchronous commits): for a slow run, or a run handed over without an ending. */
+export async function recordProgress(db: Db, row: GenerationRow, model: Pick<ModelRow, "alias">, progress: Unrecorded): Promise<void> {
+  if (progress.submission) await recordSubmission(db, row, model, progress.submission, progress.events);
+  await storeProgress(db, row.id, progress.submission ? [] : progress.events, progress.written);
+}
+
+// ── check ─────────────────────────────────────────────────────────────────────────────────────
+
+export type Checked = { state: "pending" | "done"; logsSeen: number };
+
+/**
+ * Reads the provider's status of a submitted job: records its new logs, its queue position and the
+ * move to running. `done` once the provider has the result. A provider's refusal (not a transient
+ * failure, which is thrown for the caller to retry) ends the job.
+ */
+export async function check(db: Db, row: GenerationRow, model: ModelRow, logsSeen: number): Promise<Checked | "ended"> {
+  const id = row.id;
+  let status;
+  try {
+    status = await providerOf(row).status(refOf(row, model), { logs: true });
+  } catch (err) {
+    if (isProviderUnavailable(err)) throw err;
+    await fail(db, row, err);
+    return "ended";
+  }
+  const events = status.logs.slice(logsSeen).map((l) => logEvent(l.message, l.timestamp));
+  // The move to running writes its events and the new logs in its own statement.
+  const started =
+    status.status !== "IN_QUEUE" &&
+    row.status === "queued" &&
+    (await markInProgress(db, id, [statusEvent("in_progress"), progressEvent("running"), ...events]));
+  if (!started) {
+    if (status.status === "IN_QUEUE" && status.queuePosition !== row.queuePosition) {
+      await setQueuePosition(db, id, status.queuePosition);
+      events.push(statusEvent("queued", status.queuePosition == null ? {} : { queue_position: status.queuePosition }));
+    }
+    await appendEvents(db, id, events);
+  }
+  if (started || events.length) notifyGeneration(id);
+  return { state: status.status === "COMPLETED" ? "done" : "pending", logsSeen: status.logs.length };
+}
+
+// ── result ────────────────────────────────────────────────────────────────────────────────────
+
+/** The provider's result of a job it has finished (or its failure). */
+export const resultOf = (row: GenerationRow, model: Pick<ModelRow, "alias">, signal?: AbortSignal): Promise<ProviderResult> =>
+  providerOf(row).result(refOf(row, model), { signal });
+
+/** The longest pause between two asks for a result, even when the provider's hint says more. */
+export const MAX_RESULT_PAUSE_MS = 30_000;
+
+/**
+ * The inline driver's wait: asks the provider for the result, with no polling loop per request
+ * while it runs. Between asks the wait sleeps for the provider's own `retryAfterMs` hint when it
+ * gives one (the simulator says exactly when the job completes: one ask at submit, one at the end),
+ * else for a pause growing from 25 ms to 1 s (fal gives no hint for a result not ready yet; its
+ * asks are HTTP calls, not database reads). The notice of the job's ending (event-hub.ts: any
+ * instance's cancel, a webhook ending it; not the run's own progress) wakes the wait at once: one
+ * read of the job's status confirms it, and the wait answers `null` ("ended elsewhere, read the
+ * row"). Retryable provider failures are retried a few times. `hub` defaults to the process's.
+ */
+export async function waitForResult(
+  db: Db,
+  row: GenerationRow,
+  model: ModelRow,
+  signal: AbortSignal,
+  hub?: EventHub,
+): Promise<ProviderResult | null> {
+  const provider = providerOf(row);
+  const ref = refOf(row, model);
+  let delay = 25;
+  let failures = 0;
+  // Followed before the first ask, so a notice committed after it is not missed (no read).
+  const events = hub ?? (await eventHub());
+  const changes = watch(events, [endingTopic(row.id)]);
+  try {
+    await events.ready();
+    for (;;) {
+      let pause: number;
+      try {
+        return await provider.result(ref, { signal });
+      } catch (err) {
+        if (!isProviderUnavailable(err) || signal.aborted) throw err;
+        if (err.reason !== "not_ready") {
+          if (isCircuitOpen(err) || provider.retriesTransientFailures || ++failures > 3) throw err;
+          pause = Math.max(5, Math.min(err.retryAfterMs ?? delay, delay));
+        } else {
+          pause = err.retryAfterMs != null ? Math.min(Math.max(1, err.retryAfterMs), MAX_RESULT_PAUSE_MS) : delay;
+        }
+        delay = Math.min(delay * 2, 1_000);
+      }
+      const until = Date.now() + pause;
+      for (;;) {
+        const woken = await changes.wait({ signal, fallbackMs: pause, untilMs: until });
+        if (signal.aborted) signal.throwIfAborted();
+        if (woken.size === 0) break;
+        if (await generationEnded(db, row.id)) return null;
+        if (Date.now() >= until) break;
+      }
+    }
+  } finally {
+    changes.close();
+  }
+}
+
+// ── collect ───────────────────────────────────────────────────────────────────────────────────
+
+/** A provider's result, or the failure met fetching it (a model's failure, a refusal: both end the job). */
+export type RunResult = ProviderResult | { ok: false; error: unknown };
+
+export type Collected = { outcome: GenerationOutcome; assets: RehostResult<unknown>["counts"] };
+
+const NO_ASSETS: Collected["assets"] = { found: 0, uploaded: 0, failed: 0 };
+
+/**
+ * The provider's result as the outcome that ends the job; a completed one is re-hosted first
+ * (unless passthrough), its `storing` progress and the copies' `stored` marks going to the run's
+ * journal. The copies use asynchronous commits (relaxedOf): the ending's commit makes them durable
+ * with it; a PostgreSQL crash before that only makes a retry copy them again.
+ */
+export async function collect(db: Db, row: GenerationRow, result: RunResult, journal: RunJournal): Promise<Collected> {
+  if (!result.ok) return { outcome: failureOutcome(result.error), assets: NO_ASSETS };
+  if (!row.passthrough) journal.progress(progressEvent("storing"));
+  const hosted = await rehostResult(relaxedOf(db), result.output, {
+    passthrough: row.passthrough,
+    userId: row.userId,
+    generationId: row.id,
+    falRequestId: row.providerRequestId,
+    readMedia: fetchProviderMedia,
+    deferStored: journal.deferStored,
+  });
+  return { outcome: { kind: "completed", providerOutput: result.output, output: hosted.output }, assets: hosted.counts };
+}
+
+// ── end ───────────────────────────────────────────────────────────────────────────────────────
+
+/** Ends the job with its outcome: settle or refund, activity, events, callback (finalize.ts, the one ending). */
+export const end = finalizeGeneration;
+
+/** Ends the job with a provider's or model's failure (refunded). */
+export const fail = async (db: Db, row: GenerationRow, err: unknown, unrecorded?: Unrecorded) =>
+  end(db, row, failureOutcome(err), unrecorded);
+
+/** A provider or model failure as the outcome that ends the job (the charge is refunded). */
+export function failureOutcome(err: unknown): GenerationOutcome {
+  // Stopped at the provider (a cancel of ours, or the operator's): cancelled, not the model's failure.
+  if (isModelFailed(err) && err.errorType === "request_cancelled") return { kind: "cancelled" };
+  if (isModelFailed(err)) return { kind: "failed", errorCode: "generation_failed", message: err.message };
+  if (isProviderError(err)) {
+    log.warn("generation failed at the provider", { provider: err.provider, operation: err.operation, error: err.message });
+    return { kind: "failed", errorCode: "provider_error", message: err.message };
+  }
+  throw err;
+}
