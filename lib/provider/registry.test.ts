@@ -5,7 +5,16 @@ import { DomainError } from "@/lib/core/errors";
 import { FakeFal } from "@/test/servers/fal";
 import { breakerFor } from "./circuit-breaker";
 import { CircuitOpenError, ModelFailedError, ProviderRejectedError, ProviderUnavailableError, providerErrorToDomainError } from "./errors";
-import { fetchProviderMedia, providerByName, providerFor, resetProviders } from "./registry";
+import { signedMediaUrl } from "@/simulators/local-provider/media-url";
+import {
+  fetchProviderMedia,
+  providerByName,
+  providerFor,
+  providerRegistration,
+  registerProvider,
+  resetProviders,
+  type ProviderRegistration,
+} from "./registry";
 
 let fal: FakeFal;
 const saved = { ...process.env };
@@ -78,6 +87,48 @@ describe("selection", () => {
     expect(media?.contentType).toBe("image/jpeg");
     expect(media?.bytes.byteLength).toBe(result.output.images[0].file_size);
     expect(await fetchProviderMedia("https://v3.fal.media/files/x.png")).toBeNull();
+  });
+});
+
+describe("reading a result's media", () => {
+  /** The registration under `name`, counting the providers it builds, until the test ends. */
+  function countBuilds(name: "local" | "fal") {
+    const real = providerRegistration(name)!;
+    const counter = { built: 0 };
+    const counting: ProviderRegistration = {
+      ...real,
+      create: () => {
+        counter.built++;
+        return real.create();
+      },
+    };
+    registerProvider(name, counting);
+    restore.push(() => registerProvider(name, real));
+    return counter;
+  }
+  const restore: (() => void)[] = [];
+  afterEach(() => {
+    for (const undo of restore.splice(0)) undo();
+  });
+
+  test("PROVIDER=fal: the simulator's links are read in-process, and no provider is built or started for it", async () => {
+    setEnv({ PROVIDER: "fal", FAL_KEY: fal.key, FAL_QUEUE_URL: fal.queueUrl, FAL_API_URL: fal.apiUrl });
+    const local = countBuilds("local");
+    const falBuilds = countBuilds("fal");
+    // A sandbox job's output under PROVIDER=fal: a link the simulator signed.
+    const spec = { kind: "image", seed: "0123456789abcdef", width: 64, height: 48, index: 0, format: "png" } as const;
+    const link = signedMediaUrl(spec, Math.floor(Date.now() / 1000) + 3600);
+
+    const media = await fetchProviderMedia(link);
+    expect(media?.contentType).toBe("image/png");
+    expect(await fetchProviderMedia("https://v3.fal.media/files/x.png")).toBeNull();
+    expect(await fetchProviderMedia(link.replace(/sig=[0-9a-f]+/, "sig=" + "0".repeat(32)))).toBeNull();
+    expect({ local: local.built, fal: falBuilds.built }).toEqual({ local: 0, fal: 0 });
+
+    // The counters do count: a sandbox job builds the simulator (once), a live one fal.
+    providerFor({ sandbox: true });
+    providerFor({ sandbox: false });
+    expect({ local: local.built, fal: falBuilds.built }).toEqual({ local: 1, fal: 1 });
   });
 });
 
