@@ -48,6 +48,53 @@ const violations = (dir: string, forbidden: (target: string, file: string) => bo
 
 const under = (target: string, prefix: string) => target === prefix.replace(/\/$/, "") || target.startsWith(prefix);
 
+/** The unit of a repository path: `lib/<first segment>` (a file's without extension), `inngest`, `db`. */
+function unitOf(target: string): string | null {
+  const [top, second] = target.split("/");
+  if (top === "lib" && second) return `lib/${second.replace(/\.tsx?$/, "")}`;
+  return top === "inngest" || top === "db" ? top : null;
+}
+
+/** unit → the units its sources import. */
+function unitGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of ["lib", "inngest", "db"].flatMap(sources)) {
+    const from = unitOf(file)!;
+    const edges = graph.get(from) ?? graph.set(from, new Set()).get(from)!;
+    for (const to of importsOf(file).map(unitOf)) if (to && to !== from) edges.add(to);
+  }
+  return graph;
+}
+
+/** The strongly connected components of more than one unit (Tarjan), each sorted. */
+function circles(graph: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do component.push((w = stack.pop()!));
+      while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
 describe("layering", () => {
   test("app/ never imports db/", () => {
     expect(violations("app", (t) => under(t, "db/"))).toEqual([]);
@@ -82,10 +129,33 @@ describe("layering", () => {
     expect(split).toEqual([]);
   });
 
+  test("outside lib/generation, the engine is reached only through its face (lib/generation/index.ts)", () => {
+    const outside = ["app", "components", "lib", "inngest", "simulators", "tools"].flatMap((dir) =>
+      violations(dir, (t, file) => t.startsWith("lib/generation/") && !file.startsWith("lib/generation/")),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  // Each folder (or file) directly under lib/, and inngest/ and db/, is a unit; type imports count
+  // (a type is a dependency a reader must follow). The units must form layers: no circle.
+  test("no import circle between the units of lib/, inngest/ and db/", () => {
+    expect(circles(unitGraph())).toEqual([]);
+  });
+
   test("the checks see the tree (a broken walker would pass everything)", () => {
     expect(sources("app").length).toBeGreaterThan(50);
     expect(sources("lib").length).toBeGreaterThan(200);
     expect(importsOf("lib/http/handler.ts")).toContain("lib/auth/resolve");
+    expect(unitGraph().get("lib/http")).toContain("lib/auth");
+    expect(
+      circles(
+        new Map([
+          ["a", new Set(["b"])],
+          ["b", new Set(["a"])],
+          ["c", new Set(["a"])],
+        ]),
+      ),
+    ).toEqual([["a", "b"]]);
     expect(importsOf("simulators/register.ts")).toContain("lib/provider/registry");
   });
 });

@@ -10,8 +10,7 @@ import { ResultView } from "@/components/generation/media-view";
 import { RunProgress } from "@/components/generation/run-progress";
 import { RunErrorAlert } from "@/components/generation/run-error";
 import { initialRunState, isBusy, runReducer, type RunAction } from "@/components/generation/run-state";
-import type { RetryState } from "@/lib/generation/activity/get-retry-states";
-import type { RunCost } from "@/lib/generation/activity/get-run-cost";
+import type { RetryState, RunCost } from "@/lib/generation";
 import { apiFetch } from "@/lib/account/api-fetch";
 import { useFormat } from "@/lib/i18n/use-format";
 

@@ -3,8 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { EstimatePreview } from "@/lib/catalog/estimate";
-import type { RunCost } from "@/lib/generation/activity/get-run-cost";
-import type { RetryState } from "@/lib/generation/activity/get-retry-states";
+import type { RunCost, RetryState } from "@/lib/generation";
 import { useFormat } from "@/lib/i18n/use-format";
 import { CodeTabs } from "./code-tabs";
 import { PlaygroundRun } from "./playground-run";

@@ -2,7 +2,7 @@ import { useLocale, useTranslations } from "next-intl";
 import Link from "next/link";
 import { Badge } from "@/components/dashboard/ui";
 import { Card } from "@/components/ui/card";
-import type { InFlightRun } from "@/lib/generation/activity/get-retry-states";
+import type { InFlightRun } from "@/lib/generation";
 import { formatFor } from "@/lib/i18n/format";
 import { statusTone } from "./activity-filters";
 

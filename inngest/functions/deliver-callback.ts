@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { attemptCallbackDelivery, markCallbackFailed } from "@/lib/generation/callbacks";
+import { attemptCallbackDelivery, markCallbackFailed } from "@/lib/generation";
 import { inngest } from "../../lib/jobs/client";
 import { generationCallbackRequested } from "../../lib/jobs/events";
 

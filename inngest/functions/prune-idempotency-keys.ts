@@ -1,6 +1,6 @@
 import { cron } from "inngest";
 import { getDb } from "@/db/client";
-import { pruneIdempotencyKeys } from "@/lib/generation/idempotency";
+import { pruneIdempotencyKeys } from "@/lib/generation";
 import { inngest } from "../../lib/jobs/client";
 
 /**

@@ -1,6 +1,6 @@
 import { cron } from "inngest";
 import { getDb } from "@/db/client";
-import { redriveGenerations } from "@/lib/generation/redrive";
+import { redriveGenerations } from "@/lib/generation";
 import { inngest } from "../../lib/jobs/client";
 
 /** Every minute: hands unfinished jobs and owed callbacks whose driver died back to their functions. */

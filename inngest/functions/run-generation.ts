@@ -1,4 +1,4 @@
-import { checkJobStep, collectJobStep, failJob, giveUpJobStep, submitJobStep } from "@/lib/generation/job-steps";
+import { checkJobStep, collectJobStep, failJob, giveUpJobStep, submitJobStep } from "@/lib/generation";
 import { inngest } from "../../lib/jobs/client";
 import { generationProviderCompleted, generationRequested } from "../../lib/jobs/events";
 

@@ -1,5 +1,5 @@
 import { DomainError, type Issue } from "@/lib/core/errors";
-import type { GenerationRow } from "@/lib/generation/types";
+import type { GenerationRow } from "@/lib/generation";
 
 /**
  * fal's wire format for a job (docs/fal.md, notes/fal.md §2): statuses IN_QUEUE / IN_PROGRESS /

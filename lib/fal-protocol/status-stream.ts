@@ -2,19 +2,12 @@ import { eq } from "drizzle-orm";
 import { generationRequests } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { env } from "@/lib/core/env";
-import { eventHub, generationTopic, watch } from "@/lib/generation/event-hub";
-import { follow } from "@/lib/generation/follow";
-import { logsOf } from "@/lib/generation/logs";
-import { takeStreamSlot } from "@/lib/generation/stream-slots";
-import { isFinal, type GenerationRow } from "@/lib/generation/types";
+import { follow, until, logsOf, takeStreamSlot, isFinal, type GenerationRow } from "@/lib/generation";
 import { httpStatusOf } from "@/lib/http/errors";
 import { falBodyOf } from "./errors";
 import { falLogs, falStatus } from "./render";
 import { falSse } from "./sse";
 import { idHeader, queueBaseOf, type FalVia } from "./urls";
-
-/** Holding a poll without change notices: re-read the job this often. */
-const POLL_MS = 1_000;
 
 export async function reload(ctx: ServiceContext, id: string): Promise<GenerationRow> {
   const [row] = await ctx.db.select().from(generationRequests).where(eq(generationRequests.id, id)).limit(1);
@@ -28,8 +21,7 @@ const stateOf = (row: GenerationRow, logs: number) => `${row.status}:${row.queue
  * position, a new log line with `logs`) or FAL_STATUS_HOLD_MS pass, then answered. fal's JS client
  * polls every 500 ms; held, a job costs its key a request per change or per hold instead of two a
  * second, so following a job no longer uses up the key's hourly limit. The hold is woken by the
- * job's change notices (lib/generation/event-hub.ts) and reads nothing in between; without
- * notices it re-reads every second.
+ * job's change notices (`until`, lib/generation/follow.ts) and reads nothing in between.
  */
 export async function heldStatus(
   ctx: ServiceContext,
@@ -37,27 +29,12 @@ export async function heldStatus(
   withLogs: boolean,
   signal: AbortSignal,
 ): Promise<{ row: GenerationRow; logs: { message: string; timestamp: string }[] | null }> {
-  let row = first;
-  let logs = withLogs ? await logsOf(ctx.db, row.id) : null;
+  const read = async () => ({ row: await reload(ctx, first.id), logs: withLogs ? await logsOf(ctx.db, first.id) : null });
   const hold = env().FAL_STATUS_HOLD_MS;
-  if (isFinal(row.status) || hold <= 0) return { row, logs };
-  const deadline = Date.now() + hold;
-  const before = stateOf(row, logs?.length ?? 0);
-  const hub = await eventHub();
-  const changes = watch(hub, [generationTopic(row.id)]);
-  try {
-    await hub.ready();
-    // Read once more now that notices are followed: a change just before is not missed.
-    for (;;) {
-      row = await reload(ctx, row.id);
-      logs = withLogs ? await logsOf(ctx.db, row.id) : null;
-      if (stateOf(row, logs?.length ?? 0) !== before || Date.now() >= deadline || signal.aborted) break;
-      await changes.wait({ signal, fallbackMs: POLL_MS, untilMs: deadline });
-    }
-  } finally {
-    changes.close();
-  }
-  return { row, logs };
+  const logs = withLogs ? await logsOf(ctx.db, first.id) : null;
+  if (isFinal(first.status) || hold <= 0) return { row: first, logs };
+  const before = stateOf(first, logs?.length ?? 0);
+  return until(first.id, read, ({ row, logs }) => stateOf(row, logs?.length ?? 0) !== before, { deadlineMs: Date.now() + hold, signal });
 }
 
 /**

@@ -1,4 +1,3 @@
-import { EventEmitter } from "node:events";
 import { and, asc, desc, eq, gt, inArray, lte } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { generationEvents } from "@/db/schema";
@@ -6,8 +5,7 @@ import { generationEvents } from "@/db/schema";
 /**
  * generation_events is the source of every stream (SSE) about a job: status changes, provider
  * logs and gateway progress, in order. They are written by the generation store (store/events.ts
- * says how their order holds); a trigger then NOTIFYs every instance at commit (event-hub.ts), and
- * `notifyGeneration` wakes this process's other waiters at once.
+ * says how their order holds); a trigger then NOTIFYs every instance at commit (event-hub.ts).
  */
 export type GenerationEventKind = "status" | "log" | "progress";
 export type ProgressStage = "queued" | "submitted" | "running" | "storing" | "completed" | "failed" | "cancelled";
@@ -75,33 +73,4 @@ export async function logsUpTo(db: Executor, generationId: string, seq: number):
     .where(and(eq(generationEvents.generationId, generationId), eq(generationEvents.kind, "log"), lte(generationEvents.seq, seq)))
     .orderBy(asc(generationEvents.seq));
   return rows.map((r) => ({ message: String(r.data.message), timestamp: String(r.data.timestamp) }));
-}
-
-const globalBus = globalThis as unknown as { __gwGenerationBus?: EventEmitter };
-const bus = () => {
-  if (!globalBus.__gwGenerationBus) {
-    globalBus.__gwGenerationBus = new EventEmitter();
-    globalBus.__gwGenerationBus.setMaxListeners(0);
-  }
-  return globalBus.__gwGenerationBus;
-};
-
-/** Wakes streams and sync waiters of this job in this process (call after the rows are committed). */
-export function notifyGeneration(generationId: string): void {
-  bus().emit(generationId);
-}
-
-/** Resolves at the next notification for the job, after `ms`, or when `signal` aborts. */
-export function waitForGenerationNotice(generationId: string, ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      bus().off(generationId, done);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    bus().once(generationId, done);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -4,7 +4,7 @@ import { quoteForOutput } from "@/lib/pricing/pricing";
 import { cachedModelRow } from "@/lib/catalog/get";
 import type { Db } from "@/db/client";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
-import { notifyGeneration, progressEvent, statusEvent } from "./event-log";
+import { progressEvent, statusEvent } from "./event-log";
 import { bumpPopularity } from "./popularity";
 import { NOTHING_UNRECORDED, type Unrecorded } from "./run-journal";
 import { generationById, writeEnding, type Ended, type EndingPath } from "./store";
@@ -50,10 +50,9 @@ export async function finalizeGeneration(
   return afterFinal(db, job, await writeEnding(db, ending, path));
 }
 
-/** After the ending committed (or lost to another ending): wake waiters, count, queue the callback. */
+/** After the ending committed (or lost to another ending; its trigger has told the waiters): count, queue the callback. */
 async function afterFinal(db: Db, job: GenerationRow, result: Ended): Promise<Finalized> {
   if (!result) return { applied: false, row: (await generationById(db, job.id)) ?? job };
-  notifyGeneration(job.id);
   countGeneration(result.row.modelId, result.row.status);
   if (result.row.status === "completed") bumpPopularity(result.row.modelId);
   if (result.deliveryId) {

@@ -107,29 +107,44 @@ export async function* follow(db: Db, jobId: string, options: FollowOptions = {}
   }
 }
 
-/** How often `untilEnded` re-reads the job when change notices are not arriving. */
-const ENDING_POLL_MS = 1_000;
+/** How often `until` re-reads when change notices are not arriving. */
+const UNTIL_POLL_MS = 1_000;
 
 /**
- * Waits until the job ends (on any instance: the ending's notice wakes it, then one read), until
- * `deadlineMs`, or until `signal` aborts; answers the job as it then stands (null if it is gone).
- * It follows only the ending's notices (`e:<id>`), not every progress event of the job.
+ * Waits until `done(state)` holds, reading the job's state with `read` at the start and after each
+ * of its change notices (any event of the job, or with `on: "ending"` only its ending), until
+ * `deadlineMs` or until `signal` aborts; answers the state last read. Without notices it re-reads
+ * every second. Listening starts before the first read, so nothing committed in between is missed.
  */
-export async function untilEnded(
-  db: Db,
-  id: string,
-  { deadlineMs, signal }: { deadlineMs: number; signal?: AbortSignal },
-): Promise<GenerationRow | null> {
+export async function until<T>(
+  jobId: string,
+  read: () => Promise<T>,
+  done: (state: T) => boolean,
+  { deadlineMs, signal, on = "changes" }: { deadlineMs: number; signal?: AbortSignal; on?: "changes" | "ending" },
+): Promise<T> {
   const hub = await eventHub();
-  const changes = watch(hub, [endingTopic(id)]);
+  const changes = watch(hub, [on === "ending" ? endingTopic(jobId) : generationTopic(jobId)]);
   try {
     await hub.ready();
     for (;;) {
-      const row = await generationById(db, id);
-      if (!row || isFinal(row.status) || Date.now() >= deadlineMs || signal?.aborted) return row;
-      await changes.wait({ signal, fallbackMs: ENDING_POLL_MS, untilMs: deadlineMs });
+      const state = await read();
+      if (done(state) || Date.now() >= deadlineMs || signal?.aborted) return state;
+      await changes.wait({ signal, fallbackMs: UNTIL_POLL_MS, untilMs: deadlineMs });
     }
   } finally {
     changes.close();
   }
 }
+
+/**
+ * Waits until the job ends (on any instance: the ending's notice wakes it, then one read), until
+ * `deadlineMs`, or until `signal` aborts; answers the job as it then stands (null if it is gone).
+ * It follows only the ending's notices, not every progress event of the job.
+ */
+export const untilEnded = (db: Db, id: string, options: { deadlineMs: number; signal?: AbortSignal }): Promise<GenerationRow | null> =>
+  until(
+    id,
+    () => generationById(db, id),
+    (row) => !row || isFinal(row.status),
+    { ...options, on: "ending" },
+  );

@@ -16,7 +16,7 @@ import {
   type ProviderResult,
 } from "@/lib/provider";
 import { endingTopic, eventHub, watch, type EventHub } from "./event-hub";
-import { logEvent, notifyGeneration, progressEvent, statusEvent, type NewGenerationEvent } from "./event-log";
+import { logEvent, progressEvent, statusEvent, type NewGenerationEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
 import { RunJournal, type Unrecorded } from "./run-journal";
 import {
@@ -131,7 +131,6 @@ async function recordSubmission(
       .catch(() => undefined);
     return (await generationById(db, row.id))!;
   }
-  notifyGeneration(row.id);
   return stored;
 }
 
@@ -173,7 +172,6 @@ export async function check(db: Db, row: GenerationRow, model: ModelRow, logsSee
     }
     await appendEvents(db, id, events);
   }
-  if (started || events.length) notifyGeneration(id);
   return { state: status.status === "COMPLETED" ? "done" : "pending", logsSeen: status.logs.length };
 }
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ServiceContext } from "@/lib/auth/context";
-import type { Idempotency } from "@/lib/generation/idempotency";
+import type { Idempotency } from "@/lib/generation";
 
 export type IntegrationAction = {
   /** The JSON body; failures answer 400 invalid_body with issues. */

@@ -1,4 +1,4 @@
-import { idempotencyOf } from "@/lib/generation/idempotency";
+import { idempotencyOf } from "@/lib/generation";
 import { parseWith } from "@/lib/core/validation";
 import type { ServiceContext } from "@/lib/auth/context";
 import { resolveIntegration } from "./registry";

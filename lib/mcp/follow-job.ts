@@ -1,7 +1,4 @@
-import type { StoredGenerationEvent } from "@/lib/generation/event-log";
-import { follow } from "@/lib/generation/follow";
-import { getGenerationOrThrow } from "@/lib/generation/get-generation";
-import type { GenerationRow } from "@/lib/generation/types";
+import { type StoredGenerationEvent, follow, getGenerationOrThrow, type GenerationRow } from "@/lib/generation";
 import type { ToolCall } from "./tool";
 
 const STAGES: Record<string, string> = {

@@ -3,7 +3,7 @@ import type { ContentBlock } from "@modelcontextprotocol/server";
 import { and, eq } from "drizzle-orm";
 import { assets } from "@/db/schema";
 import { findMediaUrls } from "@/lib/assets/media-refs";
-import type { GenerationRow } from "@/lib/generation/types";
+import type { GenerationRow } from "@/lib/generation";
 import { log } from "@/lib/core/logger";
 import { currentStorage } from "@/lib/storage";
 

@@ -1,6 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { skillResult } from "@/lib/generation/present";
-import type { GenerationRow } from "@/lib/generation/types";
+import { skillResult, type GenerationRow } from "@/lib/generation";
 import { resultMedia, type MediaFile } from "./inline-media";
 import type { ToolCall } from "./tool";
 

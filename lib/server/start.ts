@@ -42,7 +42,7 @@ export function startServer(): Promise<void> {
       // Webhooks the local simulator owed before a restart are sent again (simulators/local-provider).
       (await import("@/lib/provider/registry")).startProviders();
       // Beating from the start: sync jobs of an instance that died (this one before a restart) are taken over.
-      await (await import("@/lib/generation/runners")).thisRunner();
+      await (await import("@/lib/generation")).thisRunner();
     } catch (err) {
       // Keep serving: /health reports the database as down and requests retry opening it.
       log.error("database unavailable at start-up", { error: err });

@@ -1,8 +1,7 @@
 "use server";
 
 import { viewerContext } from "@/lib/auth/viewer";
-import { getRunCost, type RunCost } from "@/lib/generation/activity/get-run-cost";
-import { getRetryStates, type RetryState } from "@/lib/generation/activity/get-retry-states";
+import { getRunCost, type RunCost, getRetryStates, type RetryState } from "@/lib/generation";
 import { isDomainError } from "@/lib/core/errors";
 
 /**

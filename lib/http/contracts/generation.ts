@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { generationStatuses } from "@/db/schema/generations";
-import { idempotencyHeaders } from "@/lib/generation/idempotency";
+import { idempotencyHeaders } from "@/lib/generation";
 import { activityRecordSchema } from "./assets";
 import { booleanQuery, limitQuery, modelPathParams, offsetQuery } from "./models";
 import { defineOperations } from "./operation";

@@ -4,10 +4,7 @@ import { json } from "@/lib/http/json";
 import { lastEventIdOf } from "@/lib/http/sse";
 import type { SQL } from "drizzle-orm";
 import { parseQueuePath, type QueuePath } from "@/lib/http/model-path";
-import { cancelGeneration } from "@/lib/generation/cancel-generation";
-import { generationReadFor, getGenerationOrThrow } from "@/lib/generation/get-generation";
-import { failureError, gatewayResult, queueUrls, statusBody } from "@/lib/generation/present";
-import { logsOf } from "@/lib/generation/logs";
+import { cancelGeneration, generationReadFor, getGenerationOrThrow, failureError, gatewayResult, queueUrls, statusBody, logsOf } from "@/lib/generation";
 import { gatewayProgressStream, gatewayStatusStream } from "./streams";
 
 type RequestPath = Exclude<QueuePath, { kind: "submit" }>;

@@ -5,11 +5,7 @@ import { generationRequests } from "@/db/schema";
 import { type DomainError } from "@/lib/core/errors";
 import { skillCodeOf } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
-import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent } from "@/lib/generation/event-log";
-import { follow } from "@/lib/generation/follow";
-import { skillResult, statusBody } from "@/lib/generation/present";
-import { takeStreamSlot } from "@/lib/generation/stream-slots";
-import { isFinal, type GenerationRow } from "@/lib/generation/types";
+import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent, follow, skillResult, statusBody, takeStreamSlot, isFinal, type GenerationRow } from "@/lib/generation";
 
 /**
  * SSE streams of a job, fed by its event log (generation_events). Each event's `id:` is the `seq`

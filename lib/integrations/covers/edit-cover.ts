@@ -1,7 +1,7 @@
 import type { CoverAnswer, CoverEditBody } from "./schemas";
 import { getStorage } from "@/lib/storage";
 import type { ServiceContext } from "@/lib/auth/context";
-import type { Idempotency } from "@/lib/generation/idempotency";
+import type { Idempotency } from "@/lib/generation";
 import { loadImage } from "../load-image";
 import { storeCover } from "../store-cover";
 import { overlayCoverText } from "../text-overlay/overlay-cover-text";

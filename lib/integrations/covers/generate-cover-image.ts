@@ -1,8 +1,7 @@
 import { env } from "@/lib/core/env";
-import { runGeneration } from "@/lib/generation/run-generation";
+import { runGeneration, type Idempotency } from "@/lib/generation";
 import { DomainError } from "@/lib/core/errors";
 import type { ServiceContext } from "@/lib/auth/context";
-import type { Idempotency } from "@/lib/generation/idempotency";
 
 /** Square, cover-sized: 1024×1024 on fal's image models (and on the simulator). */
 export const COVER_IMAGE_INPUT = { image_size: "square_hd", num_images: 1 } as const;

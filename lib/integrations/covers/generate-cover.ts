@@ -1,6 +1,6 @@
 import type { CoverAnswer, CoverGenerateBody } from "./schemas";
 import type { ServiceContext } from "@/lib/auth/context";
-import type { Idempotency } from "@/lib/generation/idempotency";
+import type { Idempotency } from "@/lib/generation";
 import { generateCoverImage } from "./generate-cover-image";
 import { buildCoverPrompt } from "./prompt";
 

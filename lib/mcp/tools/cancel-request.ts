@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cancelGeneration } from "@/lib/generation/cancel-generation";
+import { cancelGeneration } from "@/lib/generation";
 import { dataResult, defineTool } from "../tool";
 
 export const cancelRequest = defineTool({

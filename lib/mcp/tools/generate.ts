@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { failureError } from "@/lib/generation/present";
-import { startGeneration } from "@/lib/generation/start-generation";
+import { failureError, startGeneration } from "@/lib/generation";
 import { DomainError, isDomainError } from "@/lib/core/errors";
 import { followJob } from "../follow-job";
 import { jobResult, MAX_WAIT_SECONDS } from "../job-result";

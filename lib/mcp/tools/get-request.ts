@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getGenerationOrThrow } from "@/lib/generation/get-generation";
+import { getGenerationOrThrow } from "@/lib/generation";
 import { followJob } from "../follow-job";
 import { jobResult, MAX_WAIT_SECONDS } from "../job-result";
 import { defineTool } from "../tool";

@@ -1,5 +1,5 @@
 import { generationOperations } from "@/lib/http/contracts/generation";
-import { listActivity } from "@/lib/generation/list-activity";
+import { listActivity } from "@/lib/generation";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

@@ -1,8 +1,6 @@
 import { generationOperations as ops, resultQuery, statusQuery } from "@/lib/http/contracts/generation";
-import { checkCallbackUrl } from "@/lib/generation/callbacks";
-import { idempotencyOf } from "@/lib/generation/idempotency";
+import { checkCallbackUrl, idempotencyOf, startGeneration } from "@/lib/generation";
 import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/http/generation/queue-requests";
-import { startGeneration } from "@/lib/generation/start-generation";
 import { DomainError, notFound } from "@/lib/core/errors";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

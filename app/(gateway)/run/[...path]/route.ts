@@ -1,7 +1,5 @@
 import { generationOperations } from "@/lib/http/contracts/generation";
-import { idempotencyOf } from "@/lib/generation/idempotency";
-import { gatewayResult } from "@/lib/generation/present";
-import { startGeneration } from "@/lib/generation/start-generation";
+import { idempotencyOf, gatewayResult, startGeneration } from "@/lib/generation";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";

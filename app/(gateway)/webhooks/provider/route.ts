@@ -1,4 +1,4 @@
-import { handleProviderWebhook } from "@/lib/generation/provider-webhook";
+import { handleProviderWebhook } from "@/lib/generation";
 import { providerWebhookOperations } from "@/lib/http/contracts/provider-webhook";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

@@ -1,8 +1,5 @@
 import { skillGenerationOperations } from "@/lib/http/contracts/skill-generation";
-import { checkCallbackUrl } from "@/lib/generation/callbacks";
-import { idempotencyOf } from "@/lib/generation/idempotency";
-import { skillQueued, skillResult } from "@/lib/generation/present";
-import { startGeneration } from "@/lib/generation/start-generation";
+import { checkCallbackUrl, idempotencyOf, skillQueued, skillResult, startGeneration } from "@/lib/generation";
 import { DomainError, isDomainError } from "@/lib/core/errors";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";

@@ -3,9 +3,8 @@ import { ACTIVITY_PAGE_SIZE, filtersFrom } from "@/components/generation/activit
 import { PageHeader } from "@/components/ui/card";
 import { activityQuery } from "@/lib/http/contracts/generation";
 import { requireViewer } from "@/lib/auth/viewer";
-import { listActivity } from "@/lib/generation/list-activity";
+import { listActivity, listInFlightRuns } from "@/lib/generation";
 import { InFlightRuns } from "@/components/generation/in-flight-runs";
-import { listInFlightRuns } from "@/lib/generation/activity/get-retry-states";
 import { listKeys } from "@/lib/account/keys/list-keys";
 import { ActivityList } from "../activity-list";
 

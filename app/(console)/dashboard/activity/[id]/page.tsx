@@ -9,8 +9,7 @@ import { assetMedia, type MediaItem } from "@/components/generation/result-media
 import { Alert, Badge, cellClass, Table } from "@/components/dashboard/ui";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireViewer } from "@/lib/auth/viewer";
-import { getActivityDetail } from "@/lib/generation/activity/get-activity-detail";
-import { getRetryStates, type RetryState } from "@/lib/generation/activity/get-retry-states";
+import { getActivityDetail, getRetryStates, type RetryState } from "@/lib/generation";
 import { isDomainError } from "@/lib/core/errors";
 import { getFormat } from "@/lib/i18n/server";
 

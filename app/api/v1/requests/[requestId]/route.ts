@@ -1,6 +1,5 @@
 import { skillGenerationOperations } from "@/lib/http/contracts/skill-generation";
-import { getGenerationOrThrow } from "@/lib/generation/get-generation";
-import { skillResult } from "@/lib/generation/present";
+import { getGenerationOrThrow, skillResult } from "@/lib/generation";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";

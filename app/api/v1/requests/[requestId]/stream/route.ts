@@ -1,5 +1,5 @@
 import { skillGenerationOperations } from "@/lib/http/contracts/skill-generation";
-import { getGenerationOrThrow } from "@/lib/generation/get-generation";
+import { getGenerationOrThrow } from "@/lib/generation";
 import { skillStream } from "@/lib/http/generation/streams";
 import { withSkill } from "@/lib/http/handler";
 import { lastEventIdOf } from "@/lib/http/sse";
