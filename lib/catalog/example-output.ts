@@ -11,10 +11,10 @@ export { exampleImageUrl, renderedExamplePath } from "./example-url";
 /**
  * Every model shows an example output on its catalog card and page. An admin may set one (the
  * model's `thumbnailUrl`: any http(s) URL or a path of this app); otherwise the app renders one
- * with the local simulator's own media for the model's kind of output — a picture for image
- * models, a poster frame for video, a waveform for audio and speech, a vector plot for
- * embeddings, a wireframe for 3D — served at `/examples/{modelId}` and cached, so the catalog
- * needs no network. The seed catalog's `/thumbnails/*.svg` are placeholders, not examples.
+ * with the media renderers of ./example-media (the local simulator renders with them too) for the
+ * model's kind of output — a picture for image models, a poster frame for video, a waveform for
+ * audio and speech, a vector plot for embeddings, a wireframe for 3D — served at
+ * `/examples/{modelId}` and cached, so the catalog needs no network. The seed catalog's `/thumbnails/*.svg` are placeholders, not examples.
  */
 export const EXAMPLE_WIDTH = 480;
 export const EXAMPLE_HEIGHT = 300;

@@ -4,7 +4,8 @@ import type { ModelFailedError } from "./errors";
 /**
  * The provider layer: what the generation engine needs from whoever actually runs a model. Two
  * implementations: `fal` (fal's queue API over HTTP) and `local` (the built-in simulator used by
- * the embedded default and by sandbox keys). The shapes follow fal's queue protocol, because that
+ * the embedded default and by sandbox keys, simulators/local-provider, registered at start-up:
+ * ./registry.ts). The shapes follow fal's queue protocol, because that
  * is the protocol the engine speaks upstream; see ../../shared/notes/fal.md.
  *
  * Every method either returns or throws a `ProviderError` (./errors): `ProviderUnavailableError`
