@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import type { Principal } from "@/lib/auth/principal";
 import type { DomainError } from "@/lib/core/errors";
-import { endingTopic, eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch } from "./event-hub";
+import { endingTopic, eventHub, generationTopic, keyTopic, sessionTopic, userTopic, watch, type EventHub, type Watch } from "./event-hub";
 import { EVENTS_PAGE, eventsAfter, type GenerationEventKind, type StoredGenerationEvent } from "./event-log";
 import { generationById } from "./store";
 import { callerStanding } from "./stream-standing";
@@ -122,10 +122,8 @@ export async function until<T>(
   done: (state: T) => boolean,
   { deadlineMs, signal, on = "changes" }: { deadlineMs: number; signal?: AbortSignal; on?: "changes" | "ending" },
 ): Promise<T> {
-  const hub = await eventHub();
-  const changes = watch(hub, [on === "ending" ? endingTopic(jobId) : generationTopic(jobId)]);
+  const changes = await watchJob(jobId, { on });
   try {
-    await hub.ready();
     for (;;) {
       const state = await read();
       if (done(state) || Date.now() >= deadlineMs || signal?.aborted) return state;
@@ -148,3 +146,20 @@ export const untilEnded = (db: Db, id: string, options: { deadlineMs: number; si
     (row) => !row || isFinal(row.status),
     { ...options, on: "ending" },
   );
+
+/**
+ * The notices of one job's changes (or only of its ending), listening once this resolves: for a
+ * waiter that checks something else between notices (the sync run asks its provider). `hub`
+ * defaults to the process's (tests pass their own). Close it when done.
+ */
+export async function watchJob(jobId: string, { on = "changes", hub }: { on?: "changes" | "ending"; hub?: EventHub } = {}): Promise<Watch> {
+  const events = hub ?? (await eventHub());
+  const changes = watch(events, [on === "ending" ? endingTopic(jobId) : generationTopic(jobId)]);
+  try {
+    await events.ready();
+  } catch (err) {
+    changes.close();
+    throw err;
+  }
+  return changes;
+}

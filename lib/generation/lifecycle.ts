@@ -15,9 +15,10 @@ import {
   type ProviderRequestRef,
   type ProviderResult,
 } from "@/lib/provider";
-import { endingTopic, eventHub, watch, type EventHub } from "./event-hub";
+import type { EventHub } from "./event-hub";
 import { logEvent, progressEvent, statusEvent, type NewGenerationEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
+import { watchJob } from "./follow";
 import { RunJournal, type Unrecorded } from "./run-journal";
 import {
   appendEvents,
@@ -206,10 +207,8 @@ export async function waitForResult(
   let delay = 25;
   let failures = 0;
   // Followed before the first ask, so a notice committed after it is not missed (no read).
-  const events = hub ?? (await eventHub());
-  const changes = watch(events, [endingTopic(row.id)]);
+  const changes = await watchJob(row.id, { on: "ending", hub });
   try {
-    await events.ready();
     for (;;) {
       let pause: number;
       try {
