@@ -7,7 +7,7 @@
 
 // start: validate, quote, reserve, then run inline (sync) or hand to the queue
 export { startGeneration } from "./start-generation";
-export { runGeneration } from "./run-generation";
+export { generateNow } from "./generate-now";
 export { idempotencyHeaders, idempotencyOf, pruneIdempotencyKeys, type Idempotency } from "./idempotency";
 export { checkCallbackUrl } from "./callbacks";
 

@@ -1,5 +1,5 @@
 import { env } from "@/lib/core/env";
-import { runGeneration, type Idempotency } from "@/lib/generation";
+import { generateNow, type Idempotency } from "@/lib/generation";
 import { DomainError } from "@/lib/core/errors";
 import type { ServiceContext } from "@/lib/auth/context";
 
@@ -15,7 +15,7 @@ export type GeneratedCover = { url: string; requestId: string; costCredits: numb
  * keys it: a repeat reuses the first request's generation.
  */
 export async function generateCoverImage(ctx: ServiceContext, prompt: string, idempotency?: Idempotency): Promise<GeneratedCover> {
-  const result = await runGeneration(ctx, {
+  const result = await generateNow(ctx, {
     modelId: env().INTEGRATION_MODEL_ID,
     input: { prompt, ...COVER_IMAGE_INPUT },
     operation: "integration",

@@ -10,7 +10,7 @@ import { startGeneration } from "./start-generation";
  * `output` carries the service's re-hosted URLs. With `idempotency` (the partner request's key), a
  * repeat answers with the first request's generation, waiting for it while it runs.
  */
-export async function runGeneration(
+export async function generateNow(
   ctx: ServiceContext,
   o: { modelId: string; input: Record<string, unknown>; operation?: "integration"; idempotency?: Idempotency },
 ): Promise<{ requestId: string; output: Record<string, unknown>; costCredits: number }> {
