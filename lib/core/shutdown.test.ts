@@ -18,10 +18,9 @@ describe("shutdown drain", () => {
       return new Promise<void>((resolve) => signal.addEventListener("abort", () => ((producerAborted = true), resolve())));
     });
     // A quick run (finishes inside the grace) and a slow one (hands over when the grace ends).
-    const quick = drainableRun();
-    const slow = drainableRun();
     let slowToldAt = 0;
-    slow.graceOver.addEventListener("abort", () => {
+    const quick = drainableRun(() => {});
+    const slow = drainableRun(() => {
       slowToldAt = Date.now();
       setTimeout(slow.done, 20); // records its hand-over, answers 504
     });
@@ -52,7 +51,9 @@ describe("shutdown drain", () => {
     // A stream opened during the shutdown gets only the reconnect event; a run started now hands over at once.
     const late = await readEvents(sseResponse(async (send) => send("status", { status: "IN_QUEUE" }, 8)));
     expect(late.events).toEqual([{ id: undefined, event: "reconnect", data: expect.objectContaining({ reason: "shutdown" }) }]);
-    expect(drainableRun().graceOver.aborted).toBe(true);
+    let toldAtOnce = false;
+    drainableRun(() => (toldAtOnce = true));
+    expect(toldAtOnce).toBe(true);
   });
 });
 

@@ -3,7 +3,6 @@ import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/core/env";
 import { DomainError } from "@/lib/core/errors";
 import { log } from "@/lib/core/logger";
-import { processWide } from "@/lib/core/process-wide";
 import { drainableRun } from "@/lib/core/shutdown";
 import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
@@ -32,9 +31,11 @@ export async function runSync(
   model: ModelRow,
   lap: (stage: string) => void = () => {},
 ): Promise<GenerationRow> {
-  const drain = drainableRun();
+  let graceOver!: () => void;
+  const grace = new Promise<"timeout">((resolve) => (graceOver = () => resolve("timeout")));
+  const drain = drainableRun(graceOver);
   try {
-    return await runSyncUntil(db, row, model, lap, drain.graceOver);
+    return await runSyncUntil(db, row, model, lap, grace);
   } finally {
     drain.done();
   }
@@ -45,17 +46,13 @@ async function runSyncUntil(
   row: GenerationRow,
   model: ModelRow,
   lap: (stage: string) => void,
-  graceOver: AbortSignal,
+  graceOver: Promise<"timeout">,
 ): Promise<GenerationRow> {
   const abort = new AbortController();
   const work = executeInline(db, row, model, abort.signal, lap);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let unfollow = () => {};
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), env().RUN_SYNC_TIMEOUT_MS);
-    unfollow = whenAborted(graceOver, () => resolve("timeout"));
-  });
-  const first = await Promise.race([work, timeout]).finally(() => (clearTimeout(timer), unfollow()));
+  const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), env().RUN_SYNC_TIMEOUT_MS)));
+  const first = await Promise.race([work, timeout, graceOver]).finally(() => clearTimeout(timer));
   if (first === "timeout") abort.abort();
   const run = first === "timeout" ? await work : first;
   if (run.kind === "ended") return answerOf(run.row, run.cause);
@@ -64,34 +61,6 @@ async function runSyncUntil(
     log.error("sync generation not handed to the queue yet", { generationId: row.id, error }),
   );
   throw stillRunningError(row.id, run.reason);
-}
-
-// Every sync run in flight follows the one process-wide grace signal as a Set entry: a listener
-// each costs O(listeners) to add and remove (docs/engine.md has the figure).
-const graceFollowers = processWide("generation.sync-grace-followers", () => new WeakMap<AbortSignal, Set<() => void>>());
-
-/** Calls `fn` once `signal` aborts (at once if it has); returns the unfollow. O(1) both ways. */
-function whenAborted(signal: AbortSignal, fn: () => void): () => void {
-  if (signal.aborted) {
-    fn();
-    return () => {};
-  }
-  let followers = graceFollowers.get(signal);
-  if (!followers) {
-    const set = (followers = new Set());
-    graceFollowers.set(signal, set);
-    signal.addEventListener(
-      "abort",
-      () => {
-        for (const follower of [...set]) follower();
-        set.clear();
-      },
-      { once: true },
-    );
-  }
-  const set = followers;
-  set.add(fn);
-  return () => void set.delete(fn);
 }
 
 /** How the inline work ended: the job is final, or it goes on in the queue function. */
