@@ -6,8 +6,7 @@ import type { Db } from "@/db/client";
 import { callbackPayload, requestCallbackDelivery } from "./callbacks";
 import { progressEvent, statusEvent } from "./event-log";
 import { bumpPopularity } from "./popularity";
-import { NOTHING_UNRECORDED, type Unrecorded } from "./run-journal";
-import { generationById, writeEnding, type Ended, type EndingPath } from "./store";
+import { generationById, writeEnding, type Ended, type EndingPath, NOTHING_UNRECORDED, type Unrecorded } from "./store";
 import type { GenerationOutcome, GenerationRow } from "./types";
 
 export type Finalized = { applied: boolean; row: GenerationRow };
@@ -31,7 +30,7 @@ export async function finalizeGeneration(
   const model = outcome.kind === "completed" && !job.sandbox ? await cachedModelRow(db, job.modelId) : null;
   const actualCredits =
     outcome.kind === "completed" && model ? quoteForOutput(model, outcome.providerOutput, job.input).credits : job.costReservedCredits;
-  // The run's progress it left to its ending (run-journal) comes first: the provider's id, `submitted`, `storing`.
+  // The run's progress it left to its ending (store/journal.ts) comes first: the provider's id, `submitted`, `storing`.
   const events = [
     ...unrecorded.events,
     statusEvent(outcome.kind, outcome.kind === "failed" ? { error: outcome.errorCode } : {}),

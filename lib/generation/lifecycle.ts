@@ -19,7 +19,6 @@ import type { EventHub } from "./event-hub";
 import { logEvent, progressEvent, statusEvent, type NewGenerationEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
 import { watchJob } from "./follow";
-import { RunJournal, type Unrecorded } from "./run-journal";
 import {
   appendEvents,
   generationById,
@@ -29,6 +28,8 @@ import {
   storeProgress,
   storeSubmission,
   type Submission,
+  RunJournal,
+  type Unrecorded,
 } from "./store";
 import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
 

@@ -8,7 +8,7 @@ import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/pro
 import { dispatchGeneration } from "./dispatch";
 import { collect, end, fail, openJournal, recordProgress, submit, waitForResult } from "./lifecycle";
 import { failureError, stillRunningError } from "./present";
-import type { Unrecorded } from "./run-journal";
+import type { Unrecorded } from "./store";
 import { generationById } from "./store";
 import { isFinal, type GenerationRow } from "./types";
 

@@ -1,10 +1,8 @@
 import type { WrittenAsset } from "@/lib/assets/rehost";
 import { log } from "@/lib/core/logger";
-import { progressEvent, type NewGenerationEvent } from "./event-log";
-import type { Submission } from "./store";
-import type { GenerationRow } from "./types";
-
-export type { Submission } from "./store";
+import { progressEvent, type NewGenerationEvent } from "../event-log";
+import type { Submission } from "./progress";
+import type { GenerationRow } from "../types";
 
 /** What a run did and has not written yet: its ending's statement writes it first. */
 export type Unrecorded = { submission: Submission | null; events: NewGenerationEvent[]; written: WrittenAsset[] };
