@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { env } from "@/lib/core/env";
 import { FalSimulator } from "@/tools/fal-sim/simulator";
-import { seededRandom, simulatorSettings, type SimulatorSettings } from "@/simulators/local-provider/profile";
+import { seededRandom, simulatorSettings, type SimulatorSettings } from "@/simulators/local-provider/latency-profile";
 
 function fail(message: string): never {
   process.stderr.write(`sim:fal: ${message}\n`);

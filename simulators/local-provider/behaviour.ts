@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { env } from "@/lib/core/env";
 import { outputKindOf } from "./models";
-import { drawFailure, drawLatencyMs, simulatorSettings, type SimulatorSettings } from "./profile";
+import { drawFailure, drawLatencyMs, simulatorSettings, type SimulatorSettings } from "./latency-profile";
 
 /**
  * How the simulator treats a request: its latency and any injected failure, so every path of the

@@ -10,7 +10,7 @@ import { HANG_MS } from "@/test/wait";
 import { ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "@/lib/provider/errors";
 import type { ProviderResult } from "@/lib/provider/types";
 import { verifyProviderWebhook } from "@/lib/provider/webhook-verify";
-import { seededRandom } from "./profile";
+import { seededRandom } from "./latency-profile";
 import { LocalProvider } from "./provider";
 
 let clock: number;

@@ -27,7 +27,7 @@ import { readMediaLink } from "./media-url";
 import { listLocalModels, localModelSchema } from "./models";
 import { OutputCache } from "./output-cache";
 import type { BuiltOutput } from "./outputs";
-import type { SimulatorSettings } from "./profile";
+import type { SimulatorSettings } from "./latency-profile";
 import { AttemptCounter, resultRefusal, submitRefusal } from "./simulated-refusals";
 import { LocalStore, type Row } from "./store";
 import { completesAt, failureOf, isSettled, logsAt, phaseAt, queueMsOf } from "./timeline";

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { FalProvider } from "@/lib/provider/fal";
 import { LOCAL_MODELS, localModelSchema } from "@/simulators/local-provider/models";
-import { seededRandom, type SimulatorSettings } from "@/simulators/local-provider/profile";
+import { seededRandom, type SimulatorSettings } from "@/simulators/local-provider/latency-profile";
 import { JwksCache, verifyProviderWebhook } from "@/lib/provider/webhook-verify";
 import { FalSimulator } from "./simulator";
 

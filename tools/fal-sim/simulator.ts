@@ -4,7 +4,7 @@ import { behaviourOf, formatFailure } from "@/simulators/local-provider/behaviou
 import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "@/simulators/local-provider/media-url";
 import { LOCAL_MODELS, localModelSchema } from "@/simulators/local-provider/models";
 import { OutputCache } from "@/simulators/local-provider/output-cache";
-import { simulatorSettings, type SimulatorSettings } from "@/simulators/local-provider/profile";
+import { simulatorSettings, type SimulatorSettings } from "@/simulators/local-provider/latency-profile";
 import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, type TimelineRow } from "@/simulators/local-provider/timeline";
 import { webhookBodyOf } from "./answers";
 import { falOpenApi, type FalModelFixture } from "./platform";

@@ -1,4 +1,4 @@
-import { inngestHandler } from "@/inngest/handler";
+import { inngestHandler } from "@/inngest/serve-handler";
 import { inngest } from "@/lib/jobs/client";
 import { inngestOperations } from "@/lib/http/contracts/inngest";
 import { invalidJson } from "@/lib/core/errors";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { parseEnv, resetEnv } from "@/lib/core/env";
 import { behaviourOf } from "./behaviour";
 import type { OutputKind } from "./models";
-import { drawFailure, drawLatencyMs, LATENCY_BOUNDS, seededRandom, simulatorSettings, type SimulatorSettings } from "./profile";
+import { drawFailure, drawLatencyMs, LATENCY_BOUNDS, seededRandom, simulatorSettings, type SimulatorSettings } from "./latency-profile";
 
 const realistic: SimulatorSettings = { profile: "realistic", latencyMs: 0, latencyScale: 1, errorRate: 0 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
