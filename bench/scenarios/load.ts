@@ -1,0 +1,187 @@
+import { performance } from "node:perf_hooks";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Db } from "@/db/client";
+import * as schema from "@/db/schema";
+import { apiKeys, users } from "@/db/schema";
+import { generateApiKey } from "@/lib/auth/api-key";
+import { grantCredits } from "@/lib/billing/ledger/ledger";
+import { agent, call, sleep } from "../lib/clients";
+import { load, percentile } from "../lib/load";
+import type { Row } from "../lib/report";
+import { startServer } from "../lib/server";
+import type { Scenario } from "./types";
+
+/**
+ * The load of issue 39 item 1, with the keys it comes in on as the variable (item 2: any limit
+ * costs the same): one `npm start` instance on the local PostgreSQL, 512 closed-loop sync
+ * `POST /run` clients whose jobs the simulator takes 5 s over (`[latency:5000]`, 64 distinct
+ * prompts), first requests spread over one job length, a 15 s warm-up, then 40 s measured.
+ * BENCH_LOAD_KEYS=16 (default): the clients over 16 users' keys at the default key limit;
+ * BENCH_LOAD_KEYS=1: all of them on one key whose `rateLimitMax` is 100,000 per hour (set in the
+ * database as the set-up). Both runs lift the per-user generation limit to 100,000 per hour
+ * (RATE_LIMIT_USER_GENERATIONS_PER_HOUR), so every request passes the key's window and its
+ * user's, and the rate limits are the only thing that differs. Figures, each beside its baseline
+ * from the same run: billed gen/s ÷ the ideal (clients ÷ 5 s), added time (answer − 5 s) p50/p99,
+ * `GET /health` polled every 100 ms during the load (p99) beside /health alone, server and
+ * PostgreSQL CPU per generation beside /health's per request, and the size of the busiest
+ * rate-limit row at the end.
+ */
+const MODEL = "fal-ai/flux/schnell";
+const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 512);
+const JOB_MS = 5_000;
+const WARM_S = 15;
+const MEASURED_S = 40;
+const PROMPTS = 64;
+const KEY_MAX = 100_000;
+const GRANT = 100_000_000;
+
+const keyCount = () => {
+  const n = Number(process.env.BENCH_LOAD_KEYS ?? 16);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error("BENCH_LOAD_KEYS must be a whole number ≥ 1");
+  return n;
+};
+
+async function seed(databaseUrl: string, n: number) {
+  const client = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  const stamp = Date.now();
+  const keys: { id: string; key: string; userId: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const [user] = await db
+      .insert(users)
+      .values({ email: `load-${i}-${stamp}@example.test` })
+      .returning({ id: users.id });
+    const key = generateApiKey("live");
+    const id = `key_load_${i}`;
+    await db.insert(apiKeys).values({ id, userId: user!.id, name: "load", hash: key.hash, prefix: key.prefix, start: key.start });
+    await grantCredits(db, { userId: user!.id, credits: GRANT, type: "grant", idempotencyKey: `load-grant:${user!.id}` });
+    keys.push({ id, key: key.key, userId: user!.id });
+  }
+  // One key alone carries the load: its limit is raised as an admin would tune it (rateLimitMax).
+  if (n === 1) await db.update(apiKeys).set({ rateLimitMax: KEY_MAX }).where(eq(apiKeys.id, keys[0]!.id));
+  return { keys, client };
+}
+
+const bodyOf = (i: number) =>
+  JSON.stringify({ prompt: `load ${i % PROMPTS} [latency:${JOB_MS}]`, image_size: { width: 256, height: 256 }, seed: 1 });
+
+type Answered = { end: number; ms: number; status: number };
+
+const stats = (values: number[]) => {
+  const v = [...values].sort((a, b) => a - b);
+  return { n: v.length, p50: percentile(v, 50), p99: percentile(v, 99) };
+};
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+
+export const loadScenario: Scenario = {
+  name: "load",
+  onlyByName: true,
+  description: "issue 39 item 1's load (512 sync clients, 5 s jobs) over BENCH_LOAD_KEYS keys (16, or 1 at rateLimitMax 100,000)",
+  async run({ baseline }) {
+    const n = keyCount();
+    // Its own instance: the per-user generation limit lifted for the bench (the only setting that differs).
+    const server = await startServer(Number(process.env.BENCH_PORT ?? 3300) + 2, { RATE_LIMIT_USER_GENERATIONS_PER_HOUR: String(KEY_MAX) });
+    const { keys, client } = await seed(server.databaseUrl, n);
+    try {
+      // /health alone on this instance: its latency (c1, polled as during the load) and its server CPU per request (c16).
+      await load({ url: `${server.baseUrl}/health`, connections: 16, duration: 2 });
+      const c0 = server.cpu();
+      const h16 = await load({ url: `${server.baseUrl}/health`, connections: 16, duration: 5 });
+      const c1 = server.cpu();
+      const healthCpuMs = ((c1.server - c0.server) * 1000) / h16.requests;
+      const healthPgMs = ((c1.postgres - c0.postgres) * 1000) / h16.requests;
+      const alone: number[] = [];
+      for (const stop = performance.now() + 5_000; performance.now() < stop; await sleep(100)) {
+        const a = await call(`${server.baseUrl}/health`);
+        if (a.status === 200) alone.push(a.ms);
+      }
+      const healthAlone = stats(alone);
+
+      agent.destroy();
+      const url = `${server.baseUrl}/run/${MODEL}`;
+      const started = performance.now();
+      const stopAt = started + (WARM_S + MEASURED_S) * 1000;
+      const answers: Answered[] = [];
+      const polled: number[] = [];
+      let on = true;
+      const cpu = { warm: server.cpu(), end: server.cpu() };
+      const probe = (async () => {
+        await sleep(WARM_S * 1000);
+        cpu.warm = server.cpu();
+        while (on && performance.now() < stopAt) {
+          const a = await call(`${server.baseUrl}/health`);
+          if (a.status === 200) polled.push(a.ms);
+          await sleep(100);
+        }
+        cpu.end = server.cpu();
+      })();
+      let sent = 0;
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async (_, i) => {
+          const key = keys[i % keys.length]!.key;
+          await sleep(Math.random() * JOB_MS);
+          while (performance.now() < stopAt) {
+            const a = await call(url, { key, body: bodyOf(sent++) });
+            answers.push({ end: performance.now() - started, ms: a.ms, status: a.status });
+          }
+        }),
+      );
+      on = false;
+      await probe;
+
+      const inWindow = answers.filter((a) => a.end >= WARM_S * 1000 && a.end < (WARM_S + MEASURED_S) * 1000);
+      const billed = inWindow.filter((a) => a.status === 200);
+      const statuses: Record<number, number> = {};
+      for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+      const rate = billed.length / MEASURED_S;
+      const ideal = CLIENTS / (JOB_MS / 1000);
+      const added = stats(billed.map((a) => a.ms - JOB_MS));
+      const health = stats(polled);
+      const { warm: w, end: e } = cpu;
+      // CPU over the measured window per generation answered in it.
+      const cpuMs = ((e.server - w.server) * 1000) / Math.max(1, billed.length);
+      const pgMs = ((e.postgres - w.postgres) * 1000) / Math.max(1, billed.length);
+      const [row] =
+        await client`select key, pg_column_size(w.*)::int as bytes from rate_limit_windows w order by pg_column_size(w.*) desc limit 1`;
+      const label = n === 1 ? `1 key (rateLimitMax ${KEY_MAX.toLocaleString("en")})` : `${n} keys (default limit)`;
+      const rows: Row[] = [
+        {
+          case: label,
+          "gen/s ÷ ideal": `${f1(rate)} ÷ ${f1(ideal)} = ${f2(rate / ideal)}`,
+          "added p50 / p99 ms": `${f1(added.p50)} / ${f1(added.p99)}`,
+          "/health during load p50 / p99 ms (alone)": `${f1(health.p50)} / ${f1(health.p99)} (${f1(healthAlone.p50)} / ${f1(healthAlone.p99)})`,
+          "server CPU ms/gen (/health ms/req, ×)": `${f2(cpuMs)} (${f2(healthCpuMs)}, ×${f1(cpuMs / healthCpuMs)})`,
+          "PostgreSQL CPU ms/gen (/health ms/req)": `${f2(pgMs)} (${f2(healthPgMs)})`,
+          "largest limit row bytes": row ? `${row.bytes} (${String(row.key).split(":")[0]})` : "—",
+          "non-200 answers": answers.length - answers.filter((a) => a.status === 200).length,
+        },
+      ];
+      return {
+        title: `Load (issue 39 item 1): ${CLIENTS} sync clients, ${JOB_MS / 1000} s jobs, ${label}; run baseline /health c16 ${Math.round(baseline.rps)} req/s`,
+        rows,
+        data: {
+          keys: n,
+          clients: CLIENTS,
+          rate,
+          ideal,
+          added,
+          health,
+          healthAlone,
+          healthCpuMs,
+          healthPgMs,
+          cpuMs,
+          pgMs,
+          statuses,
+          row,
+          h16,
+        },
+      };
+    } finally {
+      await client.end();
+      await server.stop();
+    }
+  },
+};
