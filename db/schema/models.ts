@@ -84,3 +84,15 @@ export const models = pgTable(
     index("models_lab_lower_idx").on(sql`lower(model_lab)`),
   ],
 );
+
+/**
+ * One row: a number that grows with every statement that changes what the catalog's facet counts
+ * are made of (models inserted or deleted; visibility, lab, category, tags, or the searched fields
+ * updated), bumped by a statement trigger on `models` (the catalog-facets migration), so every
+ * writer (admin edits, syncs, the seeder, another instance, a test's own insert) moves it and a
+ * popularity flush does not. lib/catalog/facets.ts keeps counts per version.
+ */
+export const catalogVersion = pgTable("catalog_version", {
+  id: boolean("id").primaryKey().default(true),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
