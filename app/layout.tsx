@@ -7,7 +7,7 @@ import { Providers } from "./providers";
 
 export const metadata: Metadata = {
   title: { default: "Generation Gateway", template: "%s · Generation Gateway" },
-  description: "Generate images, video and audio on catalogued models through one API, paid in credits.",
+  description: "Generate images, video and audio on catalogued models through one API, paid from a balance in rubles.",
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -1,6 +1,6 @@
 import type { PriceUnit } from "@/db/schema/models";
 import type { Format } from "@/lib/i18n/format";
-import { formatDecimal, parseDecimal } from "@/lib/pricing/decimal";
+import { parseDecimal } from "@/lib/pricing/decimal";
 import { quote } from "@/lib/pricing/pricing";
 
 type Priced = {
@@ -19,8 +19,8 @@ type Priced = {
 export function displayPrice(m: Priced, f: Format) {
   if (m.priceRub !== null) {
     return {
-      price: f.rub(m.priceRub),
-      listPrice: m.discountPercent > 0 && m.originalPriceRub !== null ? f.rub(m.originalPriceRub) : null,
+      price: f.rubles(m.priceRub, "unitPrice"),
+      listPrice: m.discountPercent > 0 && m.originalPriceRub !== null ? f.rubles(m.originalPriceRub, "unitPrice") : null,
       unit: f.unit(m.priceUnit ?? "request"),
       discountPercent: m.discountPercent,
     };
@@ -28,8 +28,8 @@ export function displayPrice(m: Priced, f: Format) {
   const terms = { priceRub: null, priceUnit: m.priceUnit, discountPercent: String(m.discountPercent), creditCost: m.creditCost };
   const q = quote(terms, parseDecimal(1));
   return {
-    price: f.rub(q.unitPriceRub),
-    listPrice: m.discountPercent > 0 ? f.rub(formatDecimal(q.listPriceRub)) : null,
+    price: f.rubles(q.unitPriceRub, "unitPrice"),
+    listPrice: m.discountPercent > 0 ? f.rubles(q.listPriceRub, "unitPrice") : null,
     unit: f.unit(q.unit),
     discountPercent: m.discountPercent,
   };

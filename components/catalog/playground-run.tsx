@@ -159,7 +159,7 @@ export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost, run
           <p className="text-sm text-slate-600">
             {cost ? t("newBalance") : t("balance")}:{" "}
             <span className="font-medium text-slate-900" data-testid="run-balance">
-              {f.credits(balance.data)}
+              {f.money(balance.data, "balance")}
             </span>
           </p>
         )}
@@ -185,9 +185,9 @@ export function PlaygroundRun({ modelId, input, signedIn, onIssues, runCost, run
             t("refunded")
           ) : (
             <>
-              {t("reserved")} {f.credits(cost.reservedCredits)} · {t("charged")}{" "}
+              {t("reserved")} {f.money(cost.reservedCredits, "charge")} · {t("charged")}{" "}
               <span className="font-medium text-slate-900" data-testid="run-charged">
-                {cost.settledCredits === null ? "…" : f.credits(cost.settledCredits)}
+                {cost.settledCredits === null ? "…" : f.money(cost.settledCredits, "charge")}
               </span>
             </>
           )}

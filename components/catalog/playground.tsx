@@ -92,10 +92,10 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
           {e ? (
             <>
               <p className={`text-2xl font-semibold text-slate-900 ${pending ? "opacity-60" : ""}`} data-testid="estimate-cost">
-                {f.credits(e.estimatedCostCredits)}
+                {f.money(e.estimatedCostCredits, "charge")}
               </p>
               <p className="text-sm text-slate-600" data-testid="estimate-detail">
-                {f.quantity(e.quantity, e.priceUnit)} × {f.rub(e.estimatedPriceRub)}
+                {f.quantity(e.quantity, e.priceUnit)} × {f.rubles(e.estimatedPriceRub, "unitPrice")}
               </p>
             </>
           ) : (

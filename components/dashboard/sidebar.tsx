@@ -40,12 +40,30 @@ function NavGroup({ title, items, current }: { title: string; items: Item[]; cur
   );
 }
 
+const catalogIcon = (
+  <svg aria-hidden width="14" height="14" viewBox="0 0 14 14" className="shrink-0 fill-current">
+    <rect width="6" height="6" rx="1" />
+    <rect x="8" width="6" height="6" rx="1" />
+    <rect y="8" width="6" height="6" rx="1" />
+    <rect x="8" y="8" width="6" height="6" rx="1" />
+  </svg>
+);
+
+/** The models catalog first (what the dashboard is for), then the account's pages, then the admin's. */
 function NavLinks({ isAdmin }: { isAdmin: boolean }) {
   const pathname = usePathname();
   const current = currentHref(pathname, isAdmin ? [...userNav, ...adminNav] : userNav);
   const t = useTranslations("nav");
   return (
     <nav className="space-y-6" aria-label={t("label")}>
+      <Link
+        href="/catalog"
+        className="flex items-center gap-2 rounded-md border border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-800 hover:border-brand-500 hover:text-brand-700"
+        data-testid="nav-catalog"
+      >
+        {catalogIcon}
+        {t("catalog")}
+      </Link>
       <NavGroup title={t("account")} items={userNav} current={current} />
       {isAdmin && <NavGroup title={t("admin")} items={adminNav} current={current} />}
     </nav>

@@ -18,7 +18,7 @@ describe("an error envelope as the pages show it", () => {
       message: "Balance too low for this request",
       fieldIssues: {},
       otherIssues: [],
-      topup: { href: "/dashboard/billing", required: "0.025 ₽", available: "0.0011 ₽" },
+      topup: { href: "/dashboard/billing", requiredRub: 0.025, availableRub: 0.0011 },
       supportId: "req-1",
     });
   });

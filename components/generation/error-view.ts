@@ -1,5 +1,3 @@
-import { formatCredits, rubToCredits } from "@/lib/pricing/credits";
-
 /** The gateway error envelope (spec "Errors"), as much of it as the pages use. */
 export type ErrorEnvelope = {
   error?: string;
@@ -18,8 +16,8 @@ export type ErrorView = {
   fieldIssues: Record<string, string>;
   /** Issues with no field (the input as a whole) or nested deeper than the form shows. */
   otherIssues: string[];
-  /** 402: where to top up, and the amounts the server quoted (rubles, formatted). */
-  topup?: { href: string; required?: string; available?: string };
+  /** 402: where to top up, and the amounts the server quoted, in rubles (the page formats them). */
+  topup?: { href: string; requiredRub?: number; availableRub?: number };
   /** 429 / 503: seconds to wait, from Retry-After. */
   retryAfterSec?: number;
   /** X-Request-ID of the failed call, to quote to support. */
@@ -29,14 +27,7 @@ export type ErrorView = {
 /** The dashboard's Billing page: a signed-in user tops up there, not through the JSON path in `recovery.url`. */
 export const TOPUP_PAGE = "/dashboard/billing";
 
-function rub(value: unknown): string | undefined {
-  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
-  try {
-    return formatCredits(rubToCredits(value));
-  } catch {
-    return `${value} ₽`;
-  }
-}
+const rub = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 
 /** A failed response → what the page shows: the server's words, issues beside fields, a top-up link on 402. */
 export function errorViewOf(status: number, body: unknown, headers?: { get(name: string): string | null }): ErrorView {
@@ -56,7 +47,7 @@ export function errorViewOf(status: number, body: unknown, headers?: { get(name:
       view.fieldIssues[path[0]!] = path.length > 1 ? `${path.slice(1).join(".")}: ${message}` : message;
     else if (path.length === 0) view.otherIssues.push(message);
   }
-  if (code === "insufficient_balance") view.topup = { href: TOPUP_PAGE, required: rub(env.required), available: rub(env.available) };
+  if (code === "insufficient_balance") view.topup = { href: TOPUP_PAGE, requiredRub: rub(env.required), availableRub: rub(env.available) };
   const retry = Number(headers?.get("retry-after"));
   if (Number.isFinite(retry) && retry > 0) view.retryAfterSec = Math.ceil(retry);
   const supportId = headers?.get("x-request-id");

@@ -1,11 +1,13 @@
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import Link from "next/link";
 import { Alert } from "@/components/dashboard/ui";
+import { formatRubles } from "@/lib/i18n/format";
 import type { ErrorView } from "./error-view";
 
 /** An error envelope in the server's words, with what to do next: top up (402), wait (429/503). */
 export function RunErrorAlert({ error }: { error: ErrorView }) {
   const t = useTranslations("run");
+  const locale = useLocale();
   return (
     <div data-testid="run-error" data-code={error.code}>
       <Alert tone={error.status === 402 || error.status === 429 ? "amber" : "red"}>
@@ -14,10 +16,12 @@ export function RunErrorAlert({ error }: { error: ErrorView }) {
         </p>
         {error.topup && (
           <p className="mt-2">
-            {error.topup.required && (
+            {error.topup.requiredRub !== undefined && (
               <span className="mr-2">
-                {t("required")} {error.topup.required}
-                {error.topup.available && `, ${t("available")} ${error.topup.available}`}.
+                {t("required")} {formatRubles(error.topup.requiredRub, "charge", locale)}
+                {error.topup.availableRub !== undefined &&
+                  `, ${t("available")} ${formatRubles(error.topup.availableRub, "balance", locale)}`}
+                .
               </span>
             )}
             <Link href={error.topup.href} className="font-medium underline" data-testid="topup-link">

@@ -3,6 +3,10 @@ import Link from "next/link";
 import { Badge, Table, Td } from "@/components/dashboard/ui";
 import { formatFor } from "@/lib/i18n/format";
 import type { TransactionView } from "@/lib/billing/ledger/list-transactions";
+import { Money } from "./money";
+
+/** Money moved in from outside or by an admin shows to the kopeck; a generation's move shows every digit it has. */
+const MONEY_MOVES = new Set<string>(["topup", "grant", "clawback"]);
 
 /** Ledger rows; with `showUser`, each row names its user (the e-mail) and links to the user's admin page. */
 export function TransactionsTable({
@@ -39,10 +43,10 @@ export function TransactionsTable({
           </Td>
           <Td label={t("amount")} className={`whitespace-nowrap tabular-nums ${row.amount < 0 ? "text-red-700" : "text-emerald-700"}`}>
             {row.amount > 0 ? "+" : ""}
-            {f.credits(row.amount)}
+            <Money credits={row.amount} kind={MONEY_MOVES.has(row.type) ? "balance" : "charge"} />
           </Td>
           <Td label={t("balanceAfter")} className="whitespace-nowrap tabular-nums">
-            {f.credits(row.balanceAfter)}
+            <Money credits={row.balanceAfter} kind="balance" />
           </Td>
           <Td label={t("description")}>{row.description ?? "—"}</Td>
         </tr>

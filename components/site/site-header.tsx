@@ -1,27 +1,66 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
+import { HeaderBalance } from "@/components/money/header-balance";
+import { viewerContext } from "@/lib/auth/viewer";
+import { gatewayBalance } from "@/lib/billing/balance/gateway-balance";
 import { LocaleSwitcher } from "./locale-switcher";
 
+/** The signed-in visitor's balance and account, or null for a visitor nobody signed in as. */
+async function signedInAs() {
+  const ctx = await viewerContext();
+  if (!ctx) return null;
+  const { principal } = ctx;
+  return { name: principal.email ?? principal.name ?? null, balance: (await gatewayBalance(ctx)).balance };
+}
+
+/**
+ * The public pages' header: the catalog and the API reference, then, for a signed-in visitor, the
+ * balance (to Billing) and the account (to the dashboard); for anyone else, the way in.
+ */
 export async function SiteHeader() {
-  const t = await getTranslations("site");
+  const [t, viewer] = await Promise.all([getTranslations("site"), signedInAs()]);
   const links = [
     { href: "/catalog", label: t("models") },
     { href: "/docs", label: t("docs") },
-    { href: "/dashboard", label: t("dashboard") },
   ];
+  const account = viewer?.name ?? t("account");
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex h-14 max-w-6xl items-center justify-between px-4">
-        <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold text-slate-900">
+      <div className="mx-auto flex h-14 max-w-6xl items-center justify-between gap-3 px-4">
+        <Link href="/" className="flex min-w-0 shrink-0 items-center gap-2 font-semibold text-slate-900">
           <span className="inline-block h-6 w-6 shrink-0 rounded-md bg-gradient-to-br from-brand-500 to-fuchsia-500" aria-hidden />
           <span className="max-sm:sr-only">Generation Gateway</span>
         </Link>
-        <nav className="flex items-center gap-4 text-sm text-slate-600 sm:gap-5">
+        <nav className="flex min-w-0 items-center gap-3 text-sm text-slate-600 sm:gap-5">
           {links.map((l) => (
-            <Link key={l.href} href={l.href} className="hover:text-slate-900">
+            <Link key={l.href} href={l.href} className="whitespace-nowrap hover:text-slate-900">
               {l.label}
             </Link>
           ))}
+          {viewer ? (
+            <>
+              <HeaderBalance initialCredits={viewer.balance} testId="site-balance" />
+              <Link
+                href="/dashboard"
+                className="flex min-w-0 items-center gap-2 hover:text-slate-900"
+                title={account}
+                data-testid="site-account"
+              >
+                <span
+                  aria-hidden
+                  className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold uppercase text-brand-700"
+                >
+                  {account.slice(0, 1)}
+                </span>
+                {viewer.name && <span className="sr-only">{t("account")}: </span>}
+                <span className="max-w-48 truncate max-md:sr-only">{account}</span>
+              </Link>
+            </>
+          ) : (
+            <Link href="/dashboard" className="whitespace-nowrap hover:text-slate-900">
+              {t("dashboard")}
+            </Link>
+          )}
         </nav>
       </div>
     </header>

@@ -26,7 +26,7 @@ export function SpendChart({ series, granularity }: { series: Point[]; granulari
   return (
     <figure data-testid="spend-chart">
       <div className="mb-2 flex justify-between text-xs text-slate-600">
-        <span>{t("peak", { amount: f.credits(max) })}</span>
+        <span>{t("peak", { amount: f.money(max, "charge") })}</span>
         <span>{granularity === "hour" ? t("perHour") : granularity === "day" ? t("perDay") : t("perWeek")}</span>
       </div>
       <svg viewBox={`0 0 ${W} ${H}`} className="h-52 w-full" role="img" aria-label={t("label")}>
@@ -40,7 +40,7 @@ export function SpendChart({ series, granularity }: { series: Point[]; granulari
                 <title>
                   {t("bar", {
                     when: granularity === "hour" ? f.dateTime(p.bucket) : f.date(p.bucket),
-                    amount: f.credits(p.credits),
+                    amount: f.money(p.credits, "charge"),
                     count: p.count,
                   })}
                 </title>

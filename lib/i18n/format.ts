@@ -1,7 +1,80 @@
 import type { PriceUnit } from "@/db/schema/models";
-import { formatCredits, formatPriceRub, SEPARATORS } from "@/lib/pricing/credits";
-import type { Decimal } from "@/lib/pricing/decimal";
+import { CREDIT_SCALE } from "@/lib/pricing/credits";
+import { normalize, parseDecimal, type Decimal } from "@/lib/pricing/decimal";
 import type { Locale } from "../core/locales";
+
+/**
+ * The locale's thousands and decimal separators, as Intl prints them: "1,234.5" in English,
+ * "1 234,5" in Russian (ICU's ru grouping is the no-break space U+00A0, not the narrow U+202F).
+ */
+const SEPARATORS: Record<Locale, { group: string; decimal: string }> = {
+  en: { group: ",", decimal: "." },
+  ru: { group: "\u00a0", decimal: "," },
+};
+
+/** Between the amount and "₽": a no-break space, so the sign never wraps onto a line of its own. */
+const RUB = "\u00a0₽";
+
+/**
+ * What an amount of money is, which decides its digits:
+ * - `balance`: a balance, a payment, a top-up, a grant: to the kopeck, always two decimals. A
+ *   balance holding a fraction of a kopeck (a run's charge can be 0.0011 ₽) shows the kopecks it
+ *   holds in full, rounded down, never more than is there; `exactMoney` gives the exact amount for
+ *   the page to offer (the `Money` component puts it in a title).
+ * - `charge`: what a run cost or will cost, a total of charges: every digit it has (down to
+ *   0.0001 ₽), trailing zeros trimmed, at least two decimals.
+ * - `unitPrice`: a price per unit, which may be finer than the ledger (0.00035 ₽ per image): as
+ *   `charge`, every digit kept.
+ */
+export type MoneyKind = "balance" | "charge" | "unitPrice";
+
+const KOPECK_SCALE = 2;
+
+function grouped(whole: string, locale: Locale): string {
+  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, SEPARATORS[locale].group);
+}
+
+/** An exact ruble decimal as the page shows it: `scale` decimals exactly when given, else every digit (at least two). */
+function rubText(d: Decimal, locale: Locale, scale?: number): string {
+  let { units, scale: s } = normalize(d);
+  // BigInt division truncates toward zero: a balance shows only kopecks it really holds.
+  if (scale !== undefined && s > scale) [units, s] = [units / 10n ** BigInt(s - scale), scale];
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(s + 1, "0");
+  const whole = digits.slice(0, digits.length - s);
+  const fraction = digits.slice(digits.length - s).padEnd(scale ?? KOPECK_SCALE, "0");
+  return `${negative && units !== 0n ? "-" : ""}${grouped(whole, locale)}${SEPARATORS[locale].decimal}${fraction}${RUB}`;
+}
+
+const fromCredits = (credits: number | bigint): Decimal => {
+  if (typeof credits === "number" && !Number.isSafeInteger(credits)) throw new RangeError(`whole credits expected, got ${credits}`);
+  return { units: BigInt(credits), scale: CREDIT_SCALE };
+};
+const fromRubles = (rub: string | number | Decimal): Decimal => (typeof rub === "object" ? rub : parseDecimal(rub));
+
+/**
+ * The one way money reaches a page: an integer amount of credits (1 credit = 0.0001 ₽, the
+ * ledger's unit) as rubles in the locale, with the digits its kind calls for (`MoneyKind`).
+ * "500.00 ₽" / "500,00 ₽" (balance), "0.0011 ₽" / "0,0011 ₽" (charge).
+ */
+export function formatMoney(credits: number | bigint, kind: MoneyKind, locale: Locale): string {
+  return rubText(fromCredits(credits), locale, kind === "balance" ? KOPECK_SCALE : undefined);
+}
+
+/** The same for an amount already in rubles (a unit price "0.00035", a minimum top-up of 100). */
+export function formatRubles(rub: string | number | Decimal, kind: MoneyKind, locale: Locale): string {
+  return rubText(fromRubles(rub), locale, kind === "balance" ? KOPECK_SCALE : undefined);
+}
+
+/**
+ * The exact amount when `formatMoney(credits, "balance")` had to leave digits out (a balance
+ * holding a fraction of a kopeck), so the page never hides that the kopecks shown are not all of
+ * it; null when the kopecks are the whole amount.
+ */
+export function exactMoney(credits: number | bigint, locale: Locale): string | null {
+  const d = normalize(fromCredits(credits));
+  return d.scale > KOPECK_SCALE ? rubText(d, locale) : null;
+}
 
 const MONTHS: Record<Locale, string[]> = {
   en: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
@@ -60,10 +133,12 @@ export function formatFor(locale: Locale) {
     locale,
     /** 1234567.5 → "1,234,567.5" / "1 234 567,5": every digit kept. */
     number,
-    /** Credits as rubles: "1,234.50 ₽" / "1 234,50 ₽", sub-kopeck digits kept. */
-    credits: (credits: number | bigint) => formatCredits(credits, locale),
-    /** A ruble amount (a price, "0.00035") as money. */
-    rub: (price: string | number | Decimal) => formatPriceRub(typeof price === "number" ? String(price) : price, locale),
+    /** Credits as money of a kind (`formatMoney`): "1,234.50 ₽" / "1 234,50 ₽", "0.0011 ₽". */
+    money: (credits: number | bigint, kind: MoneyKind) => formatMoney(credits, kind, locale),
+    /** Rubles as money of a kind (`formatRubles`): a unit price "0.00035 ₽", a minimum "100.00 ₽". */
+    rubles: (rub: string | number | Decimal, kind: MoneyKind) => formatRubles(rub, kind, locale),
+    /** The exact amount behind a balance shown to the kopeck, or null when nothing was left out. */
+    exactMoney: (credits: number | bigint) => exactMoney(credits, locale),
     /** "25 Nov 2026" / "25 нояб. 2026" (UTC). */
     date,
     /** "25 Nov 2026, 14:05 UTC"; `empty` for a missing time. */

@@ -3,9 +3,11 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { SessionKeepAlive } from "@/components/dashboard/session-keep-alive";
 import { MobileNav, Sidebar } from "@/components/dashboard/sidebar";
+import { HeaderBalance } from "@/components/money/header-balance";
 import { SubmitButton } from "@/components/dashboard/submit-button";
 import { LocaleSwitcher } from "@/components/site/locale-switcher";
 import { requireViewer } from "@/lib/auth/viewer";
+import { gatewayBalance } from "@/lib/billing/balance/gateway-balance";
 import { signOutAction } from "../../(site)/signin/actions";
 
 /**
@@ -14,9 +16,10 @@ import { signOutAction } from "../../(site)/signin/actions";
  * they asked for; API routes check auth themselves, so this is the pages' guard, not the only one.
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const { principal } = await requireViewer();
+  const ctx = await requireViewer();
+  const { principal } = ctx;
   const isAdmin = principal.role === "admin";
-  const t = await getTranslations("nav");
+  const [t, { balance }] = await Promise.all([getTranslations("nav"), gatewayBalance(ctx)]);
   return (
     <div className="min-h-screen">
       <SessionKeepAlive />
@@ -28,6 +31,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               extra={
                 <div className="mt-6 space-y-2 border-t border-slate-100 px-3 pt-4 text-sm">
                   <p className="truncate text-slate-600">{principal.email ?? principal.name ?? t("accountFallback")}</p>
+                  <p className="text-slate-600">
+                    <span aria-hidden>{t("balance")}:</span>{" "}
+                    <HeaderBalance initialCredits={balance} className="ml-1" testId="menu-balance" />
+                  </p>
                   <Link href="/docs" className="block text-slate-700 hover:text-slate-900">
                     {t("docs")}
                   </Link>
@@ -41,9 +48,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
           <div className="flex min-w-0 items-center gap-4 text-sm">
             <LocaleSwitcher className="hidden md:flex" />
-            <Link href="/docs" className="hidden text-slate-600 hover:text-slate-900 md:inline">
+            <Link href="/catalog" className="hidden whitespace-nowrap text-slate-600 hover:text-slate-900 lg:inline">
+              {t("catalog")}
+            </Link>
+            <Link href="/docs" className="hidden whitespace-nowrap text-slate-600 hover:text-slate-900 md:inline">
               {t("docs")}
             </Link>
+            <HeaderBalance initialCredits={balance} className="hidden sm:inline" testId="header-balance" />
             <Link
               href="/dashboard/profile"
               className="hidden max-w-56 truncate text-slate-600 hover:text-slate-900 sm:inline"

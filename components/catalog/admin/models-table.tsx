@@ -198,9 +198,14 @@ function Row({ model }: { model: AdminModelRecord }) {
         ) : (
           <button type="button" onClick={() => setEditing(true)} className="text-left hover:underline" title={t("editPrice")}>
             {model.priceRub === null
-              ? t("fixed", { price: f.rub(model.creditCost) })
-              : t("per", { price: f.rub(model.priceRub), unit: model.priceUnit ? f.unit(model.priceUnit) : f.unit("request") })}
-            {model.originalPriceRub !== null && <s className="ml-2 text-xs text-slate-600">{f.rub(model.originalPriceRub)}</s>}
+              ? t("fixed", { price: f.rubles(model.creditCost, "unitPrice") })
+              : t("per", {
+                  price: f.rubles(model.priceRub, "unitPrice"),
+                  unit: model.priceUnit ? f.unit(model.priceUnit) : f.unit("request"),
+                })}
+            {model.originalPriceRub !== null && (
+              <s className="ml-2 text-xs text-slate-600">{f.rubles(model.originalPriceRub, "unitPrice")}</s>
+            )}
             {model.discountPercent > 0 && (
               <span className="ml-2 rounded bg-emerald-50 px-1.5 text-xs text-emerald-700">−{model.discountPercent}%</span>
             )}

@@ -2,6 +2,7 @@ import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/dashboard/ui";
+import { Money } from "@/components/money/money";
 import { statusTone } from "@/components/generation/activity-filters";
 import { ButtonLink } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -101,10 +102,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         )}
         <div className="grid gap-6 lg:grid-cols-3">
           <Card title={t("balance")}>
-            <p className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="overview-balance">
-              {f.credits(balance.credits)}
+            <p className="text-3xl font-semibold tabular-nums text-slate-900">
+              <Money credits={balance.credits} kind="balance" testId="overview-balance" />
             </p>
-            <p className="mt-1 text-sm text-slate-600">{t("spentTotal", { amount: f.credits(balance.spentCredits) })}</p>
+            <p className="mt-1 text-sm text-slate-600">{t("spentTotal", { amount: f.money(balance.spentCredits, "charge") })}</p>
             <ButtonLink href="/dashboard/billing" className="mt-4">
               {t("topUp")}
             </ButtonLink>
@@ -116,7 +117,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           >
             <p className="text-sm text-slate-600">
               <span className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="overview-spend">
-                {f.credits(spent)}
+                {f.money(spent, "charge")}
               </span>{" "}
               {t("spendWindow", { days: spendDays[window] })} · <span data-testid="overview-operations">{f.number(operations)}</span>{" "}
               {t("operations", { count: operations })}
@@ -165,7 +166,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                     </p>
                     <div className="mt-1 flex flex-wrap items-center justify-between gap-1 text-xs text-slate-600">
                       <Badge tone={statusTone(r.status)}>{ts.has(r.status as "completed") ? ts(r.status as "completed") : r.status}</Badge>
-                      <span className="tabular-nums">{f.credits(r.credits)}</span>
+                      <span className="tabular-nums">{f.money(r.credits, "charge")}</span>
                     </div>
                     <p className="mt-1 text-xs text-slate-600">{f.dateTime(r.createdAt)}</p>
                   </Link>

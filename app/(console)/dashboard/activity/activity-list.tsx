@@ -165,7 +165,7 @@ export function ActivityList({
                     {r.errorCode && <span className="ml-2 font-mono text-xs text-red-700">{r.errorCode}</span>}
                   </Td>
                   <Td label={t("colCost")} className="whitespace-nowrap">
-                    {f.credits(r.credits)}
+                    {f.money(r.credits, "charge")}
                   </Td>
                   <Td label={t("colDuration")} className="whitespace-nowrap">
                     {f.duration(r.durationMs)}

@@ -39,7 +39,7 @@ export function AutoTopupForm({ settings, minTopupRub, hasCard }: { settings: Au
           <Field label={t("threshold")}>
             <Input name="thresholdRub" type="number" min={0} step={1} required defaultValue={settings.thresholdRub || 100} />
           </Field>
-          <Field label={t("autoAmount")} hint={t("atLeast", { min: f.rub(minTopupRub) })}>
+          <Field label={t("autoAmount")} hint={t("atLeast", { min: f.rubles(minTopupRub, "balance") })}>
             <Input
               name="amountRub"
               type="number"

@@ -14,13 +14,12 @@ export function PaymentHistory({ payments, total }: { payments: PaymentView[]; t
       {payments.length === 0 ? (
         <p className="text-sm text-slate-600">{t("noPayments")}</p>
       ) : (
-        <Table stack head={[t("colDate"), t("colAmount"), t("colCredits"), t("colType"), t("colStatus"), t("colReceipt")]}>
+        <Table stack head={[t("colDate"), t("colAmount"), t("colType"), t("colStatus"), t("colReceipt")]}>
           {payments.map((p) => (
             <tr key={p.id} data-testid="payment-row">
               <Td label={t("colDate")}>{f.dateTime(p.createdAt)}</Td>
-              <Td label={t("colAmount")}>{f.credits(p.amountKopecks * 100)}</Td>
-              <Td label={t("colCredits")} className="font-mono text-xs">
-                {f.number(p.creditsToGrant)}
+              <Td label={t("colAmount")} className="whitespace-nowrap tabular-nums">
+                {f.money(p.amountKopecks * 100, "balance")}
               </Td>
               <Td label={t("colType")}>{p.kind === "auto_topup" ? t("autoTopup") : t("topupKind")}</Td>
               <Td label={t("colStatus")}>

@@ -33,7 +33,7 @@ export function TopupForm({ minTopupRub, returnUrl }: { minTopupRub: number; ret
   return (
     <Card title={t("topUp")}>
       <form onSubmit={submit} className="space-y-4">
-        <Field label={t("amount")} hint={t("amountHint", { min: f.rub(minTopupRub) })}>
+        <Field label={t("amount")} hint={t("amountHint", { min: f.rubles(minTopupRub, "balance") })}>
           <Input name="amountRub" type="number" min={minTopupRub} step={1} required defaultValue={500} />
         </Field>
         <label className="flex items-center gap-2 text-sm text-slate-700">

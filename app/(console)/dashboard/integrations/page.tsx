@@ -26,7 +26,7 @@ export default async function IntegrationsPage() {
       <CoversPlayground
         slug={slug}
         modelId={modelId}
-        costLabel={estimate ? f.credits(estimate.estimatedCostCredits) : null}
+        costLabel={estimate ? f.money(estimate.estimatedCostCredits, "charge") : null}
         limits={COVER_LIMITS}
       />
     </>

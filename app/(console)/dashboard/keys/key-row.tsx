@@ -91,9 +91,9 @@ export function KeyRow({ apiKey, onDelete }: { apiKey: ApiKeyView; onDelete: (ke
             </Button>
           </form>
         ) : (
-          <div>{apiKey.monthlyLimitRub === null ? t("noCap") : t("perMonth", { amount: f.rub(apiKey.monthlyLimitRub) })}</div>
+          <div>{apiKey.monthlyLimitRub === null ? t("noCap") : t("perMonth", { amount: f.rubles(apiKey.monthlyLimitRub, "balance") })}</div>
         )}
-        <div className="text-xs text-slate-600">{t("spent", { amount: f.rub(apiKey.lifetimeCostRub) })}</div>
+        <div className="text-xs text-slate-600">{t("spent", { amount: f.rubles(apiKey.lifetimeCostRub, "balance") })}</div>
       </Td>
       <Td className="whitespace-nowrap text-right">
         {update.error && <div className="mb-1 text-xs text-red-700">{update.error.message}</div>}

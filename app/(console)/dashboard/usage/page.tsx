@@ -43,7 +43,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
       <PageHeader
         title={t("title")}
         description={t.rich("summary", {
-          amount: f.credits(total),
+          amount: f.money(total, "charge"),
           count,
           window,
           total: (chunks) => <span data-testid="usage-total">{chunks}</span>,
@@ -73,7 +73,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
                     {f.number(m.count)}
                   </Td>
                   <Td label={t("colSpent")} className="tabular-nums">
-                    {f.credits(m.credits)}
+                    {f.money(m.credits, "charge")}
                   </Td>
                   <Td>
                     <ShareBar value={m.credits} max={maxModel} />
@@ -100,7 +100,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
                     {f.number(k.count)}
                   </Td>
                   <Td label={t("colSpent")} className="tabular-nums">
-                    {f.credits(k.credits)}
+                    {f.money(k.credits, "charge")}
                   </Td>
                   <Td label={t("colLast")}>{f.dateTime(k.lastUsedAt)}</Td>
                   <Td>

@@ -139,12 +139,12 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
         <Card title={t("summary")} className="h-fit min-w-0">
           <dl className="divide-y divide-slate-100">
             <Row label={t("cost")} testId="activity-cost">
-              {f.credits(record.credits)}
+              {f.money(record.credits, "charge")}
             </Row>
             {generation && (
               <>
-                <Row label={t("reserved")}>{f.credits(generation.reservedCredits)}</Row>
-                <Row label={t("settled")}>{generation.settledCredits === null ? "—" : f.credits(generation.settledCredits)}</Row>
+                <Row label={t("reserved")}>{f.money(generation.reservedCredits, "charge")}</Row>
+                <Row label={t("settled")}>{generation.settledCredits === null ? "—" : f.money(generation.settledCredits, "charge")}</Row>
                 {generation.sandbox && <Row label={t("sandbox")}>{t("sandboxNote")}</Row>}
               </>
             )}

@@ -41,8 +41,8 @@ export default async function AdminStatsPage({ searchParams }: { searchParams: P
         <Stat label={t("users")} value={f.number(stats.users)} testId="stat-users" />
         <Stat label={t("activeKeys")} value={f.number(stats.activeApiKeys)} hint={t("activeKeysHint")} testId="stat-keys" />
         <Stat label={t("models")} value={f.number(stats.models)} hint={t("modelsHint")} testId="stat-models" />
-        <Stat label={t("issued")} value={f.credits(stats.credits.issued)} hint={t("issuedHint")} testId="stat-issued" />
-        <Stat label={t("used")} value={f.credits(stats.credits.used)} hint={t("usedHint")} testId="stat-used" />
+        <Stat label={t("issued")} value={f.money(stats.credits.issued, "balance")} hint={t("issuedHint")} testId="stat-issued" />
+        <Stat label={t("used")} value={f.money(stats.credits.used, "charge")} hint={t("usedHint")} testId="stat-used" />
       </div>
       <Card
         title={t("topSpenders")}
@@ -67,7 +67,7 @@ export default async function AdminStatsPage({ searchParams }: { searchParams: P
                   {f.number(u.count)}
                 </Td>
                 <Td label={t("colSpent")} className="tabular-nums">
-                  {f.credits(u.credits)}
+                  {f.money(u.credits, "charge")}
                 </Td>
                 <Td>
                   <ShareBar value={u.credits} max={max} />

@@ -34,7 +34,7 @@ export default async function LocalPaymentPage({ params }: { params: Promise<{ i
           <div className="flex justify-between">
             <dt className="text-slate-600">{t("amount")}</dt>
             <dd className="font-semibold text-slate-900" data-testid="local-payment-amount">
-              {f.credits(payment.amountKopecks * 100)}
+              {f.money(payment.amountKopecks * 100, "balance")}
             </dd>
           </div>
           <div className="flex justify-between">

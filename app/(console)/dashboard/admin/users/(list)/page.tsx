@@ -73,7 +73,7 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
                 {u.banned ? <Badge tone="red">{t("banned")}</Badge> : <Badge tone="green">{t("active")}</Badge>}
               </Td>
               <Td label={t("colBalance")} className="tabular-nums">
-                {f.credits(u.balance)}
+                {f.money(u.balance, "balance")}
               </Td>
               <Td label={t("colJoined")}>{f.dateTime(u.createdAt)}</Td>
             </tr>

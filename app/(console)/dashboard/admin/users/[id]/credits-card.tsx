@@ -23,7 +23,7 @@ function creditsOf(text: string): number | null {
   }
 }
 
-/** Grant or claw back credits; the ledger row comes back and the page re-reads the balance. */
+/** Grant or claw back money (typed in rubles, sent in credits); the ledger row comes back and the page re-reads the balance. */
 export function CreditsCard({ userId }: { userId: string }) {
   const t = useTranslations("adminUser");
   const f = useFormat();
@@ -33,8 +33,8 @@ export function CreditsCard({ userId }: { userId: string }) {
     apiFetch<Result>(`/admin/users/${encodeURIComponent(userId)}/credits/${action}`, { body }).then((r) => {
       setDone(
         t(action === "grant" ? "granted" : "tookBack", {
-          amount: f.credits(Math.abs(r.transaction.amount)),
-          balance: f.credits(r.transaction.balanceAfter),
+          amount: f.exactMoney(Math.abs(r.transaction.amount)) ?? f.money(Math.abs(r.transaction.amount), "balance"),
+          balance: f.money(r.transaction.balanceAfter, "balance"),
         }),
       );
       setAmount("");
@@ -54,11 +54,11 @@ export function CreditsCard({ userId }: { userId: string }) {
   }
 
   return (
-    <Card title={t("creditsTitle")}>
+    <Card title={t("moneyTitle")}>
       <form className="space-y-3" onSubmit={(e) => e.preventDefault()}>
         <Field
           label={t("amount")}
-          hint={credits === null ? t("amountHint") : t("amountCredits", { count: credits, formatted: f.number(credits) })}
+          hint={credits === null ? t("amountHint") : t("amountMoney", { amount: f.exactMoney(credits) ?? f.money(credits, "balance") })}
         >
           <Input name="amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="500" required />
         </Field>

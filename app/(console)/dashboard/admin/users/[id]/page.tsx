@@ -11,6 +11,7 @@ import { listUserKeysWithTuning } from "@/lib/admin/users/user-keys";
 import { sessionsOf } from "@/lib/account/sessions";
 import { getFormat } from "@/lib/i18n/server";
 import { listTransactions } from "@/lib/billing/ledger/list-transactions";
+import { Money } from "@/components/money/money";
 import { CreditsCard } from "./credits-card";
 import { UserAdmin } from "./user-admin";
 
@@ -54,10 +55,12 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
       />
       <div className="mb-6 grid gap-6 md:grid-cols-2">
         <Card title={t("balance")}>
-          <p className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="admin-user-balance">
-            {f.credits(detail.balance)}
+          <p className="text-2xl font-semibold tabular-nums text-slate-900">
+            <Money credits={detail.balance} kind="balance" testId="admin-user-balance" />
           </p>
-          <p className="text-xs text-slate-600">{t("credits", { count: detail.balance, formatted: f.number(detail.balance) })}</p>
+          {f.exactMoney(detail.balance) && (
+            <p className="text-xs text-slate-600">{t("exactly", { amount: f.exactMoney(detail.balance)! })}</p>
+          )}
         </Card>
         <Card title={t("usage")}>
           <Table head={[t("window"), t("operations"), t("charged")]}>
@@ -65,7 +68,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
               <tr key={w.window}>
                 <td className={cellClass}>{w.window}</td>
                 <td className={`${cellClass} tabular-nums`}>{f.number(w.count)}</td>
-                <td className={`${cellClass} tabular-nums`}>{f.credits(w.credits)}</td>
+                <td className={`${cellClass} tabular-nums`}>{f.money(w.credits, "charge")}</td>
               </tr>
             ))}
           </Table>
