@@ -61,7 +61,28 @@ async function seed(databaseUrl: string, n: number) {
   }
   // One key alone carries the load: its limit is raised as an admin would tune it (rateLimitMax).
   if (n === 1) await db.update(apiKeys).set({ rateLimitMax: KEY_MAX }).where(eq(apiKeys.id, keys[0]!.id));
+  const prefill = Number(process.env.BENCH_LOAD_PREFILL ?? 0);
+  if (prefill > 0) for (const k of keys) for (const window of [`key:${k.id}`, `user-gen:${k.userId}`]) await fill(client, window, prefill);
   return { keys, client };
+}
+
+/**
+ * BENCH_LOAD_PREFILL=N: N earlier hits in every key's window and its user's, spread over the hour
+ * before the load (from 60 s into it to 60 s before its end), as if the key had served them: the
+ * state of a busy key, which the run's own minute does not reach. Written in whichever form this
+ * build keeps windows in (a `hits` array until issue 39, `times`/`counts` slots since).
+ */
+async function fill(client: postgres.Sql, window: string, hits: number) {
+  const [{ slots }] = (await client`select exists (select 1 from information_schema.columns
+      where table_name = 'rate_limit_windows' and column_name = 'times') as slots`) as unknown as [{ slots: boolean }];
+  const from = Date.now() - 3_600_000 + 60_000;
+  const step = (3_600_000 - 120_000) / hits;
+  const series = client`select (${from}::bigint + floor(g * ${step}::float8))::bigint as h from generate_series(0, ${hits - 1}::int) g`;
+  if (slots)
+    await client`insert into rate_limit_windows (key, times, counts)
+      select ${window}, array_agg(t order by t), array_agg(c order by t)
+      from (select max(h) as t, count(*)::int as c from (${series}) s group by h / 60000) slots`;
+  else await client`insert into rate_limit_windows (key, hits) select ${window}, array_agg(h order by h) from (${series}) s`;
 }
 
 const bodyOf = (i: number) =>
@@ -146,7 +167,10 @@ export const loadScenario: Scenario = {
       const pgMs = ((e.postgres - w.postgres) * 1000) / Math.max(1, billed.length);
       const [row] =
         await client`select key, pg_column_size(w.*)::int as bytes from rate_limit_windows w order by pg_column_size(w.*) desc limit 1`;
-      const label = n === 1 ? `1 key (rateLimitMax ${KEY_MAX.toLocaleString("en")})` : `${n} keys (default limit)`;
+      const prefill = Number(process.env.BENCH_LOAD_PREFILL ?? 0);
+      const label =
+        (n === 1 ? `1 key (rateLimitMax ${KEY_MAX.toLocaleString("en")})` : `${n} keys (default limit)`) +
+        (prefill > 0 ? `, ${prefill.toLocaleString("en")} earlier hits in its windows` : "");
       const rows: Row[] = [
         {
           case: label,

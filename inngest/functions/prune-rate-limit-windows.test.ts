@@ -22,9 +22,9 @@ describe("prune-rate-limit-windows", () => {
     const db = await getDb();
     const now = clock.now();
     await db.insert(rateLimitWindows).values([
-      { key: "ip-webhook:203.0.113.9", hits: [now - 30 * HOUR, now - 26 * HOUR] },
-      { key: "key:gone", hits: [] },
-      { key: "user-gen:active", hits: [now - 30 * HOUR, now - HOUR] },
+      { key: "ip-webhook:203.0.113.9", times: [now - 30 * HOUR, now - 26 * HOUR], counts: [1, 4] },
+      { key: "key:gone", times: [], counts: [] },
+      { key: "user-gen:active", times: [now - 30 * HOUR, now - HOUR], counts: [2, 1] },
     ]);
     await jobs.advance("11m");
     const [run] = await db.select().from(jobRuns).where(eq(jobRuns.functionId, PRUNE));

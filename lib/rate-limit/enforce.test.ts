@@ -29,7 +29,7 @@ async function age(windowKey: string, ms: number) {
     await getDb()
   )
     .update(rateLimitWindows)
-    .set({ hits: sql`array(select h - ${ms}::bigint from unnest(${rateLimitWindows.hits}) as h)` })
+    .set({ times: sql`array(select t - ${ms}::bigint from unnest(${rateLimitWindows.times}) as t order by t)` })
     .where(eq(rateLimitWindows.key, windowKey));
 }
 

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { rawRows, relaxedOf, type Executor } from "@/db/client";
 import { preparedStatement } from "@/db/prepared";
 import { KEY_STANDING_COLUMNS, keyStandingOf, type KeyStanding } from "@/lib/auth/resolve";
@@ -10,7 +10,7 @@ export type LimitResult = {
   limit: number;
   /** Requests still allowed in the window right now (after this one, when it was allowed). */
   remaining: number;
-  /** Epoch ms at which one more request becomes possible (the oldest hit leaves the window). */
+  /** Epoch ms at which one more request becomes possible (the oldest slot of hits leaves the window). */
   resetAtMs: number;
   windowMs: number;
 };
@@ -25,33 +25,59 @@ export type WindowInput = {
 };
 
 /**
+ * A window is one row of constant size whatever its limit: the hits inside it are kept as at most
+ * SLOTS + 1 slots (`times[i]`: the newest hit of slot i, epoch ms, ascending; `counts[i]`: how many
+ * hits it holds). A slot spans one SLOTS-th of the window (`slotMs`, by the epoch: `time / slotMs`),
+ * and all its hits leave the window together, when its newest does. So the window never holds more
+ * than `max` hits in any stretch of `windowMs` (a hit is never forgotten early), hits a slot apart
+ * or more leave it exactly on time, and hits closer together leave with the newest of their slot:
+ * at most `slotMs` late (1 minute in an hour, 1 second in a minute). An exact log would have to
+ * keep every hit (the row was `max` timestamps, rewritten on every request); GCRA, one timestamp,
+ * lets a key use its whole budget again before the window has passed (up to 2 × max − 1 hits in
+ * one window), where the spec's limits are sliding windows.
+ */
+export const SLOTS = 60;
+
+const slotMsOf = (windowMs: number) => Math.max(1, Math.ceil(windowMs / SLOTS));
+
+/**
  * The conditional upsert at the heart of every limit (a CTE named `hit`). The row lock taken by
  * ON CONFLICT serialises concurrent requests on the same subject, and the DO UPDATE's WHERE sees
- * the latest committed hits: old hits are pruned and `now` appended only while fewer than `max`
- * remain, otherwise nothing is written and no row is returned. So "a row came back" is exactly
- * "this request was allowed", on any number of app instances.
- *
- * Cost is O(max) per request (the array is rewritten), which is fine for the spec's limits
- * (≤ 1000 per window); an admin who sets a very large rateLimitMax should disable the limit instead.
+ * the latest committed slots: the hits still inside the window are added up, and only while fewer
+ * than `max` the slots that left are dropped and `now` joins its slot (a new one, or the slot of
+ * its time, whose newest hit it becomes); otherwise nothing is written and no row is returned. So
+ * "a row came back" is exactly "this request was allowed", on any number of app instances. Its
+ * cost does not depend on `max`: at most SLOTS + 2 slots are read and written.
  */
-function hitCte({ key, max, since, now }: { key: unknown; max: unknown; since: unknown; now: unknown }): SQL {
+function hitCte({ key, max, since, now, slotMs }: { key: unknown; max: unknown; since: unknown; now: unknown; slotMs: unknown }): SQL {
   return sql`hit as (
-    insert into rate_limit_windows as w (key, hits, updated_at)
-    values (${key}, array[${now}::bigint], now())
+    insert into rate_limit_windows as w (key, times, counts, updated_at)
+    values (${key}, array[${now}::bigint], array[1], now())
     on conflict (key) do update
-      set hits = array(select h from unnest(w.hits) as h where h > ${since}::bigint order by h) || ${now}::bigint,
+      set (times, counts) = (
+            select array_agg(s.t order by s.t), array_agg(s.c order by s.t)
+            from (select max(l.t) as t, sum(l.c)::int as c
+                  from (select t, c from unnest(w.times, w.counts) as i(t, c) where t > ${since}::bigint
+                        union all select ${now}::bigint, 1) as l
+                  group by l.t / ${slotMs}::bigint) as s),
           updated_at = now()
-      where (select count(*) from unnest(w.hits) as h where h > ${since}::bigint) < ${max}
-    returning cardinality(hits) as used, (select min(h) from unnest(hits) as h)::float8 as oldest
+      where (select coalesce(sum(c), 0) from unnest(w.times, w.counts) as i(t, c) where t > ${since}::bigint) < ${max}::bigint
+    returning (select sum(c) from unnest(counts) as c)::int as used, times[1]::float8 as oldest
   )`;
 }
 
-const hitValues = (w: Required<WindowInput>) => ({ key: w.key, max: w.max, since: w.now - w.windowMs, now: w.now });
+const hitValues = (w: Required<WindowInput>) => ({
+  key: w.key,
+  max: w.max,
+  since: w.now - w.windowMs,
+  now: w.now,
+  slotMs: slotMsOf(w.windowMs),
+});
 
 /** The route rule's window and the key's counters, the statement of nearly every key request: built once. */
 const hitAndCount = preparedStatement(() => {
   const p = (name: string) => sql.placeholder(name);
-  return sql`with ${hitCte({ key: p("key"), max: p("max"), since: p("since"), now: p("now") })}, counted as (${countStatement(p("apiKeyId"), p("now"))})
+  return sql`with ${hitCte({ key: p("key"), max: p("max"), since: p("since"), now: p("now"), slotMs: p("slotMs") })}, counted as (${countStatement(p("apiKeyId"), p("now"))})
       select (select used from hit) as used, (select oldest from hit) as oldest, (select row_to_json(c) from counted c) as standing`;
 });
 
@@ -73,12 +99,12 @@ function allowedResult(row: HitRow, input: Required<WindowInput>): LimitResult {
   };
 }
 
-/** Read only on the refusal path: when the oldest hit inside the window leaves it. */
+/** Read only on the refusal path: when the oldest slot inside the window leaves it. */
 async function deniedResult(db: Executor, input: Required<WindowInput>): Promise<LimitResult> {
   const since = input.now - input.windowMs;
   const [row] = await rawRows<{ oldest: number | null }>(
     db,
-    sql`select (select min(h) from unnest(hits) as h where h > ${since}::bigint)::float8 as oldest
+    sql`select (select min(t) from unnest(times) as t where t > ${since}::bigint)::float8 as oldest
         from rate_limit_windows where key = ${input.key}`,
   );
   const oldest = row?.oldest == null ? input.now : Number(row.oldest);
@@ -161,6 +187,16 @@ export async function countKeyRequest(db: Executor, apiKeyId: string, now = Date
 }
 
 /**
+ * The hits inside the key's window at `now` (what counts toward its `rateLimitMax`), as a column of
+ * a query over `api_keys` (its id and `rate_limit_time_window` columns given).
+ */
+export const keyWindowCount = (apiKeyId: SQLWrapper, windowMs: SQLWrapper, now: number): SQL<number> =>
+  sql<number>`coalesce((
+      select sum(i.c) from rate_limit_windows w, unnest(w.times, w.counts) as i(t, c)
+      where w.key = 'key:' || ${apiKeyId} and i.t > ${now}::bigint - ${windowMs}
+    ), 0)::int`.mapWith(Number);
+
+/**
  * Deletes windows whose newest hit is older than `olderThanMs` (longer than any window in use),
  * so subjects that went quiet (IPs, deleted keys) do not accumulate rows. Meant for a periodic job.
  */
@@ -168,7 +204,7 @@ export async function pruneRateLimitWindows(db: Executor, olderThanMs = 24 * 3_6
   const rows = await rawRows<{ key: string }>(
     db,
     sql`delete from rate_limit_windows
-        where coalesce((select max(h) from unnest(hits) as h), 0) < ${now - olderThanMs}::bigint
+        where coalesce((select max(t) from unnest(times) as t), 0) < ${now - olderThanMs}::bigint
         returning key`,
   );
   return rows.length;

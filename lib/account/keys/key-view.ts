@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { apiKeys } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { CREDITS_PER_RUB } from "@/lib/pricing/credits";
 import { log } from "@/lib/core/logger";
+import { keyWindowCount } from "@/lib/rate-limit/sliding-window";
 import { flushUsageCounts } from "@/lib/rate-limit/usage-counts";
 
 /**
@@ -29,10 +29,7 @@ export function keyColumns(now = Date.now()) {
     rateLimitEnabled: apiKeys.rateLimitEnabled,
     rateLimitTimeWindow: apiKeys.rateLimitTimeWindow,
     rateLimitMax: apiKeys.rateLimitMax,
-    windowCount: sql<number>`coalesce((
-        select count(*) from rate_limit_windows w, unnest(w.hits) as h
-        where w.key = 'key:' || ${apiKeys.id} and h > ${now}::bigint - ${apiKeys.rateLimitTimeWindow}
-      ), 0)::int`.mapWith(Number),
+    windowCount: keyWindowCount(apiKeys.id, apiKeys.rateLimitTimeWindow, now),
   };
 }
 
