@@ -9,7 +9,7 @@ test("the Overview shows the balance, the 7-day spend and the latest run after a
   // A newcomer: nothing yet, every first step still to do.
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
-  await expect(page.getByTestId("overview-balance")).toHaveText(/^0[.,]00 ₽$/);
+  await expect(page.getByTestId("overview-balance")).toHaveText(/^0[.,]00\s₽$/);
   await expect(page.getByTestId("getting-started").locator('li[data-done="false"]')).toHaveCount(3);
   await expect(page.getByText("No runs yet.")).toBeVisible();
 

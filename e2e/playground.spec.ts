@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { formatCredits } from "../lib/pricing/credits";
+import { formatMoney } from "../lib/i18n/format";
 import { signedInUser } from "./generation-db";
 import { balanceOf, MODEL, runFromPlayground } from "./playground-helpers";
 
@@ -10,7 +10,7 @@ test("a signed-in user with credits runs a text-to-image model from the playgrou
 }) => {
   await signedInUser(context, baseURL!, { rub: 100 });
   await page.goto(`/catalog/${MODEL}`);
-  await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(100 * 10_000));
+  await expect(page.getByTestId("run-balance")).toHaveText(formatMoney(100 * 10_000, "balance", "en"));
 
   const requestId = await runFromPlayground(page, "a lighthouse at dusk, oil painting");
   expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -24,10 +24,10 @@ test("a signed-in user with credits runs a text-to-image model from the playgrou
   // The cost line and the new balance agree with the server's balance.
   await expect(page.getByTestId("run-cost")).toBeVisible();
   const charged = await page.getByTestId("run-charged").textContent();
-  expect(charged).toMatch(/^0\.\d+ ₽$/);
+  expect(charged).toMatch(/^0\.\d+\s₽$/);
   const balance = await balanceOf(page);
   expect(balance).toBeLessThan(100 * 10_000);
-  await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(balance));
+  await expect(page.getByTestId("run-balance")).toHaveText(formatMoney(balance, "balance", "en"));
 });
 
 test("a visitor who is not signed in sees a sign-in prompt instead of the run button", async ({ page }) => {
@@ -76,7 +76,7 @@ test("a run is followed live (queued, running, logs) and a failed run shows its 
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "completed", { timeout: 30_000 });
   await expect(page.getByTestId("result-image")).toHaveCount(1);
   const afterFirst = await balanceOf(page);
-  await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(afterFirst));
+  await expect(page.getByTestId("run-balance")).toHaveText(formatMoney(afterFirst, "balance", "en"));
 
   await page.locator("#field-prompt").fill("a forbidden fox [fail:generation]");
   await page.getByTestId("run-button").click();
@@ -84,6 +84,6 @@ test("a run is followed live (queued, running, logs) and a failed run shows its 
   await expect(page.getByTestId("run-failure")).toContainText("generation_failed");
   await expect(page.getByTestId("run-cost")).toHaveText("Refunded: nothing charged");
   expect(await balanceOf(page)).toBe(afterFirst);
-  await expect(page.getByTestId("run-balance")).toHaveText(formatCredits(afterFirst));
+  await expect(page.getByTestId("run-balance")).toHaveText(formatMoney(afterFirst, "balance", "en"));
   await expect(page.getByTestId("result-image")).toHaveCount(0);
 });

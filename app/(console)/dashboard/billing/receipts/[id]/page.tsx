@@ -26,7 +26,6 @@ export default async function ReceiptPage({ params }: { params: Promise<{ id: st
     [t("date"), f.dateTime(payment.grantedAt ?? payment.createdAt)],
     [t("description"), payment.description ?? t("topup")],
     [t("amount"), f.money(payment.amountKopecks * 100, "balance")],
-    [t("added"), f.money(payment.creditsToGrant, "balance")],
   ];
   return (
     <article className="max-w-xl rounded-lg border border-slate-200 bg-white p-8 print:border-0">
