@@ -86,11 +86,12 @@ export const models = pgTable(
 );
 
 /**
- * One row: a number that grows with every statement that changes what the catalog's facet counts
- * are made of (models inserted or deleted; visibility, lab, category, tags, or the searched fields
- * updated), bumped by a statement trigger on `models` (the catalog-facets migration), so every
- * writer (admin edits, syncs, the seeder, another instance, a test's own insert) moves it and a
- * popularity flush does not. lib/catalog/facets.ts keeps counts per version.
+ * One row: a number that grows with every statement that may change what a catalog list shows,
+ * filters or sorts by (models inserted or deleted; any column but the provider-owned schema,
+ * alias, provider and updated_at updated), bumped by a statement trigger on `models` (migrations
+ * catalog-version, catalog-version-lists), so every writer moves it: admin edits, syncs, the
+ * seeder, the popularity flush, another instance, a test's own SQL. lib/catalog/kept.ts keeps
+ * list pages and facet counts per version.
  */
 export const catalogVersion = pgTable("catalog_version", {
   id: boolean("id").primaryKey().default(true),

@@ -1,5 +1,9 @@
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
+import { models } from "@/db/schema";
+import { upsertModelBody } from "./admin-input";
+import { upsertModel } from "./admin-upsert";
 import { listModelsQuery } from "./list-query";
 import { catalogFacets } from "./facets";
 import { listModels } from "./list";
@@ -41,5 +45,40 @@ describe("success", () => {
     const facets = await catalogFacets(await getDb(), q({ category: "text-to-image", search: "zzzz-no-such-model" }));
     expect(facets.categories).toEqual([{ value: "text-to-image", count: 0 }]);
     expect(facets.labs).toEqual([]);
+  });
+
+  test("counts are kept while the catalog is unchanged and follow every write to it, whoever makes it", async () => {
+    const db = await getDb();
+    const count = (f: { categories: { value: string; count: number }[] }, category: string) =>
+      f.categories.find((c) => c.value === category)?.count ?? 0;
+    const before = await catalogFacets(db, q({}));
+    expect(await catalogFacets(db, q({}))).toBe(before);
+    const [model] = await db
+      .select()
+      .from(models)
+      .where(and(eq(models.visible, true), isNotNull(models.modelLab)))
+      .orderBy(models.modelId)
+      .limit(1);
+    const category = model!.category;
+
+    // An admin hides a model.
+    await upsertModel(db, upsertModelBody.parse({ modelId: model!.modelId, visible: false }));
+    const hidden = await catalogFacets(db, q({}));
+    expect(count(hidden, category)).toBe(count(before, category) - 1);
+    expect(count(hidden, category)).toBe(await total({ category }));
+
+    // A write that is not the admin's (a sync, another instance, SQL): the trigger moves the version too.
+    await db.update(models).set({ visible: true }).where(eq(models.modelId, model!.modelId));
+    const shown = await catalogFacets(db, q({}));
+    expect(shown).toEqual(before);
+
+    // A popularity flush moves the version (lists sort by it); the counts are taken again, the same.
+    await db
+      .update(models)
+      .set({ popularity: sql`${models.popularity} + 1` })
+      .where(eq(models.modelId, model!.modelId));
+    const counted = await catalogFacets(db, q({}));
+    expect(counted).not.toBe(shown);
+    expect(counted).toEqual(shown);
   });
 });

@@ -3,6 +3,7 @@ import type { Executor } from "@/db/client";
 import { models } from "@/db/schema";
 import type { ListModelsQuery } from "./list-query";
 import { CATEGORY_ORDER } from "./categories";
+import { keptPerVersion } from "./kept";
 import { catalogFilter } from "./list";
 
 export type Facet = { value: string; count: number };
@@ -15,13 +16,26 @@ function keepSelected(facets: Facet[], selected: string[], same: (a: string, b: 
   return [...facets, ...missing];
 }
 
+/** Distinct filter combinations kept (each answer is a few dozen small rows). */
+const keptFacets = keptPerVersion<CatalogFacets>("facets", 512, () => 1);
+
 /**
  * The catalog page's filters with counts that narrow with the other filters: a count says how
  * many models the page would list with that value added. Categories and labs are OR within
  * themselves, so each counts under every other active filter but its own; tags are AND, so a
  * tag counts under all of them (the models that would remain if it were added too).
+ *
+ * Counting is three aggregates over the matching models, so each filter combination's counts are
+ * kept while the catalog is unchanged (`keptPerVersion`, ./kept.ts): a request costs one
+ * primary-key read unless the catalog changed or the combination is new. The answer is shared:
+ * treat it as read-only.
  */
 export async function catalogFacets(db: Executor, q: FacetQuery): Promise<CatalogFacets> {
+  const key = JSON.stringify([q.category, q.lab, q.tag, q.search ?? "", q.includeCommunity]);
+  return keptFacets(db, key, () => countFacets(db, q));
+}
+
+async function countFacets(db: Executor, q: FacetQuery): Promise<CatalogFacets> {
   const n = sql<number>`count(*)`.mapWith(Number);
   const [categories, labs, tags] = await Promise.all([
     db

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getDb, rawRows } from "@/db/client";
 import { catalogBenchQueries, syntheticModels } from "@/bench/scenarios/catalog-models";
@@ -58,5 +58,36 @@ describe("indexes serve the catalog queries", () => {
     expect(res.items.map((m) => m.modelId).sort()).toEqual(expected.map((m) => m.modelId).sort());
     const prices = res.items.map((m) => m.priceRub! * (100 - m.discountPercent));
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  });
+});
+
+describe("pages are kept per catalog version", () => {
+  test("a repeated query is answered from the kept page until a write moves the version", async () => {
+    const db = await getDb();
+    const query = parse({ search: "prism", tag: "realism", sort: "price_asc", limit: "5" });
+    const first = await listModels(db, query);
+    expect(await listModels(db, query)).toBe(first);
+
+    // Any write to what a list shows or sorts by, however it is made: here a price, straight in SQL.
+    const cheapest = first.items[0]!;
+    await db
+      .update(models)
+      .set({ priceRub: "0.00000001", discountPercent: "0", popularity: 10 })
+      .where(eq(models.modelId, cheapest.modelId));
+    const repriced = await listModels(db, query);
+    expect(repriced).not.toBe(first);
+    expect(repriced.items[0]).toMatchObject({ modelId: cheapest.modelId, priceRub: 0.00000001 });
+
+    // Popularity breaks price ties, so its flush moves the version too.
+    const [tied] = synthetic.filter(
+      (m) => m.modelId !== cheapest.modelId && m.modelLab !== null && m.tags.includes("realism") && m.displayName.startsWith("Prism"),
+    );
+    await db.update(models).set({ priceRub: "0.00000001", discountPercent: "0", popularity: 0 }).where(eq(models.modelId, tied!.modelId));
+    expect((await listModels(db, query)).items.slice(0, 2).map((m) => m.modelId)).toEqual([cheapest.modelId, tied!.modelId]);
+    await db
+      .update(models)
+      .set({ popularity: sql`${models.popularity} + 1000000` })
+      .where(eq(models.modelId, tied!.modelId));
+    expect((await listModels(db, query)).items.slice(0, 2).map((m) => m.modelId)).toEqual([tied!.modelId, cheapest.modelId]);
   });
 });

@@ -4,9 +4,8 @@ import type { Executor } from "@/db/client";
 import { modelEffectivePrice, models, modelSearchTrigrams } from "@/db/schema";
 import type { ListModelsQuery } from "./list-query";
 import { CATEGORY_ORDER } from "./categories";
-import { listColumns, toListItem } from "./columns";
-
-/** Escapes LIKE wildcards so a search for "50%" or "a_b" matches those characters literally. */
+import { listColumns, toListItem, type ModelListItem } from "./columns";
+import { keptPerVersion } from "./kept";
 
 /**
  * The WHERE of `GET /models`: visible models; community (modelLab null) only on request;
@@ -68,7 +67,22 @@ export function listModelsQuery(db: Executor, q: ListModelsQuery) {
     .offset(q.offset);
 }
 
-export async function listModels(db: Executor, q: ListModelsQuery) {
+/** Pages kept, in listed models (a page of 50 is ~25 kB of objects): ~10,000 models' worth. */
+const keptPages = keptPerVersion<ModelListPage>("pages", 10_000, (page) => 1 + page.items.length);
+export type ModelListPage = { items: ModelListItem[]; total: number; limit: number; offset: number };
+
+/**
+ * A page of `GET /models` (and of the catalog page, the MCP list): the database answers each
+ * query once per catalog version (indexes: the trigram and tag GIN, the price, popularity and
+ * category btrees), and the page is kept until a write to the catalog moves its version
+ * (`keptPerVersion`, ./kept.ts): a repeated query costs one primary-key read. Shared: read-only.
+ */
+export async function listModels(db: Executor, q: ListModelsQuery): Promise<ModelListPage> {
+  const key = JSON.stringify([q.category, q.lab, q.tag, q.search ?? "", q.includeCommunity, q.sort, q.limit, q.offset]);
+  return keptPages(db, key, () => queryModels(db, q));
+}
+
+async function queryModels(db: Executor, q: ListModelsQuery): Promise<ModelListPage> {
   const where = catalogFilter(q);
   const rows = await listModelsQuery(db, q);
   // A page past the end has no row to carry the count.
