@@ -110,7 +110,23 @@ const unlimited = inngest.createFunction({ id: "t-unlimited", triggers: [{ event
   await step.run("work", () => occupy(`unlimited:${event.data.group}`));
 });
 
-const functions = [flow, strict, polite, pair, provider, limited, unlimited];
+// cancelOn: the event that ends the watched work cancels the run (match: what the provider webhook's event does).
+let gate: Promise<void> = Promise.resolve();
+const watched = inngest.createFunction(
+  { id: "t-watched", triggers: [{ event: "test/watched.start" }], cancelOn: [{ event: "test/watched.done", match: "data.key" }] },
+  async ({ event, step }) => {
+    const k: string = event.data.key;
+    await step.run("look", async () => {
+      bump(`${k}:look`);
+      if (event.data.held) await gate;
+    });
+    const done = await step.waitForEvent("done", { event: "test/watched.done", timeout: "1h", match: "data.key" });
+    await step.run("after", () => bump(`${k}:after`));
+    return done ? "woken" : "timed out";
+  },
+);
+
+const functions = [flow, strict, polite, pair, provider, limited, unlimited, watched];
 const clock = new ManualClock();
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
 
@@ -205,6 +221,109 @@ describe("waits", () => {
     await inngest.send({ name: "test/flow.reply", data: { key: k, answer: "just in time" } });
     await jobs.drain();
     expect(await runOf(ids[0]!, "t-flow")).toMatchObject({ status: "completed", output: { reply: { answer: "just in time" } } });
+  });
+});
+
+describe("delayed starts", () => {
+  test("an event whose ts is ahead of the wall clock starts its runs that much later on the executor's clock; waits it resolves do not wait", async () => {
+    const k = key();
+    const { ids } = await inngest.send({ name: "test/pair", data: { key: k }, ts: Date.now() + 15_000 });
+    await jobs.drain();
+    const run = await runOf(ids[0]!, "t-pair");
+    expect(run).toMatchObject({ status: "queued" });
+    expect(run.nextAt!.getTime() - clock.now()).toBeGreaterThan(14_000);
+    expect(run.nextAt!.getTime() - clock.now()).toBeLessThanOrEqual(15_000);
+    await jobs.advance("14s");
+    expect(count(`${k}:x`)).toBe(0);
+    await jobs.advance("1s");
+    expect(await runOf(ids[0]!, "t-pair")).toMatchObject({ status: "completed", output: "xy" });
+    // A delayed event settles a wait at once ("Functions waiting for events will immediately resume").
+    const w = key();
+    const started = await inngest.send({ name: "test/flow.start", data: { key: w } });
+    await jobs.drain();
+    await inngest.send({ name: "test/flow.reply", data: { key: w, answer: 1 }, ts: Date.now() + 60_000 });
+    await jobs.drain();
+    expect(await runOf(started.ids[0]!, "t-flow")).toMatchObject({ status: "completed", output: { reply: { key: w, answer: 1 } } });
+  });
+});
+
+describe("cancelOn", () => {
+  const opsOf = async (runId: string) => (await getDb()).select().from(jobRunOps).where(eq(jobRunOps.runId, runId));
+
+  test("the matching event cancels a run not started yet and a waiting one, in the statement that stores it; another key's run goes on", async () => {
+    const [later, waiting, other] = [key(), key(), key()];
+    const a = await inngest.send({ name: "test/watched.start", data: { key: later }, ts: Date.now() + 60_000 });
+    const b = await inngest.send({ name: "test/watched.start", data: { key: waiting } });
+    const c = await inngest.send({ name: "test/watched.start", data: { key: other } });
+    await jobs.drain();
+    const runs = { a: await runOf(a.ids[0]!, "t-watched"), b: await runOf(b.ids[0]!, "t-watched"), c: await runOf(c.ids[0]!, "t-watched") };
+    expect(runs.a).toMatchObject({ status: "queued" });
+    expect(runs.b).toMatchObject({ status: "waiting" });
+    // Each run records its cancel op; the waiting one its wait too.
+    expect((await opsOf(runs.a.id)).map((o) => o.stepId)).toEqual(["cancel:0"]);
+    const waitingOps = (await opsOf(runs.b.id)).map((o) => o.stepId);
+    expect(waitingOps).toHaveLength(2);
+    expect(waitingOps).toContain("cancel:0");
+    expect(waitingOps.find((id) => id !== "cancel:0")).toMatch(/^[0-9a-f]{40}$/);
+
+    const finished: string[] = [];
+    const { runEvents } = await import("./runtime");
+    const onFinished = (r: { runId: string; status: string }) => r.status === "cancelled" && finished.push(r.runId);
+    runEvents.on("finished", onFinished);
+    try {
+      await inngest.send({ name: "test/watched.done", data: { key: later } });
+      await inngest.send({ name: "test/watched.done", data: { key: waiting } });
+    } finally {
+      runEvents.off("finished", onFinished);
+    }
+    expect(finished.sort()).toEqual([runs.a.id, runs.b.id].sort());
+    for (const id of [runs.a.id, runs.b.id]) {
+      const db = await getDb();
+      const [row] = await db.select().from(jobRuns).where(eq(jobRuns.id, id));
+      expect(row).toMatchObject({ status: "cancelled", nextAt: null, lease: null, error: { name: "Cancelled" } });
+      expect(row!.finishedAt).not.toBeNull();
+      expect(await opsOf(id)).toEqual([]);
+    }
+    await jobs.runUntilIdle({ withinMs: 2 * 60 * 60_000 });
+    // Neither ran on: the later one never started, the waiting one did not take the event as its wait's.
+    expect([count(`${later}:look`), count(`${waiting}:after`)]).toEqual([0, 0]);
+    expect(await runOf(a.ids[0]!, "t-watched")).toMatchObject({ status: "cancelled" });
+    // The other key's run timed out and ended on its own, its cancel op deleted with its end.
+    expect(await runOf(c.ids[0]!, "t-watched")).toMatchObject({ status: "completed", output: "timed out" });
+    expect(await opsOf(runs.c.id)).toEqual([]);
+  });
+
+  test("a run cancelled while its step executes writes nothing more: the step's result is dropped", async () => {
+    const k = key();
+    let release!: () => void;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    const { ids } = await inngest.send({ name: "test/watched.start", data: { key: k, held: true } });
+    const draining = jobs.drain();
+    const deadline = Date.now() + HANG_MS;
+    while (count(`${k}:look`) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(await runOf(ids[0]!, "t-watched")).toMatchObject({ status: "running" });
+    await inngest.send({ name: "test/watched.done", data: { key: k } });
+    release();
+    await draining;
+    const run = await runOf(ids[0]!, "t-watched");
+    expect(run).toMatchObject({ status: "cancelled", steps: {}, lease: null });
+    expect(await opsOf(run.id)).toEqual([]);
+    await jobs.runUntilIdle({ withinMs: 2 * 60 * 60_000 });
+    expect(count(`${k}:after`)).toBe(0);
+  });
+
+  test("several events at once (one transaction) cancel as one does", async () => {
+    const [x, y] = [key(), key()];
+    const a = await inngest.send({ name: "test/watched.start", data: { key: x }, ts: Date.now() + 60_000 });
+    const b = await inngest.send({ name: "test/watched.start", data: { key: y }, ts: Date.now() + 60_000 });
+    await inngest.send([
+      { name: "test/watched.done", data: { key: x } },
+      { name: "test/pair", data: { key: key() } },
+    ]);
+    expect(await runOf(a.ids[0]!, "t-watched")).toMatchObject({ status: "cancelled" });
+    expect(await runOf(b.ids[0]!, "t-watched")).toMatchObject({ status: "queued" });
+    await inngest.send({ name: "test/watched.done", data: { key: y } });
+    expect(await runOf(b.ids[0]!, "t-watched")).toMatchObject({ status: "cancelled" });
   });
 });
 

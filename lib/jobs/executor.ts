@@ -133,11 +133,15 @@ export class JobExecutor {
     const now = this.clock.now();
     const events = (Array.isArray(raw) ? raw : [raw]).map((e) => normalizeEvent(e, now));
     if (!events.length) return { ids: [] };
+    // A `ts` ahead of the wall clock (the sender's) delays the runs the event starts by as much, on
+    // this executor's clock (a test's ManualClock too): Inngest's delayed functions.
+    const wall = Date.now();
+    const startOf = (event: JobEvent) => now + Math.max(0, event.ts - wall);
     const db = await this.getEventsDb();
     const out =
       events.length === 1
-        ? await ingestOne(db, this.registry, events[0]!, now)
-        : await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult()), db);
+        ? await ingestOne(db, this.registry, events[0]!, now, startOf(events[0]!))
+        : await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult(), startOf), db);
     this.afterWrite(out);
     return { ids: events.map((e) => e.id) };
   }
@@ -146,6 +150,8 @@ export class JobExecutor {
     if (out.finished.length) this.onFinished?.(out.finished);
     // New runs, woken runs, or runs promoted past a concurrency limit are due now.
     if (out.created.length || out.woken.length || out.promoted) this.kick();
+    // Runs created for later: this process looks when the first is due (no claim now).
+    else if (out.later < Infinity) this.wakeAt(out.later);
   }
 
   private async transaction<T>(work: (tx: Tx) => Promise<T>, on?: Db): Promise<T> {

@@ -77,6 +77,26 @@ export function waitMatchValue(eq: Equality, runEvent: unknown): string | undefi
   return scalarText(resolve(other, { event: runEvent }));
 }
 
+/** A scalar as typed text (JSON): equal texts mean `holds`' strict equality, so 5 and "5" differ. */
+const typedText = (v: unknown) => (isScalar(v) && (typeof v !== "number" || Number.isFinite(v)) ? JSON.stringify(v) : undefined);
+
+/** The async (incoming event's) operand of a wait-form equality, and the other one. */
+const sides = (eq: Equality) => ("path" in eq.left && eq.left.path[0] === "async" ? [eq.left, eq.right] : [eq.right, eq.left]);
+
+/**
+ * For a wait-form `if` (parseWaitIf) decided by the database alone (cancelOn): the run's side as
+ * typed text (its trigger's value, or the literal), recorded when the run starts; undefined when
+ * the trigger lacks it (then no event can satisfy it).
+ */
+export function runSideText(eq: Equality, runEvent: unknown): string | undefined {
+  return typedText(resolve(sides(eq)[1]!, { event: runEvent }));
+}
+
+/** The incoming event's side as typed text: a run whose recorded side equals it is matched (`holds`). */
+export function incomingSideText(eq: Equality, incoming: unknown): string | undefined {
+  return typedText(resolve(sides(eq)[0]!, { async: incoming }));
+}
+
 /** Every scalar in an event (bounded), as pre-filter texts. */
 export function scalarTexts(value: unknown, limit = 256): string[] {
   const out = new Set<string>();

@@ -39,14 +39,33 @@ describe("registration", () => {
     jobs.uninstall();
   });
 
-  test("a function with cancelOn is refused at start-up, naming the function and the feature", async () => {
+  test("cancelOn is taken in the forms it reproduces (`match`, a wait-form `if`, none); a timeout, another `if` or a system event is refused", async () => {
+    const registry = buildRegistry([
+      { ...base, id: "m", triggers: [{ event: "x" }], cancel: [{ event: "y", if: "event.data.k == async.data.k" }, { event: "z" }] },
+      { ...base, id: "l", triggers: [{ event: "x" }], cancel: [{ event: "y", if: 'async.data.k == "v"' }] },
+    ]);
+    expect(registry.cancelledBy("y").map(({ fn, rule }) => [fn.id, rule.stepId, rule.expression])).toEqual([
+      ["m", "cancel:0", "event.data.k == async.data.k"],
+      ["l", "cancel:0", 'async.data.k == "v"'],
+    ]);
+    expect(registry.cancelledBy("z").map(({ fn, rule }) => [fn.id, rule.stepId, rule.expression])).toEqual([["m", "cancel:1", null]]);
     const cancellable = inngest.createFunction(
-      { id: "t-cancellable", triggers: [{ event: "test/x" }], cancelOn: [{ event: "test/cancel", match: "data.key" }] },
+      {
+        id: "t-cancellable",
+        triggers: [{ event: "test/x" }],
+        cancelOn: [
+          { event: "test/cancel", match: "data.key", timeout: "1h" },
+          { event: "test/cancel", if: "event.data.n > async.data.n" },
+          { event: "inngest/function.finished" },
+        ],
+      },
       async () => null,
     );
     const error = await refusal([cancellable]);
     expect(error.problems).toEqual([
-      "generation-gateway-t-cancellable: `cancelOn` is not supported by the embedded executor (it needs an Inngest server)",
+      "generation-gateway-t-cancellable: cancelOn `timeout` is not supported by the embedded executor",
+      'generation-gateway-t-cancellable: the cancelOn `if` "event.data.n > async.data.n" is not supported (only `event.<path> == async.<path>`, what `match` compiles to, or `async.<path> == "<literal>"`)',
+      'generation-gateway-t-cancellable: cancelOn "inngest/function.finished" is not supported (only an app event by name)',
     ]);
     expect(error.message).toContain("INNGEST_EVENT_KEY");
   });

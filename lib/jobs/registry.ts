@@ -1,7 +1,8 @@
 import { brand } from "@/lib/core/brand";
 import { Cron } from "croner";
 import { z } from "zod";
-import { parseKey, parseTriggerIf, type Equality } from "./expression";
+import { parseKey, parseTriggerIf, parseWaitIf, type Equality } from "./expression";
+import { CANCEL_OP_PREFIX } from "./store/shared";
 
 /**
  * The functions the embedded executor runs, read from the configuration the app reports in an
@@ -11,7 +12,6 @@ import { parseKey, parseTriggerIf, type Equality } from "./expression";
 
 /** Sync keys of features the executor does not reproduce, by the name a function's options use. */
 const UNSUPPORTED: Record<string, string> = {
-  cancel: "cancelOn",
   idempotency: "idempotency",
   batchEvents: "batchEvents",
   debounce: "debounce",
@@ -21,7 +21,7 @@ const UNSUPPORTED: Record<string, string> = {
   singleton: "singleton",
   timeouts: "timeouts",
 };
-const KNOWN = new Set(["id", "name", "triggers", "steps", "concurrency"]);
+const KNOWN = new Set(["id", "name", "triggers", "steps", "concurrency", "cancel"]);
 
 const concurrencyOption = z.object({ limit: z.number().int().nonnegative(), key: z.string().optional(), scope: z.string().optional() });
 
@@ -42,10 +42,20 @@ const configSchema = z
       z.object({ retries: z.object({ attempts: z.number().int().nonnegative().optional() }).optional() }).loose(),
     ),
     concurrency: z.union([z.number().int().nonnegative(), concurrencyOption, z.array(concurrencyOption)]).optional(),
+    // What `cancelOn` compiles to: `match: "data.x"` becomes `if: "event.data.x == async.data.x"`.
+    cancel: z.array(z.object({ event: z.string().min(1), if: z.string().optional(), timeout: z.string().optional() }).loose()).optional(),
   })
   .loose();
 
 export type EventTrigger = { event: string; condition?: Equality };
+/**
+ * A `cancelOn` rule: an event of this name (whose `if` holds against the run's trigger, when it
+ * has one) cancels the run. Each run records it as a wait-like op under `stepId` (`cancel:<n>`,
+ * which no SDK step id can be: those are hashes), so an incoming event finds the runs it cancels
+ * through the waits' index (store/job-events.ts).
+ */
+export type CancelRule = { event: string; expression: string | null; condition?: Equality; stepId: string };
+
 /** A concurrency limit of the function's own runs, per value of `key` (a path into the event) if set. */
 export type ConcurrencyRule = { limit: number; key?: string; keyPath?: string[] };
 
@@ -55,6 +65,7 @@ export type FunctionDef = {
   triggers: EventTrigger[];
   crons: string[];
   concurrency?: ConcurrencyRule;
+  cancelOn: CancelRule[];
   /** Attempts per step (and for the function body): the configured retries + 1. */
   maxAttempts: number;
 };
@@ -138,6 +149,20 @@ function toDef(raw: unknown, problems: string[]): FunctionDef | undefined {
   if (rule?.scope && rule.scope !== "fn") refuse(`concurrency scope \`${rule.scope}\` is not supported (only the function's own runs)`);
   const keyPath = rule?.key ? parseKey(rule.key) : undefined;
   if (rule?.key && !keyPath) refuse(`the concurrency key ${JSON.stringify(rule.key)} is not supported (only \`event.<path>\`)`);
+  const cancelOn: CancelRule[] = [];
+  for (const [i, c] of (cfg.cancel ?? []).entries()) {
+    if (c.timeout) refuse("cancelOn `timeout` is not supported by the embedded executor");
+    if (c.event.includes("*") || c.event.startsWith("inngest/"))
+      refuse(`cancelOn ${JSON.stringify(c.event)} is not supported (only an app event by name)`);
+    const expression = c.if || null;
+    const condition = expression ? parseWaitIf(expression) : undefined;
+    if (expression && !condition) {
+      refuse(
+        `the cancelOn \`if\` ${JSON.stringify(expression)} is not supported (only \`event.<path> == async.<path>\`, what \`match\` compiles to, or \`async.<path> == "<literal>"\`)`,
+      );
+    }
+    cancelOn.push({ event: c.event, expression, condition, stepId: `${CANCEL_OP_PREFIX}${i}` });
+  }
   if (problems.length > before) return undefined;
   const retries = cfg.steps["step"]?.retries?.attempts ?? DEFAULT_RETRIES;
   return {
@@ -146,6 +171,7 @@ function toDef(raw: unknown, problems: string[]): FunctionDef | undefined {
     triggers,
     crons,
     concurrency: rule && { limit: rule.limit, key: rule.key || undefined, keyPath },
+    cancelOn,
     maxAttempts: retries + 1,
   };
 }
@@ -166,6 +192,15 @@ export class Registry {
     const out: { fn: FunctionDef; trigger: EventTrigger }[] = [];
     for (const fn of this.functions.values()) {
       for (const trigger of fn.triggers) if (trigger.event === name) out.push({ fn, trigger });
+    }
+    return out;
+  }
+
+  /** Functions whose runs an event of this name may cancel, with the rule. */
+  cancelledBy(name: string): { fn: FunctionDef; rule: CancelRule }[] {
+    const out: { fn: FunctionDef; rule: CancelRule }[] = [];
+    for (const fn of this.functions.values()) {
+      for (const rule of fn.cancelOn) if (rule.event === name) out.push({ fn, rule });
     }
     return out;
   }

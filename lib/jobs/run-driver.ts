@@ -12,6 +12,7 @@ import {
   commitRunWithOps,
   emptyResult,
   finishRun,
+  isCancelOp,
   loadOps,
   parkRun,
   parkRunOnWait,
@@ -61,6 +62,8 @@ export class RunDriver {
   private attempt: number;
   /** The waits pending; only this holder adds them, so this is a superset of the database's. */
   private waits: OpRow[] = [];
+  /** The run has cancel ops (cancelOn): its end deletes them. They are not waits of the function's. */
+  private readonly cancellable: boolean;
   /** Something was memoised since the last call. */
   private dirty = true;
 
@@ -72,12 +75,13 @@ export class RunDriver {
     this.steps = run.steps;
     this.stack = run.stack;
     this.attempt = run.attempt;
+    this.cancellable = !!host.registry.get(run.functionId)?.cancelOn.length;
   }
 
   /** Drives the claimed run until it ends, parks (wait, retry) or the claim is lost. */
   async drive(): Promise<void> {
     const { run, host } = this;
-    if (!run.fresh) this.waits = run.ops ?? (await loadOps(await host.getDb(), run.id));
+    if (!run.fresh) this.waits = (run.ops ?? (await loadOps(await host.getDb(), run.id))).filter((o) => !isCancelOp(o));
     let renew: NodeJS.Timeout | undefined;
     if (!host.manual) {
       renew = setInterval(() => void this.renewLease(), Math.max(1000, Math.floor(host.leaseMs / 3)));
@@ -225,15 +229,14 @@ export class RunDriver {
   private async finish(result: { status: "completed"; output: unknown } | { status: "failed"; error: unknown }) {
     const { host, run, lease } = this;
     // Only this holder creates waits, so with none in memory there are none in the database.
-    const hasOps = this.waits.length > 0;
+    const hasOps = this.waits.length > 0 || this.cancellable;
     this.assertAlive();
     const now = host.clock.now();
     const out = emptyResult();
-    // Nothing else to touch (no waits, no concurrency slot, no onFailure to trigger): one statement.
-    const simple =
-      !hasOps && !run.concurrency && (result.status === "completed" || !host.registry.triggeredBy(SYSTEM_EVENTS.failed).length);
+    // Nothing else to touch (no concurrency slot, no onFailure to trigger): one statement, the ops' delete included.
+    const simple = !run.concurrency && (result.status === "completed" || !host.registry.triggeredBy(SYSTEM_EVENTS.failed).length);
     const done = simple
-      ? await finishRun((await host.getDb()) as unknown as Tx, host.registry, run, lease, result, now, out, false)
+      ? await finishRun((await host.getDb()) as unknown as Tx, host.registry, run, lease, result, now, out, hasOps)
       : await host.transaction((tx) => finishRun(tx, host.registry, run, lease, result, now, out, hasOps));
     if (!done) throw new LostRun();
     if (result.status === "failed") log.warn("job run failed", { runId: run.id, functionId: run.functionId, error: result.error });

@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notLike, or, sql, type SQL } from "drizzle-orm";
 import { rawRows, type Db, type Executor as Queryable, type Tx } from "@/db/client";
 import { jobEvents, jobRunOps, jobRuns, type ConcurrencySlot, type JobEvent, type MemoizedStep } from "@/db/schema";
-import { holds, parseWaitIf, scalarTexts, valueAt } from "../expression";
+import { holds, incomingSideText, parseWaitIf, runSideText, scalarTexts, valueAt } from "../expression";
 import { ulid } from "../ids";
 import type { FunctionDef, Registry } from "../registry";
-import { ACTIVE, at, emptyResult, json, type IngestResult } from "./shared";
+import { ACTIVE, at, CANCEL_OP_PREFIX, emptyResult, json, NEVER, type IngestResult, type OpRow } from "./shared";
 
 /** Events in: storing them (deduped by id), starting the runs they trigger and resolving the waits they satisfy. */
 
@@ -30,11 +30,30 @@ export function normalizeEvent(raw: unknown, now: number): JobEvent {
   return event;
 }
 /**
- * Stores events and acts on them in the caller's transaction, in Inngest's order: resolve the
- * waits they satisfy, then start the functions they trigger. An event id already stored does
- * nothing at all (dedupe).
+ * When the runs an event starts are due: now, or as far ahead as its `ts` is ahead of the wall
+ * clock (Inngest's delayed functions), on the executor's clock (`now`: a test's ManualClock too).
+ * The SDK stamps every event it sends with the sender's `Date.now()`, so only a `ts` set ahead
+ * delays anything.
  */
-export async function ingestEvents(tx: Tx, registry: Registry, events: JobEvent[], now: number, out = emptyResult()) {
+export type StartOf = (event: JobEvent) => number;
+export const startsNow =
+  (now: number): StartOf =>
+  () =>
+    now;
+
+/**
+ * Stores events and acts on them in the caller's transaction, in Inngest's order: cancel the runs
+ * they cancel (cancelOn), resolve the waits they satisfy, then start the functions they trigger.
+ * An event id already stored does nothing at all (dedupe).
+ */
+export async function ingestEvents(
+  tx: Tx,
+  registry: Registry,
+  events: JobEvent[],
+  now: number,
+  out = emptyResult(),
+  startOf: StartOf = startsNow(now),
+) {
   if (!events.length) return out;
   const inserted = await tx
     .insert(jobEvents)
@@ -44,26 +63,77 @@ export async function ingestEvents(tx: Tx, registry: Registry, events: JobEvent[
   const fresh = new Set(inserted.map((r) => r.id));
   for (const event of events) {
     if (!fresh.delete(event.id)) continue;
+    const targets = cancelTargets(registry, event);
+    if (targets) {
+      const cancelled = await rawRows<{ id: string }>(tx, sql`with ${cancelCtes(event, targets, now, sql`true`)} select id from cancelled`);
+      out.finished.push(...cancelled.map(({ id }) => cancelledRun(id, event)));
+    }
     await resolveMatchingWaits(tx, event, now, out);
     for (const { fn, trigger } of registry.triggeredBy(event.name)) {
       if (!holds(trigger.condition, { event })) continue;
-      const id = await createRun(tx, fn, event, now);
-      if (id) out.created.push(id);
+      const startAt = Math.max(now, startOf(event));
+      const id = await createRun(tx, fn, event, now, startAt);
+      if (!id) continue;
+      if (startAt > now) out.later = Math.min(out.later, startAt);
+      else out.created.push(id);
     }
   }
   return out;
 }
 
+/** A cancel target: the runs of `fn` whose op `stepId` recorded `value` (null: the rule has no `if`). */
+type CancelTarget = { fn: string; stepId: string; value: string | null };
+
+/** The runs an incoming event may cancel, by function, rule and the value its `if` needs; undefined if none. */
+function cancelTargets(registry: Registry, event: JobEvent): CancelTarget[] | undefined {
+  const targets: CancelTarget[] = [];
+  for (const { fn, rule } of registry.cancelledBy(event.name)) {
+    const value = rule.condition ? incomingSideText(rule.condition, event) : null;
+    if (value !== undefined) targets.push({ fn: fn.id, stepId: rule.stepId, value });
+  }
+  return targets.length ? targets : undefined;
+}
+
 /**
- * The common send, in one statement and no explicit transaction: one event. Stores it, starts the
- * runs it triggers (both only if its id is new) and finds the waits it may resolve; each of those
- * is then settled in one more statement (resolveWait).
+ * CTEs `cancelled` (the runs an event cancels: unfinished runs of the targets' functions whose
+ * cancel op recorded the value the event offers; a run being executed is cancelled too, and its
+ * holder's next write, conditional on `running`, finds it lost) and `dropped` (their ops).
+ * `when`: the condition for acting at all (the event is new).
  */
-export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now: number): Promise<IngestResult> {
+function cancelCtes(event: JobEvent, targets: CancelTarget[], now: number, when: SQL) {
+  const values = sql.join(
+    targets.map((t) => sql`(${t.fn}::text, ${t.stepId}::text, ${t.value}::text)`),
+    sql`, `,
+  );
+  const reason = { name: "Cancelled", message: `cancelled by the event ${event.name} (${event.id})` };
+  return sql`cancelled as (
+      update ${jobRuns} r set status = 'cancelled', next_at = null, lease = null, wake = false,
+        finished_at = ${at(now).toISOString()}::timestamptz, error = ${json(reason)}
+      from ${jobRunOps} o, (values ${values}) t(fn, step_id, value)
+      where ${when} and o.kind = 'wait' and o.event_name = ${event.name} and o.step_id = t.step_id
+        and (o.match_value = t.value or (t.value is null and o.match_value is null))
+        and r.id = o.run_id and r.function_id = t.fn and r.status in ('queued', 'running', 'sleeping', 'waiting', 'blocked')
+      returning r.id
+    ), dropped as (
+      delete from ${jobRunOps} o using cancelled c where o.run_id = c.id
+    )`;
+}
+
+const cancelledRun = (runId: string, event: JobEvent) =>
+  ({ runId, status: "cancelled", error: { name: "Cancelled", message: `cancelled by the event ${event.name} (${event.id})` } }) as const;
+
+/**
+ * The common send, in one statement and no explicit transaction: one event. Stores it, cancels the
+ * runs it cancels (cancelOn), starts the runs it triggers with their cancel ops (all only if its id
+ * is new) and finds the waits it may resolve; each of those is then settled in one more statement
+ * (resolveWait).
+ */
+export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now: number, startAt = now): Promise<IngestResult> {
+  const start = Math.max(now, startAt);
   const runs = registry
     .triggeredBy(event.name)
     .filter(({ trigger }) => holds(trigger.condition, { event }))
-    .map(({ fn }) => newRun(fn, event, now));
+    .map(({ fn }) => ({ run: newRun(fn, event, now, start), ops: cancelOpsOf(fn, event, now) }));
   const values = scalarTexts(event);
   const ts = at(now).toISOString();
   const insertRuns = runs.length
@@ -71,8 +141,8 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
         insert into ${jobRuns} (id, function_id, event_id, event, status, max_attempts, next_at, concurrency, created_at)
         select v.* from (values ${sql.join(
           runs.map(
-            (r) =>
-              sql`(${r.id}, ${r.functionId}, ${r.eventId}, ${json(r.event)}, 'queued', ${r.maxAttempts}::int, ${ts}::timestamptz, ${r.concurrency ? json(r.concurrency) : sql`null::jsonb`}, ${ts}::timestamptz)`,
+            ({ run: r }) =>
+              sql`(${r.id}, ${r.functionId}, ${r.eventId}, ${json(r.event)}, 'queued', ${r.maxAttempts}::int, ${r.nextAt.toISOString()}::timestamptz, ${r.concurrency ? json(r.concurrency) : sql`null::jsonb`}, ${ts}::timestamptz)`,
           ),
           sql`, `,
         )}) v
@@ -80,6 +150,10 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
         on conflict do nothing
         returning id)`
     : sql``;
+  const ops = runs.flatMap((r) => r.ops(r.run.id));
+  const insertOps = ops.length ? sql`, run_ops as (${insertOpsOf(ops, sql`exists (select 1 from runs n where n.id = v.run_id)`)})` : sql``;
+  const targets = cancelTargets(registry, event);
+  const cancels = targets ? sql`, ${cancelCtes(event, targets, now, sql`exists (select 1 from ev)`)}` : sql``;
   const rows = await rawRows<{
     kind: string;
     run_id: string;
@@ -92,8 +166,9 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
     with ev as (
       insert into ${jobEvents} (id, name, payload, received_at) values (${event.id}, ${event.name}, ${json(event)}, ${ts}::timestamptz)
       on conflict do nothing returning id
-    )${insertRuns}
+    )${insertRuns}${insertOps}${cancels}
     ${runs.length ? sql`select 'run' as kind, id as run_id, null::text as step_id, null::text as expression, null::jsonb as run_event from runs union all` : sql``}
+    ${targets ? sql`select 'cancelled' as kind, id as run_id, null::text as step_id, null::text as expression, null::jsonb as run_event from cancelled union all` : sql``}
     select 'wait' as kind, o.run_id, o.step_id, o.expression, r.event as run_event
     from ${jobRunOps} o join ${jobRuns} r on r.id = o.run_id
     where exists (select 1 from ev) and o.kind = 'wait' and o.event_name = ${event.name}
@@ -105,10 +180,15 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
             )}))`
           : sql`o.match_value is null`
       }
-      and r.status in ('queued', 'running', 'sleeping', 'waiting', 'blocked')`,
+      and o.step_id not like ${`${CANCEL_OP_PREFIX}%`}
+      and r.status in ('queued', 'running', 'sleeping', 'waiting', 'blocked')
+      ${targets ? sql`and not exists (select 1 from cancelled c where c.id = o.run_id)` : sql``}`,
   );
   const out = emptyResult();
-  out.created.push(...rows.filter((r) => r.kind === "run").map((r) => r.run_id));
+  const created = rows.filter((r) => r.kind === "run").map((r) => r.run_id);
+  if (start > now) out.later = created.length ? start : Infinity;
+  else out.created.push(...created);
+  out.finished.push(...rows.filter((r) => r.kind === "cancelled").map((r) => cancelledRun(r.run_id, event)));
   // In run order, so two events waking the same runs lock them in the same order.
   const waits = rows
     .filter((r) => r.kind === "wait" && waitHolds(r.expression, r.run_event, event))
@@ -133,8 +213,8 @@ function slotKey(fn: FunctionDef, event: JobEvent): string {
   return `fn:${fn.id}|${key ?? ""}|${text}`;
 }
 
-/** The row a new run of `fn` for `event` starts as. */
-function newRun(fn: FunctionDef, event: JobEvent, now: number) {
+/** The row a new run of `fn` for `event` starts as, due at `startAt`. */
+function newRun(fn: FunctionDef, event: JobEvent, now: number, startAt = now) {
   const concurrency: ConcurrencySlot[] | null = fn.concurrency ? [{ key: slotKey(fn, event), limit: fn.concurrency.limit }] : null;
   return {
     id: ulid(now),
@@ -143,20 +223,66 @@ function newRun(fn: FunctionDef, event: JobEvent, now: number) {
     event,
     status: "queued" as const,
     maxAttempts: fn.maxAttempts,
-    nextAt: at(now),
+    nextAt: at(startAt),
     concurrency,
     createdAt: at(now),
   };
 }
 
-export async function createRun(tx: Queryable, fn: FunctionDef, event: JobEvent, now: number): Promise<string | undefined> {
+/**
+ * The cancel ops a new run of `fn` records, one per cancelOn rule its trigger can satisfy: a wait
+ * for the rule's event (so an event finds it through the waits' index) that never times out, its
+ * step id marking it as a cancel (CANCEL_OP_PREFIX), its match value the run's side of the `if` as
+ * typed text (cancelCtes compares it with the incoming side in SQL alone).
+ */
+function cancelOpsOf(fn: FunctionDef, event: JobEvent, now: number): (runId: string) => OpRow[] {
+  const rules = fn.cancelOn.flatMap((rule) => {
+    const matchValue = rule.condition ? runSideText(rule.condition, event) : null;
+    // The trigger lacks the value its `if` compares: no event can cancel this run.
+    return matchValue === undefined ? [] : [{ rule, matchValue }];
+  });
+  return (runId) =>
+    rules.map(({ rule, matchValue }) => ({
+      runId,
+      stepId: rule.stepId,
+      kind: "wait" as const,
+      displayName: "cancelOn",
+      eventName: rule.event,
+      expression: rule.expression,
+      matchValue,
+      dueAt: NEVER,
+      attempt: 0,
+      createdAt: at(now),
+    }));
+}
+
+/** The insert of new ops, as a CTE body; `when` (over `v`, the values) decides each row. */
+export function insertOpsOf(ops: OpRow[], when: SQL) {
+  const values = sql.join(
+    ops.map(
+      (o) =>
+        sql`(${o.runId}::text, ${o.stepId}::text, ${o.kind}::text, ${o.displayName}::text, ${o.eventName}::text, ${o.expression}::text, ${o.matchValue}::text, ${o.dueAt.toISOString()}::timestamptz, ${o.attempt}::integer, ${o.createdAt.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  return sql`insert into ${jobRunOps} (run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
+          select v.* from (values ${values}) v(run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
+          where ${when}
+          on conflict do nothing`;
+}
+
+export async function createRun(tx: Queryable, fn: FunctionDef, event: JobEvent, now: number, startAt = now): Promise<string | undefined> {
+  const run = newRun(fn, event, now, startAt);
   const rows = await tx
     .insert(jobRuns)
-    .values(newRun(fn, event, now))
+    .values(run)
     // A run for this (function, event) exists already: nothing to do.
     .onConflictDoNothing()
     .returning({ id: jobRuns.id });
-  return rows[0]?.id;
+  const id = rows[0]?.id;
+  const ops = id ? cancelOpsOf(fn, event, now)(id) : [];
+  if (ops.length) await tx.execute(insertOpsOf(ops, sql`true`));
+  return id;
 }
 
 async function resolveMatchingWaits(tx: Tx, event: JobEvent, now: number, out: IngestResult) {
@@ -169,6 +295,7 @@ async function resolveMatchingWaits(tx: Tx, event: JobEvent, now: number, out: I
       and(
         eq(jobRunOps.kind, "wait"),
         eq(jobRunOps.eventName, event.name),
+        notLike(jobRunOps.stepId, `${CANCEL_OP_PREFIX}%`),
         values.length ? or(isNull(jobRunOps.matchValue), inArray(jobRunOps.matchValue, values)) : isNull(jobRunOps.matchValue),
         inArray(jobRuns.status, ACTIVE),
       ),

@@ -3,7 +3,7 @@ import { rawRows, type Executor as Queryable, type Tx } from "@/db/client";
 import { jobCron, jobRunOps, jobRuns, type ConcurrencySlot, type JobRunStatus, type MemoizedStep } from "@/db/schema";
 import type { Registry } from "../registry";
 import { promoteBlocked } from "./claim";
-import { ingestEvents } from "./job-events";
+import { ingestEvents, insertOpsOf } from "./job-events";
 import { at, json, SYSTEM_EVENTS, type IngestResult, type OpRow, type RunRow } from "./shared";
 
 /** A held run's writes (memoised steps, parking, its end) and the reads about runs. */
@@ -76,19 +76,7 @@ export async function parkRunOnWait(db: Queryable, runId: string, lease: string,
 }
 
 /** The insert of a held run's new ops, as a CTE of a statement whose `held` names the run if still held. */
-function insertOps(ops: OpRow[]) {
-  const values = sql.join(
-    ops.map(
-      (o) =>
-        sql`(${o.runId}::text, ${o.stepId}::text, ${o.kind}::text, ${o.displayName}::text, ${o.eventName}::text, ${o.expression}::text, ${o.matchValue}::text, ${o.dueAt.toISOString()}::timestamptz, ${o.attempt}::integer, ${o.createdAt.toISOString()}::timestamptz)`,
-    ),
-    sql`, `,
-  );
-  return sql`insert into ${jobRunOps} (run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
-          select v.* from (values ${values}) v(run_id, step_id, kind, display_name, event_name, expression, match_value, due_at, attempt, created_at)
-          where exists (select 1 from held)
-          on conflict do nothing`;
-}
+const insertOps = (ops: OpRow[]) => insertOpsOf(ops, sql`exists (select 1 from held)`);
 
 const parsed = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
 
@@ -156,21 +144,21 @@ export async function finishRun(
   out: IngestResult,
   hasOps = true,
 ) {
-  const [row] = await tx
-    .update(jobRuns)
-    .set({
-      status: result.status,
-      output: result.status === "completed" ? (result.output ?? null) : null,
-      error: result.status === "failed" ? result.error : null,
-      finishedAt: at(now),
-      nextAt: null,
-      lease: null,
-      wake: false,
-    })
-    .where(and(eq(jobRuns.id, run.id), eq(jobRuns.lease, lease), eq(jobRuns.status, "running")))
-    .returning({ id: jobRuns.id });
+  const jsonOrNull = (value: unknown) => (value === null || value === undefined ? sql`null::jsonb` : json(value));
+  // The ops' delete rides the same statement: ending a run with waits or cancel ops is one statement too.
+  const [row] = await rawRows<{ id: string }>(
+    tx,
+    sql`with done as (
+          update ${jobRuns} set status = ${result.status}, next_at = null, lease = null, wake = false,
+            output = ${jsonOrNull(result.status === "completed" ? result.output : null)},
+            error = ${jsonOrNull(result.status === "failed" ? result.error : null)},
+            finished_at = ${at(now).toISOString()}::timestamptz
+          where id = ${run.id} and lease = ${lease} and status = 'running'
+          returning id
+        )${hasOps ? sql`, gone as (delete from ${jobRunOps} o using done where o.run_id = done.id)` : sql``}
+        select id from done`,
+  );
   if (!row) return false;
-  if (hasOps) await tx.delete(jobRunOps).where(eq(jobRunOps.runId, run.id));
   out.promoted += await promoteBlocked(tx, run.concurrency, now);
   out.finished.push(
     result.status === "completed"

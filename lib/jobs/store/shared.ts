@@ -27,8 +27,10 @@ export const SYSTEM_EVENTS = { failed: "inngest/function.failed", cron: "inngest
 
 /** What an ingest changed, for the executor to act on after commit. */
 export type IngestResult = {
-  /** Runs created (to kick). */
+  /** Runs created, due now (to kick). */
   created: string[];
+  /** The earliest start of runs created for later (an event's `ts` ahead of the wall clock); Infinity if none. */
+  later: number;
   /** Runs whose wait an event resolved (to kick). */
   woken: string[];
   /** Runs that reached a final status, for waiters in this process. */
@@ -40,7 +42,13 @@ export type IngestResult = {
 /** A run's final outcome, as waiters receive it. */
 export type FinishedRun = { runId: string; status: "completed" | "failed" | "cancelled"; output?: unknown; error?: unknown };
 
-export const emptyResult = (): IngestResult => ({ created: [], woken: [], finished: [], promoted: 0 });
+export const emptyResult = (): IngestResult => ({ created: [], later: Infinity, woken: [], finished: [], promoted: 0 });
+
+/** A cancelOn rule's op has this step id prefix (registry.ts); an SDK step id never does. */
+export const CANCEL_OP_PREFIX = "cancel:";
+export const isCancelOp = (op: { stepId: string }) => op.stepId.startsWith(CANCEL_OP_PREFIX);
+/** The due time of a cancel op: it has no timeout (cancelOn `timeout` is refused). */
+export const NEVER = new Date("9999-12-31T00:00:00Z");
 
 /** Runs a transaction, retrying the rare deadlock or serialisation failure PostgreSQL reports. */
 export async function retryingTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
