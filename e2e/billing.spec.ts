@@ -31,7 +31,7 @@ test("a user tops up 500 ₽ through the local provider's confirmation page and 
   const href = await row.getByRole("link", { name: "Receipt" }).getAttribute("href");
   await page.goto(href!);
   await expect(page.getByRole("heading", { name: "Generation Gateway — receipt" })).toBeVisible();
-  await expect(page.getByText("500.00 ₽")).toBeVisible();
+  await expect(page.getByRole("article").getByText("500.00 ₽")).toBeVisible();
 
   // The same payment through the API: succeeded, granted once.
   const api = await page.evaluate(async () => (await fetch("/billing/payments")).json());
