@@ -96,6 +96,9 @@ for (const locale of ["en", "ru"] as const) {
       await expect(account).toHaveAttribute("href", "/dashboard");
       await expect(account).toHaveAccessibleName(`${w.account}: ${user.email}`);
       if (!phone) await expect(account).toContainText(user.email);
+      // Nothing in the header is squeezed out of its box, nor the page wider than the screen.
+      for (const item of [siteBalance.locator("xpath=.."), account])
+        expect(await item.evaluate((el) => el.scrollWidth <= el.clientWidth), "fits its box").toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       findings.push(...(await seriousFindings(page)));
       // The balance links to Billing, whose balance agrees.

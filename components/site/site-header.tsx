@@ -19,9 +19,10 @@ async function signedInAs() {
  */
 export async function SiteHeader() {
   const [t, viewer] = await Promise.all([getTranslations("site"), signedInAs()]);
+  // On a phone a signed-in visitor's balance and account take the API reference's place (the footer keeps it).
   const links = [
-    { href: "/catalog", label: t("models") },
-    { href: "/docs", label: t("docs") },
+    { href: "/catalog", label: t("models"), className: "" },
+    { href: "/docs", label: t("docs"), className: viewer ? "max-sm:hidden" : "" },
   ];
   const account = viewer?.name ?? t("account");
   return (
@@ -33,7 +34,7 @@ export async function SiteHeader() {
         </Link>
         <nav className="flex min-w-0 items-center gap-3 text-sm text-slate-600 sm:gap-5">
           {links.map((l) => (
-            <Link key={l.href} href={l.href} className="whitespace-nowrap hover:text-slate-900">
+            <Link key={l.href} href={l.href} className={`whitespace-nowrap hover:text-slate-900 ${l.className}`}>
               {l.label}
             </Link>
           ))}
