@@ -28,6 +28,8 @@ test("a signed-in user with credits runs a text-to-image model from the playgrou
   const balance = await balanceOf(page);
   expect(balance).toBeLessThan(100 * 10_000);
   await expect(page.getByTestId("run-balance")).toHaveText(formatMoney(balance, "balance", "en"));
+  // The header's balance follows the run too.
+  await expect(page.getByTestId("site-balance")).toHaveText(formatMoney(balance, "balance", "en"));
 });
 
 test("a visitor who is not signed in sees a sign-in prompt instead of the run button", async ({ page }) => {

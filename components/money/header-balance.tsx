@@ -14,7 +14,7 @@ export const balanceQueryKey = ["me", "balance"] as const;
 /**
  * The balance in a header, linking to Billing. It starts from the amount the server rendered the
  * page with, and reads /me/balance again after each navigation inside the app (a header outlives the
- * pages under it) and whenever the playground's run changes it.
+ * pages under it) and whenever the playground's run changes it (same query key).
  */
 export function HeaderBalance({ initialCredits, className = "", testId }: { initialCredits: number; className?: string; testId?: string }) {
   const t = useTranslations("site");
@@ -26,6 +26,10 @@ export function HeaderBalance({ initialCredits, className = "", testId }: { init
     initialData: initialCredits,
     retry: false,
   });
+  // What the server rendered is newer than what this tab's cache held before the navigation.
+  useEffect(() => {
+    if (client.getQueryData(balanceQueryKey) !== initialCredits) client.setQueryData(balanceQueryKey, initialCredits);
+  }, [client, initialCredits]);
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
