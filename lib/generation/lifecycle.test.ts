@@ -337,10 +337,9 @@ describe("success", () => {
     // check's view of the start and the webhook's receipt differ.
     // (Its receipt in inbound_events, asserted above, is the webhook's own.)
     expect({ ...rows.webhook, webhooks: [] }).toEqual(asQueued(rows.inline));
-    // Never set by the inline run or the webhook, which never see the job running: no `started_at`,
-    // and the queue position the submit stored stays on the finished row (only the status body of
-    // a queued job shows it). Reported with issue 37 item 2: a row field only one driver writes.
-    expect(rows.inline.job).toMatchObject({ startedAt: null, queuePosition: 0 });
+    // The ending clears the queue position and, for a completed job no status check saw start (the
+    // inline run and the webhook never ask), sets `started_at` to its submission.
+    expect(rows.inline.job).toMatchObject({ startedAt: "<time>", queuePosition: null });
     expect(rows.checked).toEqual(withCheckedStart(asQueued(rows.inline), simulatorLogs("Generation finished; uploading outputs")));
   });
 });

@@ -129,7 +129,18 @@ const endingStatement = preparedStatement((shape: EndingShape) => {
     sql`completed_at = ${p("at")}::timestamptz`,
     sql`updated_at = ${p("at")}::timestamptz`,
     sql`cost_settled_credits = ${p("cost")}::bigint`,
-    ...(kind === "completed" ? [sql`output = ${p("output")}::jsonb`, sql`provider_output = ${p("providerOutput")}::jsonb`] : []),
+    // A finished job waits in no queue; a completed one started, whether or not a status check saw it
+    // start (the sync run and the webhook never ask): at its submission at the latest.
+    sql`queue_position = null`,
+    ...(kind === "completed"
+      ? [
+          sql`output = ${p("output")}::jsonb`,
+          sql`provider_output = ${p("providerOutput")}::jsonb`,
+          submitted === "submitted"
+            ? sql`started_at = coalesce(started_at, submitted_at, ${p("submittedAt")}::timestamptz)`
+            : sql`started_at = coalesce(started_at, submitted_at)`,
+        ]
+      : []),
     ...(kind !== "completed" ? [sql`error_code = ${p("errorCode")}::text`, sql`error_message = ${p("errorMessage")}::text`] : []),
     ...(submitted === "submitted"
       ? [
