@@ -2,7 +2,15 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { httpStatusOf } from "@/lib/http/errors";
 import { modelInputBody } from "@/lib/http/contracts/generation";
 import { env } from "@/lib/core/env";
-import { cancelGeneration, getGenerationOrThrow, idempotencyOf, startGeneration, takeStreamSlot, isFinal, type GenerationRow } from "@/lib/generation";
+import {
+  cancelGeneration,
+  getGenerationOrThrow,
+  idempotencyOf,
+  startGeneration,
+  takeStreamSlot,
+  isFinal,
+  type GenerationRow,
+} from "@/lib/generation";
 import { DomainError, isDomainError } from "@/lib/core/errors";
 import { normalizeError } from "@/lib/http/render";
 import { parseWith, readJson } from "@/lib/http/request";

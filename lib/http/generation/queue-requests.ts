@@ -4,7 +4,16 @@ import { json } from "@/lib/http/json";
 import { lastEventIdOf } from "@/lib/http/sse";
 import type { SQL } from "drizzle-orm";
 import { parseQueuePath, type QueuePath } from "@/lib/http/model-path";
-import { cancelGeneration, generationReadFor, getGenerationOrThrow, failureError, gatewayResult, queueUrls, statusBody, logsOf } from "@/lib/generation";
+import {
+  cancelGeneration,
+  generationReadFor,
+  getGenerationOrThrow,
+  failureError,
+  gatewayResult,
+  queueUrls,
+  statusBody,
+  logsOf,
+} from "@/lib/generation";
 import { gatewayProgressStream, gatewayStatusStream } from "./streams";
 
 type RequestPath = Exclude<QueuePath, { kind: "submit" }>;

@@ -5,7 +5,19 @@ import { generationRequests } from "@/db/schema";
 import { type DomainError } from "@/lib/core/errors";
 import { skillCodeOf } from "@/lib/http/errors";
 import { sseDone, sseResponse, type SseSend } from "@/lib/http/sse";
-import { eventsAfter, lastEventAt, logsUpTo, type GenerationEventKind, type StoredGenerationEvent, follow, skillResult, statusBody, takeStreamSlot, isFinal, type GenerationRow } from "@/lib/generation";
+import {
+  eventsAfter,
+  lastEventAt,
+  logsUpTo,
+  type GenerationEventKind,
+  type StoredGenerationEvent,
+  follow,
+  skillResult,
+  statusBody,
+  takeStreamSlot,
+  isFinal,
+  type GenerationRow,
+} from "@/lib/generation";
 
 /**
  * SSE streams of a job, fed by its event log (generation_events). Each event's `id:` is the `seq`
