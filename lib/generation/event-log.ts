@@ -4,7 +4,7 @@ import { generationEvents } from "@/db/schema";
 
 /**
  * generation_events is the source of every stream (SSE) about a job: status changes, provider
- * logs and gateway progress, in order. They are written by the generation store (store/events.ts
+ * logs and gateway progress, in order. They are written by the generation store (store/job-events.ts
  * says how their order holds); a trigger then NOTIFYs every instance at commit (event-hub.ts).
  */
 export type GenerationEventKind = "status" | "log" | "progress";

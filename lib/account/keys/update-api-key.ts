@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { updateKeyBody } from "./key-input";
 import { DomainError } from "@/lib/core/errors";
 import { toApiKey } from "./key-view";
-import { patchKey } from "./update-key";
+import { patchKey } from "./patch-key";
 
 /**
  * PATCH /me/keys/{id}. With an API key only the name may change: the spending cap and `enabled`

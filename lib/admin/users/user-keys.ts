@@ -4,7 +4,7 @@ import type { adminUpdateKeyBody } from "./inputs";
 import { desc, eq } from "drizzle-orm";
 import { apiKeys } from "@/db/schema";
 import { pendingCountsWritten, selectKeys, toAdminKeyView, toApiKey } from "@/lib/account/keys/key-view";
-import { patchKey } from "@/lib/account/keys/update-key";
+import { patchKey } from "@/lib/account/keys/patch-key";
 
 /** PATCH /admin/users/{id}/keys/{keyId}: the key must belong to that user, else 404. */
 export async function tuneUserKey(db: Executor, userId: string, keyId: string, body: z.output<typeof adminUpdateKeyBody>) {

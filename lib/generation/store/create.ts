@@ -5,7 +5,7 @@ import { afterReserve, reserveCredits, reserveCtes, type ReserveInput } from "@/
 import { progressEvent, statusEvent } from "../event-log";
 import { keyInsertFor, type Idempotency } from "../idempotency";
 import type { GenerationRow } from "../types";
-import { insertEventsFor } from "./events";
+import { insertEventsFor } from "./job-events";
 
 export type NewGenerationRow = Pick<
   GenerationRow,

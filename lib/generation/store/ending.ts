@@ -8,7 +8,7 @@ import { refundCtes, refundValues, settleGeneration, SETTLE_TOLERANCE_CREDITS } 
 import type { NewGenerationEvent } from "../event-log";
 import { FINAL_STATUS_SQL_LIST, type GenerationOutcome, type GenerationRow } from "../types";
 import { discardUnstored, storedAssetsUpdate, storedAssetsValues } from "./asset-marks";
-import { insertEventListFor } from "./events";
+import { insertEventListFor } from "./job-events";
 import type { Submission } from "./progress";
 
 export type Ending = {

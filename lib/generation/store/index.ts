@@ -14,7 +14,7 @@ export {
   storeSubmission,
   type Submission,
 } from "./progress";
-export { appendEvents } from "./events";
+export { appendEvents } from "./job-events";
 export { endingPath, writeEnding, type Ended, type Ending, type EndingPath } from "./ending";
 export { markWrittenStored } from "./asset-marks";
 export { NOTHING_UNRECORDED, RECORD_PROGRESS_AFTER_MS, RunJournal, type Unrecorded } from "./journal";

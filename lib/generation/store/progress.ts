@@ -5,7 +5,7 @@ import type { WrittenAsset } from "@/lib/assets/rehost";
 import type { NewGenerationEvent } from "../event-log";
 import { FINAL_STATUSES, FINAL_STATUS_SQL_LIST, type GenerationRow } from "../types";
 import { markWrittenStored } from "./asset-marks";
-import { appendEvents, insertEventsFor } from "./events";
+import { appendEvents, insertEventsFor } from "./job-events";
 
 // A run's writes between its creation and its ending. The provider's id, progress events and
 // stored marks commit asynchronously (relaxedOf: a PostgreSQL crash only makes the engine
