@@ -2,15 +2,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { apiKeys, assets, models, uploads } from "@/db/schema";
-import { POST as PROVIDER_WEBHOOK } from "@/app/(gateway)/webhooks/provider/route";
 import { GET as SKILL_BALANCE } from "@/app/api/v1/balance/route";
 import { POST as SKILL_GENERATE } from "@/app/api/v1/generate/route";
 import { GET as SKILL_SCHEMA } from "@/app/api/v1/models/[...path]/route";
 import { forgetCachedModels } from "@/lib/catalog/get";
 import { systemClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { providerRegistration, registerProvider, resetProviders } from "@/lib/provider/registry";
-import { LocalProvider } from "@/simulators/local-provider/provider";
 import { createApiKey, createUser } from "@/test/factories";
 import { balanceOf, fundedActor, jobRow, ledgerOf, pathOf } from "@/test/generation";
 import { call } from "@/test/http";
@@ -33,24 +30,15 @@ const TOOLS = [
   "get_balance",
 ];
 
-// Auto mode on the real clock, as in production: a queued job runs while the tool waits for it, and
-// the simulator's completion webhook reaches /webhooks/provider (its route handler, in-process),
-// which ends the job as a served gateway's does.
-const registered = providerRegistration("local")!;
-const toWebhookRoute = async (url: string | URL | Request, init?: RequestInit) =>
-  (await call(PROVIDER_WEBHOOK, String(url), { body: String(init!.body), headers: init!.headers as Record<string, string> })).response;
+// Auto mode on the real clock, as in production: a queued job runs while the tool waits for it.
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
 beforeAll(async () => {
-  registerProvider("local", { ...registered, create: () => new LocalProvider({ fetch: toWebhookRoute as typeof fetch }) });
-  resetProviders();
   jobs = await startTestExecutor({ manual: false, clock: systemClock });
   jobs.start();
 });
 afterAll(async () => {
   await jobs.stop();
   jobs.uninstall();
-  registerProvider("local", registered);
-  resetProviders();
 });
 
 const connect = (key: string | null, era: Era = "legacy") => mcpClient(route, key, era);

@@ -3,7 +3,6 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
-import { FIRST_LOOK_MS } from "@/lib/generation/dispatch";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { balanceOf, fundedActor, jobRow, ledgerOf } from "@/test/generation";
 import { BASE_URL } from "@/test/http";
@@ -52,15 +51,12 @@ const clientFor = (key: string) =>
     suppressLocalCredentialsWarning: true,
   });
 
-/**
- * Runs `work` while the job queue runs, as the executor would in the background; its clock moves on
- * to each queued job's first look (no provider webhook reaches a test).
- */
+/** Runs `work` while draining the job queue, as the executor would in the background. */
 async function whileDraining<T>(work: Promise<T>): Promise<T> {
   let settled = false;
   const done = work.finally(() => (settled = true));
   while (!settled) {
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.drain();
     await new Promise((r) => setTimeout(r, 50));
   }
   return done;
@@ -90,7 +86,7 @@ describe("success", () => {
     const early = await fal.queue.result(FLUX, { requestId: id }).catch((e: unknown) => e);
     expect(early).toBeInstanceOf(ApiError);
     expect((early as ApiError<unknown>).status).toBe(400);
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.drain();
     expect((await fal.queue.status(FLUX, { requestId: id, logs: true })).status).toBe("COMPLETED");
     const result = await fal.queue.result(FLUX, { requestId: id });
     expect(result).toMatchObject({ requestId: id, data: { images: [{ width: 1024 }] } });

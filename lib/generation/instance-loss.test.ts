@@ -4,7 +4,6 @@ import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { getDb } from "@/db/client";
 import { env } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
-import { FIRST_LOOK_MS } from "./dispatch";
 import { installEventSink } from "@/lib/jobs/event-sink";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { localProvider } from "@/lib/provider/registry";
@@ -50,8 +49,7 @@ describe("an instance dies", () => {
       return status.apply(this, args);
     };
     cleanups.push(() => (provider.status = status));
-    // No provider webhook reaches a test: the run looks at the job first FIRST_LOOK_MS in.
-    await dying.advance(FIRST_LOOK_MS);
+    await dying.drain();
     expect((await jobRow(id)).providerRequestId).toEqual(expect.any(String));
     expect(["queued", "in_progress"]).toContain((await jobRow(id)).status);
     // Its run is still held under the dead instance's lease.

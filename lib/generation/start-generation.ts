@@ -5,10 +5,11 @@ import { validateModelInput } from "@/lib/catalog/validate-input";
 import { quoteForInput } from "@/lib/pricing/pricing";
 import { breakerFor, providerFor } from "@/lib/provider";
 import { createGeneration } from "./create-generation";
-import { dispatchQueued } from "./dispatch";
+import { dispatchGeneration } from "./dispatch";
 import { refuseUnfetchableInputUrls } from "./input-urls";
 import { keyedGeneration, replayGeneration, type Idempotency } from "./idempotency";
 import { lapper } from "@/lib/observability/server-timing";
+import { log } from "@/lib/core/logger";
 import { runSync } from "./run-sync";
 import type { GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
@@ -74,6 +75,7 @@ export async function startGeneration(ctx: ServiceContext, o: StartGeneration): 
   }
   lap("reserve");
   if (o.mode === "sync") return runSync(ctx.db, row, model, lap);
-  await dispatchQueued(ctx.db, row, model);
+  // If this hand-off is lost (a crash right here), the re-drive sweep sends it again.
+  await dispatchGeneration(row.id).catch((error) => log.error("queued generation not dispatched yet", { generationId: row.id, error }));
   return row;
 }

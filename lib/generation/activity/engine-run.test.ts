@@ -4,7 +4,6 @@ import { GET, POST } from "@/app/(gateway)/queue/[...path]/route";
 import { readSse, type SseEvent } from "@/components/generation/read-sse";
 import { resultView } from "@/components/generation/result-media";
 import { initialRunState, runReducer, type RunState } from "@/components/generation/run-state";
-import { FIRST_LOOK_MS } from "@/lib/generation/dispatch";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { activityOf, balanceOf, fundedActor, pathOf } from "@/test/generation";
@@ -59,8 +58,7 @@ describe("success", () => {
     const progressStream = await open(id, ["progress", "stream"], session);
     await jobs.drain();
     await sleep(350);
-    // No provider webhook reaches a test: the job's run finds it done at its first look.
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.advance("1s");
     state = await reduceStream(statusStream, state);
     state = await reduceStream(progressStream, state);
     expect(state).toMatchObject({ phase: "fetching", requestId: id, stage: "completed", failure: null });
@@ -102,7 +100,7 @@ describe("success", () => {
     const id = (await queue({ prompt: "a fox [fail:generation]", image_size: "square" }, session)).body.requestId as string;
     const statusStream = await open(id, ["status", "stream"], session, "?logs=1");
     await jobs.drain();
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.advance("1s");
     const state = await reduceStream(statusStream, { ...initialRunState, phase: "queued", requestId: id });
     expect(state).toMatchObject({ phase: "failed", failure: { code: "generation_failed" } });
     const result = await call(GET, `/queue/${MODEL}/requests/${id}`, { params: pathOf(MODEL, "requests", id), session });

@@ -1,7 +1,6 @@
 import { contextOf } from "@/test/factories";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { POST } from "@/app/(gateway)/queue/[...path]/route";
-import { FIRST_LOOK_MS } from "@/lib/generation/dispatch";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { fundedActor, jobRow, pathOf } from "@/test/generation";
@@ -23,11 +22,10 @@ describe("success", () => {
   test("a job whose provider refuses the submit reports its retry until it goes through; nobody else sees it", async () => {
     const { user, session } = await fundedActor(10);
     const other = await fundedActor(10);
-    // The queue request's own submit tries three times; its run's first look tries once more.
-    const submitted = await queue("a harbour at night [fail:provider:4]", session);
+    const submitted = await queue("a harbour at night [fail:provider:2]", session);
     expect(submitted.status).toBe(200);
     const id = submitted.body.requestId as string;
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.drain();
 
     const first = (await getRetryStates(await contextOf(user), [id])).get(id);
     expect(first).toMatchObject({ attempt: 1, maxAttempts: 6, failing: "submit" });

@@ -5,7 +5,6 @@ import { apiKeys } from "@/db/schema";
 import { flushUsageCounts } from "@/lib/rate-limit/usage-counts";
 import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
-import { FIRST_LOOK_MS } from "@/lib/generation/dispatch";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { localProvider } from "@/lib/provider/registry";
 import { createActor } from "@/test/factories";
@@ -54,8 +53,7 @@ describe("success", () => {
     expect(pending.status).toBe(202);
     expect(pending.body).toMatchObject({ status: "queued", request_id: id });
 
-    // No provider webhook reaches a test: the job's run finds it done at its first look.
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.drain();
     // fal's clients drop the model's subpath on result calls: `fal-ai/flux` finds it too.
     const done = await read(id, "", key, "fal-ai/flux");
     expect(done.status).toBe(200);
@@ -77,7 +75,7 @@ describe("success", () => {
     const id = (await submit({ prompt: "with logs [latency:300]", num_inference_steps: 4 }, key)).body.requestId;
     await jobs.drain();
     await sleep(350);
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.advance("1s");
     expect((await jobRow(id)).status).toBe("completed");
     const status = await call(GET, `/queue/${FLUX}/requests/${id}/status?logs=1`, { params: pathOf(FLUX, "requests", id, "status"), key });
     expect(status.body.logs.map((l: { message: string }) => l.message)).toEqual(
@@ -124,7 +122,7 @@ describe("success", () => {
     const stream = read(id, "/status/stream", key);
     await jobs.drain();
     await sleep(250);
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.advance("1s");
     const events = await readSse((await stream).response);
     expect(events.at(-1)).toMatchObject({ event: "status", data: { status: "completed", request_id: id } });
   });
@@ -288,7 +286,7 @@ describe("failures", () => {
   test("a failed job: the result answers generation_failed with status failed; refunded once", async () => {
     const { user, key } = await fundedActor(100);
     const id = (await submit({ prompt: "no [fail:generation:content_policy_violation]" }, key)).body.requestId;
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.drain();
     const res = await read(id, "", key);
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ success: false, error: "generation_failed", requestId: id, status: "failed" });

@@ -5,7 +5,6 @@ import { getDb } from "@/db/client";
 import { webhookDeliveries } from "@/db/schema";
 import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
-import { FIRST_LOOK_MS } from "@/lib/generation/dispatch";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { webhookSecretOf } from "@/lib/account/webhook-secret";
 import { createActor } from "@/test/factories";
@@ -69,8 +68,7 @@ describe("success", () => {
     });
     expect((await getRequest(id, key)).body).toEqual({ id, status: "queued", model: FLUX, cost_rub: 2.3593 });
     const open = await openStream(STREAM, `/api/v1/requests/${id}/stream`, { key, params: { requestId: id } });
-    // No provider webhook reaches a test: the job's run finds it done at its first look.
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.drain();
     expect((await getRequest(id, key)).body).toMatchObject({ id, status: "completed", output: { images: expect.any(Array) } });
     // Opened while it ran: the whole history, closing with the one final event; after the end, the final event alone.
     const events = await readSse(open);
@@ -84,7 +82,7 @@ describe("success", () => {
     const { user, key } = await fundedActor(100);
     const id = (await generate({ model: FLUX, input: { prompt: "no [fail:generation]" } }, key)).body.id;
     const open = await openStream(STREAM, `/api/v1/requests/${id}/stream`, { key, params: { requestId: id } });
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.drain();
     expect((await getRequest(id, key)).body).toMatchObject({ id, status: "failed", error: expect.stringContaining("simulated failure") });
     const events = await readSse(open);
     expect(events.at(-1)).toMatchObject({ event: "failed", data: { id, status: "failed" } });
@@ -97,7 +95,7 @@ describe("success", () => {
     const open = stream(id, key);
     await jobs.drain();
     await new Promise((r) => setTimeout(r, 250));
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.advance("1s");
     const events = await readSse((await open).response);
     expect(events[0]).toEqual({ event: "status", data: { id, status: "queued" } });
     expect(events.filter((e) => e.event === "log").length).toBeGreaterThan(0);
@@ -111,7 +109,7 @@ describe("callbacks", () => {
     try {
       const { user, key } = await fundedActor(100);
       const id = (await generate({ model: FLUX, input: { prompt: "call me back" }, webhook_url: receiver.url }, key)).body.id;
-      await jobs.advance(FIRST_LOOK_MS);
+      await jobs.drain();
       expect(receiver.received).toHaveLength(1);
       await jobs.runUntilIdle({ withinMs: 60 * 60_000 });
       expect(receiver.received.map((r) => r.status)).toEqual([500, 500, 204]);
@@ -173,7 +171,7 @@ describe("auth", () => {
   test("another user's request is 404 NOT_FOUND on GET and stream, like a missing one", async () => {
     const { key } = await fundedActor(100);
     const id = (await generate({ model: FLUX, input: { prompt: "private" } }, key)).body.id;
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.drain();
     const other = await createActor();
     for (const res of [await getRequest(id, other.key), await stream(id, other.key), await getRequest("missing", other.key)]) {
       expect(res.status).toBe(404);

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getDb } from "@/db/client";
 import { generationEvents } from "@/db/schema";
 import { ManualClock } from "@/lib/jobs/clock";
-import { FIRST_LOOK_MS } from "@/lib/generation/dispatch";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { createActor } from "@/test/factories";
 import { fundedActor, jobRow } from "@/test/generation";
@@ -49,8 +48,7 @@ async function loggedJob(key: string) {
   const reading = readEvents(res);
   await jobs.drain();
   await sleep(350);
-  // No provider webhook reaches a test: the job's run finds it done at its first look.
-  await jobs.advance(FIRST_LOOK_MS);
+  await jobs.advance("1s");
   return { id, first: await reading };
 }
 
@@ -105,7 +103,7 @@ describe("success", () => {
     const id = await queue("a failing harbour [fail:generation]", key);
     const reading = readEvents(await stream(id, key));
     await jobs.drain();
-    await jobs.advance(FIRST_LOOK_MS);
+    await jobs.advance("1s");
     const events = (await reading).events;
     expect(events.filter((e) => e.event === "completed" || e.event === "failed")).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ event: "failed", data: { id, status: "failed", error: expect.any(String) } });
