@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { getDb, type Db, type Tx } from "@/db/client";
 import type { JobEvent } from "@/db/schema";
 import { log } from "@/lib/core/logger";
-import { settleAheadOfRuns } from "./ahead";
 import { systemClock, type Clock } from "./clock";
 import { syncFunctions, type Transport } from "./protocol";
 import { buildRegistry, type Registry } from "./registry";
@@ -279,14 +278,10 @@ export class JobExecutor {
     this.timer.clear();
   }
 
-  /**
-   * Tests: runs everything due now (manual mode), until nothing is due and nothing is in flight,
-   * work started ahead of a run included (ahead.ts).
-   */
+  /** Tests: runs everything due now (manual mode), until nothing is due and nothing is in flight. */
   async drain(): Promise<void> {
     for (let round = 0; round < 100_000; round++) {
       if (this.dead) return;
-      await settleAheadOfRuns();
       await this.fireCronsIfDue();
       const claimed = await this.claim(this.concurrency - this.inflight.size);
       for (const run of claimed) this.track(run);
