@@ -3,25 +3,26 @@ import { inngest } from "../../lib/jobs/client";
 import { generationProviderCompleted, generationRequested } from "../../lib/jobs/events";
 
 /**
- * Pause before each status check after the first (which comes with the submit). When the
- * provider's completion webhook can reach us, it is what ends the wait: one early look to see the
- * job start, one at 16 s, then one a minute as the fallback for a webhook lost (each check is a
- * step, two calls into the function: a 10 s job costs two checks instead of five, and no burst of
- * checks lands just before a one-minute video's end; bench/RESULTS.md). Otherwise the checks find
- * the end: quick at first, then once a minute. Either way ≈ 2.6 h in all.
+ * Pause before each status check after the first, which the submit step makes itself. When the
+ * provider's completion webhook can reach us, it is what ends the job and cancels this run: the
+ * submit step's look 1 s after the submit shows the job start, then one check at 16 s and one a
+ * minute are the fallback for a webhook lost (a 10 s job costs two calls into the function instead
+ * of five; bench/RESULTS.md). Otherwise the checks find the end: quick at first, then once a
+ * minute. Either way ≈ 2.6 h in all.
  */
 const MAX_ROUNDS = 160;
-const CALLBACK_PAUSES_S = [1, 15];
+const CALLBACK_PAUSES_S = [15];
 export const waitSeconds = (round: number, callback: boolean) => (callback ? (CALLBACK_PAUSES_S[round] ?? 60) : Math.min(60, 2 ** round));
 
 /**
  * One generation job through the provider: submit (once; a retry reuses the stored provider id)
- * and look at its status → wait for the provider's webhook (/webhooks/provider ends the job, then
- * sends `generation/provider.completed`), checking the status between waits to record logs and
- * the move to running, and as the fallback for a webhook that never comes → fetch the result,
- * re-host it, settle. Provider 429/5xx are retried with backoff; when retries run out the failure
- * handler refunds. Triggered with event id `generation:<id>`, so a job has one run however often
- * it is handed over.
+ * and look at its status → wait, checking the status between waits to record logs and the move to
+ * running, and to find the end when no webhook comes → fetch the result, re-host it, settle. The
+ * provider's completion webhook (/webhooks/provider) ends the job itself, then sends
+ * `generation/provider.completed`, which cancels the run wherever it stands (cancelOn; the wait
+ * for the same event covers a server that delivers it to the wait first). Provider 429/5xx are
+ * retried with backoff; when retries run out the failure handler refunds. Triggered with event id
+ * `generation:<id>`, so a job has one run however often it is handed over.
  */
 export const runGenerationFn = inngest.createFunction(
   {
@@ -29,6 +30,7 @@ export const runGenerationFn = inngest.createFunction(
     name: "Run a generation",
     retries: 5,
     triggers: [generationRequested],
+    cancelOn: [{ event: generationProviderCompleted, match: "data.generationId" }],
     onFailure: async ({ event, error }) => {
       const id = (event.data.event.data as { generationId?: string }).generationId;
       if (id) await failJob(id, `The provider kept failing: ${error.message}`);

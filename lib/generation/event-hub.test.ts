@@ -104,7 +104,8 @@ describe("success", () => {
     );
     await appendEvents(other.db, skillJob, [statusEvent("failed", { error: "generation_failed" })]);
     const read = await skill;
-    expect(read.events.map((e) => e.event)).toEqual(["status", "failed"]);
+    // queued, then its queue position a second in (the submit step's look), then the ending.
+    expect(read.events.map((e) => e.event)).toEqual(["status", "status", "failed"]);
   });
 
   test("two writers of one job commit in seq order: the second waits for the first's lock, so a resumed stream skips no row", async () => {

@@ -24,7 +24,17 @@ type StepState = { state: "final" | "pending" | "done"; logsSeen: number; callba
 
 const FINAL: StepState = { state: "final", logsSeen: 0 };
 
-/** Submits the job (once) and reads its status at once: a quick provider has finished already. */
+/**
+ * When the provider calls back at completion, the submit step looks at the job this long after
+ * the submit, to record it starting (its logs, `in_progress`) in the same step: not a wait and a
+ * step of its own, two more calls into the function.
+ */
+export const FIRST_LOOK_MS = 1_000;
+
+/**
+ * Submits the job (once) and reads its status: at once when no webhook will come (a quick provider
+ * has finished already), else after FIRST_LOOK_MS.
+ */
 export async function submitJobStep(id: string): Promise<StepState> {
   const db = await getDb();
   const job = await load(db, id);
@@ -44,6 +54,7 @@ export async function submitJobStep(id: string): Promise<StepState> {
     return FINAL;
   }
   const callback = providerOf(job.row).callsBackTo(providerWebhookUrl());
+  if (callback) await new Promise((resolve) => setTimeout(resolve, FIRST_LOOK_MS));
   return { ...(await checkRow(db, row, job.model, 0)), callback };
 }
 

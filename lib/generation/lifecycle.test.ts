@@ -208,7 +208,7 @@ async function rowsOf(id: string) {
     activity: records.map((r) => norm({ ...r, id: null, durationMs: r.durationMs! >= 0 ? "<ms>" : r.durationMs })),
     events: events.map((e) => norm({ kind: e.kind, ...e.data })) as Record<string, unknown>[],
     assets: files.map(norm),
-    webhooks: webhooks.map((w) => norm({ handled: w.handledAt !== null, result: w.result })),
+    webhooks: webhooks.map((w) => ({ source: w.source, status: (w.payload as { status?: string }).status })),
     providerRequests: (await simulatorRequestsFor(id)).length,
   };
 }
@@ -331,7 +331,7 @@ describe("success", () => {
     expect(rows.inline.providerRequests).toBe(1);
     expect(rows.inline.webhooks).toEqual([]);
     expect(rows.checked.webhooks).toEqual([]);
-    expect(rows.webhook.webhooks).toEqual([{ handled: true, result: webhook.answer.body }]);
+    expect(rows.webhook.webhooks).toEqual([{ source: "provider", status: "OK" }]);
 
     // The same rows, each driver against the inline run: only the route's own fields, the status
     // check's view of the start and the webhook's receipt differ.
@@ -395,7 +395,7 @@ describe("failure", () => {
     ]);
     expect(rows.inline.assets).toEqual([]);
     expect(rows.inline.providerRequests).toBe(1);
-    expect(rows.webhook.webhooks).toEqual([{ handled: true, result: webhook.answer.body }]);
+    expect(rows.webhook.webhooks).toEqual([{ source: "provider", status: "ERROR" }]);
 
     // (Its receipt in inbound_events, asserted above, is the webhook's own.)
     expect({ ...rows.webhook, webhooks: [] }).toEqual(asQueued(rows.inline));

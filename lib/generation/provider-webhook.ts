@@ -24,43 +24,44 @@ const noAssets = { found: 0, uploaded: 0, failed: 0 };
 /**
  * POST /webhooks/provider: verified before anything is read (401 `invalid_signature`, nothing
  * recorded), then recorded in inbound_events — a redelivery hits the unique (source, external id)
- * and is answered `deduped` with no side effect. A request no job knows is `unmapped`. Otherwise
- * the result is re-hosted, the job ends through the one finalize (settle or refund), and the run
- * waiting for the provider is woken.
+ * and is answered `deduped` with no side effect, from the job's row as it stands (one write per
+ * delivery: the receipt). A request no job knows is `unmapped`. Otherwise the result is
+ * re-hosted, the job ends through the one finalize (settle or refund), and the run waiting for the
+ * provider is cancelled.
  */
 export async function handleProviderWebhook(db: Db, req: Request): Promise<WebhookAnswer> {
   // Unsigned or stale: refused from the headers, unread. Signed: read up to 1 MiB, then verified.
   webhookScheme(req.headers);
   const body = await readBodyBytes(req, UNVERIFIED_BODY_MAX_BYTES);
   const event = await verifyProviderWebhook({ headers: req.headers, body });
-  const externalId = `${event.provider}:${event.providerRequestId}`;
   const [recorded] = await db
     .insert(inboundEvents)
-    .values({ source: "provider", externalId, payload: event.body })
+    .values({ source: "provider", externalId: `${event.provider}:${event.providerRequestId}`, payload: event.body })
     .onConflictDoNothing()
     .returning({ id: inboundEvents.id });
+  const job = await jobOf(db, event);
   if (!recorded) {
-    const [prior] = await db
-      .select({ result: inboundEvents.result })
-      .from(inboundEvents)
-      .where(and(eq(inboundEvents.source, "provider"), eq(inboundEvents.externalId, externalId)));
-    const previous = (prior?.result ?? {}) as Partial<WebhookAnswer>;
-    return { ok: true, status: previous.status ?? "received", deduped: true, unmapped: previous.unmapped ?? false, assets: noAssets };
+    // Handled or being handled: its job says how it ended ("received" while the first is in flight).
+    const status = !job ? statusOf(event) : isFinal(job.status) ? job.status : "received";
+    return { ok: true, status, deduped: true, unmapped: !job, assets: noAssets };
   }
-  const answer = await handle(db, event);
-  await db.update(inboundEvents).set({ handledAt: new Date(), result: answer }).where(eq(inboundEvents.id, recorded.id));
-  return answer;
+  return handle(db, event, job);
 }
 
+const jobOf = async (db: Db, event: ProviderWebhookEvent): Promise<GenerationRow | undefined> =>
+  (
+    await db
+      .select()
+      .from(generationRequests)
+      .where(and(eq(generationRequests.provider, event.provider), eq(generationRequests.providerRequestId, event.providerRequestId)))
+      .limit(1)
+  )[0];
+
+const statusOf = (event: ProviderWebhookEvent) => (event.body.status === "OK" ? "completed" : "failed");
+
 /** The webhook driver of the lifecycle (lifecycle.ts): the provider's result → collect → end. */
-async function handle(db: Db, event: ProviderWebhookEvent): Promise<WebhookAnswer> {
-  const [job] = await db
-    .select()
-    .from(generationRequests)
-    .where(and(eq(generationRequests.provider, event.provider), eq(generationRequests.providerRequestId, event.providerRequestId)))
-    .limit(1);
-  if (!job)
-    return { ok: true, status: event.body.status === "OK" ? "completed" : "failed", deduped: false, unmapped: true, assets: noAssets };
+async function handle(db: Db, event: ProviderWebhookEvent, job: GenerationRow | undefined): Promise<WebhookAnswer> {
+  if (!job) return { ok: true, status: statusOf(event), deduped: false, unmapped: true, assets: noAssets };
   if (isFinal(job.status)) return { ok: true, status: job.status, deduped: false, unmapped: false, assets: noAssets };
   const model = (await cachedModelRow(db, job.modelId)) ?? { alias: job.modelId };
   const journal = openJournal(db, job, model);

@@ -45,10 +45,10 @@ describe("registration", () => {
       { ...base, id: "l", triggers: [{ event: "x" }], cancel: [{ event: "y", if: 'async.data.k == "v"' }] },
     ]);
     expect(registry.cancelledBy("y").map(({ fn, rule }) => [fn.id, rule.stepId, rule.expression])).toEqual([
-      ["m", "cancel:0", "event.data.k == async.data.k"],
-      ["l", "cancel:0", 'async.data.k == "v"'],
+      ["m", "cancel:m:0", "event.data.k == async.data.k"],
+      ["l", "cancel:l:0", 'async.data.k == "v"'],
     ]);
-    expect(registry.cancelledBy("z").map(({ fn, rule }) => [fn.id, rule.stepId, rule.expression])).toEqual([["m", "cancel:1", null]]);
+    expect(registry.cancelledBy("z").map(({ fn, rule }) => [fn.id, rule.stepId, rule.expression])).toEqual([["m", "cancel:m:1", null]]);
     const cancellable = inngest.createFunction(
       {
         id: "t-cancellable",

@@ -50,9 +50,9 @@ const configSchema = z
 export type EventTrigger = { event: string; condition?: Equality };
 /**
  * A `cancelOn` rule: an event of this name (whose `if` holds against the run's trigger, when it
- * has one) cancels the run. Each run records it as a wait-like op under `stepId` (`cancel:<n>`,
- * which no SDK step id can be: those are hashes), so an incoming event finds the runs it cancels
- * through the waits' index (store/job-events.ts).
+ * has one) cancels the run. Each run records it as a wait-like op under `stepId`
+ * (`cancel:<function>:<n>`, which no SDK step id can be: those are hashes), so an incoming event
+ * finds the runs it cancels, and only those, through the waits' index (store/job-events.ts).
  */
 export type CancelRule = { event: string; expression: string | null; condition?: Equality; stepId: string };
 
@@ -161,7 +161,7 @@ function toDef(raw: unknown, problems: string[]): FunctionDef | undefined {
         `the cancelOn \`if\` ${JSON.stringify(expression)} is not supported (only \`event.<path> == async.<path>\`, what \`match\` compiles to, or \`async.<path> == "<literal>"\`)`,
       );
     }
-    cancelOn.push({ event: c.event, expression, condition, stepId: `${CANCEL_OP_PREFIX}${i}` });
+    cancelOn.push({ event: c.event, expression, condition, stepId: `${CANCEL_OP_PREFIX}${cfg.id}:${i}` });
   }
   if (problems.length > before) return undefined;
   const retries = cfg.steps["step"]?.retries?.attempts ?? DEFAULT_RETRIES;

@@ -81,15 +81,15 @@ export async function ingestEvents(
   return out;
 }
 
-/** A cancel target: the runs of `fn` whose op `stepId` recorded `value` (null: the rule has no `if`). */
-type CancelTarget = { fn: string; stepId: string; value: string | null };
+/** A cancel target: the runs whose op `stepId` (its function's rule) recorded `value` (null: the rule has no `if`). */
+type CancelTarget = { stepId: string; value: string | null };
 
 /** The runs an incoming event may cancel, by function, rule and the value its `if` needs; undefined if none. */
 function cancelTargets(registry: Registry, event: JobEvent): CancelTarget[] | undefined {
   const targets: CancelTarget[] = [];
-  for (const { fn, rule } of registry.cancelledBy(event.name)) {
+  for (const { rule } of registry.cancelledBy(event.name)) {
     const value = rule.condition ? incomingSideText(rule.condition, event) : null;
-    if (value !== undefined) targets.push({ fn: fn.id, stepId: rule.stepId, value });
+    if (value !== undefined) targets.push({ stepId: rule.stepId, value });
   }
   return targets.length ? targets : undefined;
 }
@@ -101,18 +101,25 @@ function cancelTargets(registry: Registry, event: JobEvent): CancelTarget[] | un
  * `when`: the condition for acting at all (the event is new).
  */
 function cancelCtes(event: JobEvent, targets: CancelTarget[], now: number, when: SQL) {
-  const values = sql.join(
-    targets.map((t) => sql`(${t.fn}::text, ${t.stepId}::text, ${t.value}::text)`),
-    sql`, `,
+  // The runs are found from their ops (the waits' index on event name and match value; the op's
+  // step id names the function and the rule), then by id: never by scanning the function's
+  // unfinished runs. One branch per target, each its index's.
+  const matched = sql.join(
+    targets.map(
+      (t) => sql`select o.run_id from ${jobRunOps} o
+        where o.kind = 'wait' and o.event_name = ${event.name} and o.step_id = ${t.stepId}
+          and ${t.value === null ? sql`o.match_value is null` : sql`o.match_value = ${t.value}`}`,
+    ),
+    sql` union all `,
   );
   const reason = { name: "Cancelled", message: `cancelled by the event ${event.name} (${event.id})` };
-  return sql`cancelled as (
+  return sql`matched as materialized (
+      select * from (${matched}) m where ${when}
+    ), cancelled as (
       update ${jobRuns} r set status = 'cancelled', next_at = null, lease = null, wake = false,
         finished_at = ${at(now).toISOString()}::timestamptz, error = ${json(reason)}
-      from ${jobRunOps} o, (values ${values}) t(fn, step_id, value)
-      where ${when} and o.kind = 'wait' and o.event_name = ${event.name} and o.step_id = t.step_id
-        and (o.match_value = t.value or (t.value is null and o.match_value is null))
-        and r.id = o.run_id and r.function_id = t.fn and r.status in ('queued', 'running', 'sleeping', 'waiting', 'blocked')
+      from matched m
+      where r.id = m.run_id and r.status in ('queued', 'running', 'sleeping', 'waiting', 'blocked')
       returning r.id
     ), dropped as (
       delete from ${jobRunOps} o using cancelled c where o.run_id = c.id

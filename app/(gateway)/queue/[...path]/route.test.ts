@@ -235,7 +235,8 @@ describe("cancel", () => {
     expect(await balanceOf(user.id)).toBe(1_000_000);
     expect((await ledgerOf(user.id)).map((t) => t.type)).toEqual(["generation_reserve", "generation_refund"]);
     expect((await activityOf(id))[0]).toMatchObject({ status: "cancelled", credits: 0 });
-    expect((await eventsOf(id)).filter((e) => e.kind === "status").map((e) => e.status)).toEqual(["queued", "cancelled"]);
+    // queued, its queue position a second in (the submit step's look at the provider), cancelled.
+    expect((await eventsOf(id)).filter((e) => e.kind === "status").map((e) => e.status)).toEqual(["queued", "queued", "cancelled"]);
   });
 
   test("running at the provider before the gateway saw it: three cancels at once stop it there, one answers ok, the job ends cancelled, refunded once", async () => {

@@ -66,7 +66,7 @@ async function okPayload(providerRequestId: string) {
 }
 
 describe("success", () => {
-  test("a completion webhook re-hosts the result, ends the job (charged once) and wakes the waiting run", async () => {
+  test("a completion webhook re-hosts the result, ends the job (charged once) and cancels the waiting run", async () => {
     const { user, id, providerRequestId } = await pendingJob();
     await jobs.advance("1s");
     const res = await deliver(signed(await okPayload(providerRequestId)));
@@ -83,11 +83,11 @@ describe("success", () => {
     expect((row.output as { images: { url: string }[] }).images[0]!.url).toContain("/files/r/");
     await jobs.drain();
     expect(await ledgerOf(user.id)).toEqual([{ type: "generation_reserve", amount: -23_593, generationId: id }]);
-    // The run ended on the webhook's event, no further status check: its steps are the submit
-    // (with the first look at the status) and the check one second in.
+    // The webhook's event cancelled the run, no further status check: its one step is the submit
+    // (with the look at the status one second in), then its wait.
     const [run] = await jobs.runsForEvent(`generation:${id}`);
-    expect(run).toMatchObject({ status: "completed", output: { status: "final" } });
-    expect(run!.stack).toHaveLength(4); // submit, wait-0 (timed out), check-0, wait-1 (the event)
+    expect(run).toMatchObject({ status: "cancelled" });
+    expect(run!.stack).toHaveLength(1); // submit
   });
 
   test("5 duplicate deliveries make one completion: the rest are deduped with no side effects", async () => {
