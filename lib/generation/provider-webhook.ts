@@ -60,7 +60,7 @@ async function handle(db: Db, event: ProviderWebhookEvent): Promise<WebhookAnswe
     .where(and(eq(generationRequests.provider, event.provider), eq(generationRequests.providerRequestId, event.providerRequestId)))
     .limit(1);
   if (!job)
-    return { ok: true, status: event.body.status === "OK" ? "completed" : "failed", deduped: false, unmapped: true, assets: noAssets };
+    return { ok: true, status: event.outcome.kind === "failed" ? "failed" : "completed", deduped: false, unmapped: true, assets: noAssets };
   if (isFinal(job.status)) return { ok: true, status: job.status, deduped: false, unmapped: false, assets: noAssets };
   const model = (await cachedModelRow(db, job.modelId)) ?? { alias: job.modelId };
   const journal = openJournal(db, job, model);
