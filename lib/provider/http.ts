@@ -37,6 +37,8 @@ export type ProviderRequest = {
   timeoutMs?: number;
   url: string;
   body?: unknown;
+  /** A multipart body (file uploads), sent instead of `body`. */
+  form?: FormData;
   headers?: Record<string, string>;
   /** `submit`: only provably-unaccepted attempts are retried; `idempotent`: any retryable failure. */
   retry: "submit" | "idempotent";
@@ -135,8 +137,9 @@ async function once(config: HttpConfig, req: ProviderRequest): Promise<ProviderR
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
   const headers: Record<string, string> = { accept: "application/json", ...req.headers };
   if (config.authorization) headers.authorization = config.authorization;
-  let body: string | undefined;
-  if (req.body !== undefined) {
+  let body: string | FormData | undefined;
+  if (req.form) body = req.form;
+  else if (req.body !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(req.body);
   }

@@ -243,7 +243,7 @@ export class LocalProvider implements GenerationProvider {
     return readMediaLink(url, Math.floor(this.now() / 1000));
   }
 
-  /** fal's webhook body for a completed request (see ../webhook-payload). */
+  /** fal's webhook body for a completed request (see lib/provider/fal/webhook-payload.ts). */
   private async webhookBody(row: Row): Promise<Record<string, unknown>> {
     const base = { request_id: row.id, gateway_request_id: row.id };
     const failure = failureOf(row);

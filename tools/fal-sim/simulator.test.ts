@@ -331,7 +331,7 @@ describe("webhooks", () => {
   });
 });
 
-describe("the fal client (lib/provider/fal.ts) against the simulator", () => {
+describe("the fal client (lib/provider/fal/provider.ts) against the simulator", () => {
   const sleeps: number[] = [];
   const client = () =>
     new FalProvider({

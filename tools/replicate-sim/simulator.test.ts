@@ -151,6 +151,35 @@ describe("a queued prediction", () => {
   });
 });
 
+describe("inputs", () => {
+  test("URLs and small data URLs go as they are; a data URL over 256 KB is uploaded to the Files API and replaced by its URL", async () => {
+    const small = `data:image/png;base64,${Buffer.alloc(1024, 1).toString("base64")}`;
+    const big = Buffer.alloc(300 * 1024, 7);
+    const p = client();
+    await p.submit({
+      endpointId: MODEL,
+      input: {
+        prompt: "[latency:10]",
+        image_url: "https://gateway.example/files/u/a.png",
+        mask: small,
+        extra: { images: [`data:image/webp;base64,${big.toString("base64")}`] },
+      },
+      requestId: "g",
+    });
+    const [upload] = sim.callsTo("file");
+    expect(upload).toMatchObject({ method: "POST", path: "/v1/files" });
+    expect(upload!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    const sent = JSON.parse(sim.callsTo("create")[0]!.body).input;
+    expect(sent.image_url).toBe("https://gateway.example/files/u/a.png");
+    expect(sent.mask).toBe(small);
+    const fileUrl: string = sent.extra.images[0];
+    expect(fileUrl).toMatch(new RegExp(`^${sim.apiUrl}/files/`));
+    const stored = sim.uploaded(fileUrl.split("/").pop()!)!;
+    expect(stored.contentType).toBe("image/webp");
+    expect(stored.bytes.equals(big)).toBe(true);
+  });
+});
+
 describe("Prefer: wait", () => {
   test("a short job ends inside the create: the result needs no further call", async () => {
     const p = client({ waitSeconds: 5 });

@@ -52,8 +52,9 @@ export type SimPrediction = TimelineRow & {
 
 export type Scripted = { status: number; body: unknown; headers?: Record<string, string> };
 export type Route = "create" | "get" | "cancel";
+export type SimFile = { id: string; name: string; contentType: string; bytes: Buffer };
 export type RecordedCall = {
-  route: Route | "secret" | "other";
+  route: Route | "secret" | "file" | "other";
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -93,6 +94,7 @@ export class ReplicateSimulator {
   private readonly log: (line: string) => void;
   private readonly outputs: OutputCache;
   private readonly predictions = new Map<string, SimPrediction>();
+  private readonly files = new Map<string, SimFile>();
   private readonly scripts = new Map<Route, Scripted[]>();
   private readonly submitAttempts = new Map<string, number>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -226,7 +228,8 @@ export class ReplicateSimulator {
     const method = req.method ?? "GET";
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString("utf8");
+    const bytes = Buffer.concat(chunks);
+    const body = bytes.toString("utf8");
     const send = (a: Scripted) => {
       const json = typeof a.body === "string" ? a.body : JSON.stringify(a.body);
       res.writeHead(a.status, { "content-type": "application/json", ...a.headers }).end(json);
@@ -241,7 +244,9 @@ export class ReplicateSimulator {
             ? "cancel"
             : path === "/v1/webhooks/default/secret"
               ? "secret"
-              : "other";
+              : path === "/v1/files" || path.startsWith("/v1/files/")
+                ? "file"
+                : "other";
     if (this.record) this.calls.push({ route, method, path: path + url.search, headers: flat(req.headers), body });
     try {
       if (route === "other") return await this.other(req, res, url);
@@ -249,6 +254,7 @@ export class ReplicateSimulator {
         return send(problem(401, "Unauthenticated", "You did not pass a valid authentication token"));
       }
       if (route === "secret") return send({ status: 200, body: { key: this.webhookSecret } });
+      if (route === "file") return send(await this.file(method, path, req.headers, bytes));
       const scripted = this.scripts.get(route)?.shift();
       if (scripted) return send(scripted);
       if (route === "create") return send(await this.create(path, req.headers, body));
@@ -329,6 +335,43 @@ export class ReplicateSimulator {
       if (hold > 0) await new Promise((r) => this.later(hold, () => r(undefined)));
     }
     return { status: 201, body: await this.view(p) };
+  }
+
+  /** `POST /v1/files` (multipart `content`) stores a file; `GET /v1/files/{id}` describes it. */
+  private async file(method: string, path: string, headers: IncomingMessage["headers"], bytes: Buffer): Promise<Scripted> {
+    const describe = (f: SimFile) => ({
+      id: f.id,
+      name: f.name,
+      content_type: f.contentType,
+      size: f.bytes.byteLength,
+      checksums: { sha256: createHash("sha256").update(f.bytes).digest("hex") },
+      urls: { get: `${this.apiUrl}/files/${f.id}` },
+      created_at: new Date(this.now()).toISOString(),
+      expires_at: new Date(this.now() + 24 * 3_600_000).toISOString(),
+    });
+    if (method === "GET") {
+      const f = this.files.get(path.split("/")[3] ?? "");
+      return f ? { status: 200, body: describe(f) } : problem(404, "Not found", "The requested resource could not be found");
+    }
+    const form = await new Request("http://sim/", { method: "POST", headers: flat(headers), body: new Uint8Array(bytes) })
+      .formData()
+      .catch(() => null);
+    const content = form?.get("content");
+    if (!content || typeof content === "string") return problem(400, "Bad request", "content is required");
+    const f: SimFile = {
+      id: randomUUID().replaceAll("-", ""),
+      name: content.name,
+      contentType: content.type || "application/octet-stream",
+      bytes: Buffer.from(await content.arrayBuffer()),
+    };
+    this.files.set(f.id, f);
+    this.log(`file ${f.id} (${f.bytes.byteLength} bytes, ${f.contentType})`);
+    return { status: 201, body: describe(f) };
+  }
+
+  /** A file uploaded with `POST /v1/files`. */
+  uploaded(id: string) {
+    return this.files.get(id);
   }
 
   private cancel(p: SimPrediction) {

@@ -6,7 +6,7 @@ import type { ListModelsOptions, ModelListPage, ModelSchema, ProviderModel } fro
 
 /**
  * fal's Platform API (api.fal.ai/v1, notes/fal.md §6): the model listing, each model's OpenAPI
- * document and the unit prices. The queue calls are in ./fal.ts, which delegates here.
+ * document and the unit prices. The queue calls are in ./provider.ts, which delegates here.
  */
 export class FalPlatform {
   constructor(

@@ -70,7 +70,7 @@ function endStateOf(error: string | null, errorType: string | null): ProviderEnd
   return error || errorType ? "failed" : "succeeded";
 }
 
-/** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1, ./fal-platform.ts), over HTTP. */
+/** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1, ./platform.ts), over HTTP. */
 export class FalProvider implements GenerationProvider {
   readonly name = "fal" as const;
   readonly retriesTransientFailures = true;

@@ -33,7 +33,8 @@ export async function outputOf(prediction: Prediction, readHead: ReadHead = read
   if (typeof out === "string") return { text: out, ...extras };
   if (Array.isArray(out) && out.every((v) => typeof v === "string")) return { text: out.join(""), ...extras };
   if (Array.isArray(out) && out.length > 0 && out.every((v) => typeof v === "number")) return { embedding: out, ...extras };
-  if (out && typeof out === "object" && !Array.isArray(out)) return { ...(await objectResult(out as Record<string, unknown>, readHead)), ...extras };
+  if (out && typeof out === "object" && !Array.isArray(out))
+    return { ...(await objectResult(out as Record<string, unknown>, readHead)), ...extras };
   return { output: out ?? null, ...extras };
 }
 
@@ -111,7 +112,7 @@ export function wavDuration(head: Uint8Array): number | null {
   const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   if (b.length < 12 || b.toString("ascii", 0, 4) !== "RIFF" || b.toString("ascii", 8, 12) !== "WAVE") return null;
   let byteRate = 0;
-  for (let at = 12; at + 8 <= b.length; ) {
+  for (let at = 12; at + 8 <= b.length;) {
     const id = b.toString("ascii", at, at + 4);
     const size = b.readUInt32LE(at + 4);
     if (id === "fmt " && at + 16 <= b.length) byteRate = b.readUInt32LE(at + 16);
@@ -134,7 +135,11 @@ export async function readHeadOverNetwork(url: string): ReturnType<ReadHead> {
     const bytes = m[2] ? Buffer.from(m[3]!, "base64") : Buffer.from(decodeURIComponent(m[3]!));
     return { head: bytes.subarray(0, HEAD_BYTES), contentType: m[1] || null, sizeBytes: bytes.byteLength };
   }
-  const res = await safeFetch(url, { headers: { range: `bytes=0-${HEAD_BYTES - 1}` }, maxBytes: Number.MAX_SAFE_INTEGER, timeoutMs: 15_000 });
+  const res = await safeFetch(url, {
+    headers: { range: `bytes=0-${HEAD_BYTES - 1}` },
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    timeoutMs: 15_000,
+  });
   try {
     if (res.status !== 200 && res.status !== 206) return null;
     const chunks: Buffer[] = [];
@@ -144,10 +149,14 @@ export async function readHeadOverNetwork(url: string): ReturnType<ReadHead> {
       got += (chunk as Buffer).length;
       if (got >= HEAD_BYTES) break;
     }
-    const total = /\/(\d+)$/.exec(String(res.headers["content-range"] ?? ""))?.[1] ?? (res.status === 200 ? res.headers["content-length"] : undefined);
+    const total =
+      /\/(\d+)$/.exec(String(res.headers["content-range"] ?? ""))?.[1] ?? (res.status === 200 ? res.headers["content-length"] : undefined);
     return {
       head: Buffer.concat(chunks).subarray(0, HEAD_BYTES),
-      contentType: String(res.headers["content-type"] ?? "").split(";")[0]!.trim() || null,
+      contentType:
+        String(res.headers["content-type"] ?? "")
+          .split(";")[0]!
+          .trim() || null,
       sizeBytes: total != null && /^\d+$/.test(String(total)) ? Number(total) : null,
     };
   } finally {

@@ -22,7 +22,7 @@ import type {
   SubmitResult,
 } from "../types";
 import { outputOf, readHeadOverNetwork, type ReadHead } from "./output";
-import { modelPageSchema, modelSchema, predictionSchema, problemSchema, type Prediction } from "./schemas";
+import { fileSchema, modelPageSchema, modelSchema, predictionSchema, problemSchema, type Prediction } from "./schemas";
 
 export type ReplicateProviderOptions = Partial<Omit<HttpConfig, "provider" | "authorization">> & {
   token?: string;
@@ -62,6 +62,9 @@ export function replicateTarget(endpointId: string): { model: string } | { versi
   });
 }
 
+/** A data URL longer than this (about 256 KB of bytes) is uploaded rather than inlined. */
+const DATA_URL_INLINE_CHARS = Math.ceil((256 * 1024 * 4) / 3) + 64;
+
 /** Terminal predictions a create held by `Prefer: wait` already returned, read once by result/status instead of a GET. */
 const HELD_MAX = 1_000;
 
@@ -98,7 +101,7 @@ export class ReplicateProvider implements GenerationProvider {
     };
     this.apiUrl = (options.apiUrl ?? e.REPLICATE_API_URL).replace(/\/+$/, "");
     this.waitSeconds = Math.min(60, Math.max(1, options.waitSeconds ?? e.REPLICATE_WAIT_SECONDS));
-    this.cancelAfter = options.cancelAfter !== undefined ? options.cancelAfter : (e.REPLICATE_CANCEL_AFTER || null);
+    this.cancelAfter = options.cancelAfter !== undefined ? options.cancelAfter : e.REPLICATE_CANCEL_AFTER || null;
     this.readHead = options.readHead ?? readHeadOverNetwork;
   }
 
@@ -109,7 +112,8 @@ export class ReplicateProvider implements GenerationProvider {
   async submit(request: SubmitRequest): Promise<SubmitResult> {
     const target = replicateTarget(request.endpointId);
     const url = "model" in target ? `${this.apiUrl}/models/${target.model}/predictions` : `${this.apiUrl}/predictions`;
-    const body: Record<string, unknown> = { input: request.input, ...("version" in target ? { version: target.version } : {}) };
+    const input = await this.inputOf(request.input, request.signal);
+    const body: Record<string, unknown> = { input, ...("version" in target ? { version: target.version } : {}) };
     if (request.webhookUrl) Object.assign(body, { webhook: request.webhookUrl, webhook_events_filter: ["completed"] });
     const headers: Record<string, string> = {};
     if (request.wait) headers.prefer = `wait=${this.waitSeconds}`;
@@ -182,14 +186,21 @@ export class ReplicateProvider implements GenerationProvider {
 
   /** The input and output JSON Schemas of the model's latest version (its OpenAPI document's Input and Output). */
   async schema(endpointId: string, options: { signal?: AbortSignal } = {}): Promise<ModelSchema> {
-    const model = parseAnswer("replicate", modelSchema, await this.get("schema", `/models/${modelPath(endpointId)}`, options.signal), "model");
+    const model = parseAnswer(
+      "replicate",
+      modelSchema,
+      await this.get("schema", `/models/${modelPath(endpointId)}`, options.signal),
+      "model",
+    );
     const schemas = (model.latest_version?.openapi_schema?.components?.schemas ?? {}) as Record<string, JsonSchema>;
     if (!schemas.Input || !schemas.Output) {
       throw new ProviderRejectedError("replicate", "schema", `Replicate has no schema for ${endpointId}`, { reason: "bad_response" });
     }
     const defs = Object.fromEntries(Object.entries(schemas).filter(([k]) => k !== "Input" && k !== "Output"));
     const local = (s: JsonSchema): JsonSchema =>
-      JSON.parse(JSON.stringify({ ...s, ...(Object.keys(defs).length ? { $defs: defs } : {}) }).replaceAll("#/components/schemas/", "#/$defs/"));
+      JSON.parse(
+        JSON.stringify({ ...s, ...(Object.keys(defs).length ? { $defs: defs } : {}) }).replaceAll("#/components/schemas/", "#/$defs/"),
+      );
     return { input: local(schemas.Input), output: local(schemas.Output) } as ModelSchema;
   }
 
@@ -197,9 +208,13 @@ export class ReplicateProvider implements GenerationProvider {
   async listModels(options: ListModelsOptions = {}): Promise<ModelListPage> {
     if (options.endpointIds?.length) {
       const models = await Promise.all(
-        options.endpointIds.slice(0, 50).map(async (id) =>
-          providerModel(parseAnswer("replicate", modelSchema, await this.get("models", `/models/${modelPath(id)}`, options.signal), "model")),
-        ),
+        options.endpointIds
+          .slice(0, 50)
+          .map(async (id) =>
+            providerModel(
+              parseAnswer("replicate", modelSchema, await this.get("models", `/models/${modelPath(id)}`, options.signal), "model"),
+            ),
+          ),
       );
       return { models, nextCursor: null };
     }
@@ -212,6 +227,44 @@ export class ReplicateProvider implements GenerationProvider {
   /** Replicate's files live on its delivery CDN: re-hosting downloads them (with the outbound URL rules). */
   async fetchMedia(): Promise<MediaBytes | null> {
     return null;
+  }
+
+  /**
+   * The input as Replicate takes it: URLs as they are (our uploads and re-hosted files are public
+   * URLs), small data URLs inline, and a data URL over 256 KB uploaded to Replicate's Files API
+   * first (its docs advise data URLs only for small files), replaced by the file's URL.
+   */
+  private async inputOf(input: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const walk = async (value: unknown, depth: number): Promise<unknown> => {
+      if (typeof value === "string")
+        return value.length > DATA_URL_INLINE_CHARS && /^data:/i.test(value) ? this.upload(value, signal) : value;
+      if (depth > 8 || value === null || typeof value !== "object") return value;
+      if (Array.isArray(value)) return Promise.all(value.map((v) => walk(v, depth + 1)));
+      const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await walk(v, depth + 1)] as const));
+      return Object.fromEntries(entries);
+    };
+    return (await walk(input, 0)) as Record<string, unknown>;
+  }
+
+  private async upload(dataUrl: string, signal?: AbortSignal): Promise<string> {
+    const m = /^data:([^;,]*)((?:;[^;,]*)*?)(;base64)?,(.*)$/is.exec(dataUrl);
+    if (!m) return dataUrl;
+    const bytes = m[3] ? Buffer.from(m[4]!, "base64") : Buffer.from(decodeURIComponent(m[4]!));
+    const type = m[1] || "application/octet-stream";
+    const form = new FormData();
+    form.append("content", new Blob([new Uint8Array(bytes)], { type }), `input.${type.split("/")[1]?.replace(/[^a-z0-9]/gi, "") || "bin"}`);
+    form.append("metadata", new Blob([JSON.stringify({})], { type: "application/json" }));
+    const res = await providerFetch(this.http, {
+      operation: "submit",
+      method: "POST",
+      url: `${this.apiUrl}/files`,
+      form,
+      retry: "submit",
+      retryableStatus: (r) => r.status === 429,
+      signal,
+    });
+    if (res.status >= 300) throw this.failure("upload", res);
+    return parseAnswer("replicate", fileSchema, res, "file upload").urls.get;
   }
 
   private async read(ref: ProviderRequestRef, operation: ProviderOperation, signal?: AbortSignal): Promise<Prediction> {
@@ -235,10 +288,12 @@ export class ReplicateProvider implements GenerationProvider {
    * (generation_failed); 429 and 5xx are the provider being unavailable (retryable: provider_error);
    * 401/403/404 and the rest are refusals (provider_error).
    */
-  private failure(operation: ProviderOperation, res: ProviderResponse): Error {
+  private failure(op: ProviderOperation | "upload", res: ProviderResponse): Error {
+    // An upload is part of the submit: its refusals are the submit's.
+    const operation: ProviderOperation = op === "upload" ? "submit" : op;
     const problem = problemSchema.safeParse(res.body);
     const detail = problem.success ? (problem.data.detail ?? problem.data.title ?? null) : null;
-    if (operation === "submit" && (res.status === 422 || res.status === 400)) {
+    if (op === "submit" && (res.status === 422 || res.status === 400)) {
       const fields = problem.success ? (problem.data.invalid_fields ?? []) : [];
       const message =
         fields.map((f) => [f.field, f.description].filter(Boolean).join(": ")).join("; ") ||

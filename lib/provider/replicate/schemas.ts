@@ -51,9 +51,14 @@ export const modelSchema = z.looseObject({
   latest_version: z
     .looseObject({
       id: z.string(),
-      openapi_schema: z.looseObject({ components: z.looseObject({ schemas: z.record(z.string(), z.unknown()).optional() }).optional() }).nullish(),
+      openapi_schema: z
+        .looseObject({ components: z.looseObject({ schemas: z.record(z.string(), z.unknown()).optional() }).optional() })
+        .nullish(),
     })
     .nullish(),
 });
 
 export const modelPageSchema = z.looseObject({ next: z.string().nullish(), results: z.array(modelSchema) });
+
+/** `POST /files`: the uploaded file; `urls.get` is what a prediction's input takes. */
+export const fileSchema = z.looseObject({ id: z.string(), urls: z.looseObject({ get: z.string().min(1) }) });
