@@ -125,7 +125,8 @@ export class ReplicateProvider implements GenerationProvider {
       body,
       headers,
       retry: "submit",
-      // A 429 is a refusal before anything was created; a 5xx may not be (the official client retries neither's kind otherwise).
+      // Only a 429 is repeated here: it is refused before anything is created. An answered 5xx is
+      // reported as a refusal, not repeated (the official client does not repeat one either).
       retryableStatus: (r) => r.status === 429,
       timeoutMs: request.wait ? this.http.timeoutMs + this.waitSeconds * 1000 : undefined,
       signal: request.signal,
