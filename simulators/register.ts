@@ -1,4 +1,5 @@
 import { registerPaymentProvider } from "@/lib/billing/payments/registry";
+import { parseFalWebhook } from "@/lib/provider/fal/webhook-payload";
 import { registerProvider } from "@/lib/provider/registry";
 import { isLocalPaymentSecret } from "./local-payments/secret";
 import { LocalPaymentProvider } from "./local-payments/provider";
@@ -24,7 +25,8 @@ export function registerSimulators(): void {
     create: () => new LocalProvider(),
     startWithServer: true,
     readMedia: (url) => readMediaLink(url),
-    webhookSecret: localProviderSecret,
+    // The simulator sends fal's webhook body (Standard-Webhooks-signed with its secret).
+    standardWebhooks: { secret: localProviderSecret, parse: (body) => parseFalWebhook("local", body) },
   });
   registerPaymentProvider("local", { create: () => new LocalPaymentProvider(), acceptsBearer: isLocalPaymentSecret });
 }

@@ -119,7 +119,7 @@ export const envSchema = z
     REHOST_TIMEOUT_MS: int(120_000),
 
     // Generation.
-    PROVIDER: z.enum(["local", "fal"]).default("local"),
+    PROVIDER: z.enum(["local", "fal", "replicate"]).default("local"),
     FAL_KEY: z.string().optional(),
     FAL_QUEUE_URL: z.url().default("https://queue.fal.run"),
     FAL_API_URL: z.url().default("https://api.fal.ai/v1"),
@@ -148,6 +148,21 @@ export const envSchema = z
     /** Per-attempt timeout of calls to fal, and how many times a retryable failure is retried. */
     FAL_TIMEOUT_MS: int(30_000),
     FAL_MAX_RETRIES: int(3),
+    /** Replicate (PROVIDER=replicate; docs/providers.md): the API token, and the API's base (a simulator in tests). */
+    REPLICATE_API_TOKEN: z.string().optional(),
+    REPLICATE_API_URL: z.url().default("https://api.replicate.com/v1"),
+    /** The account's webhook signing secret (`whsec_…`); unset: read from the API (`/webhooks/default/secret`). */
+    REPLICATE_WEBHOOK_SECRET: z.string().startsWith("whsec_").optional(),
+    /** How long a sync run's create is held open (`Prefer: wait=N`, 1–60 s) before the prediction is polled. */
+    REPLICATE_WAIT_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
+    /** `Cancel-After` on every prediction: not started by then → aborted (not billed); still running → cancelled. Empty: none. */
+    REPLICATE_CANCEL_AFTER: z
+      .string()
+      .regex(/^(\d+(ms|s|m|h))*$/, "a duration such as 90s, 5m or 2h")
+      .default("2h"),
+    /** Per-attempt timeout of calls to Replicate, and how many times a retryable failure is retried. */
+    REPLICATE_TIMEOUT_MS: int(30_000),
+    REPLICATE_MAX_RETRIES: int(4),
     /** Circuit breaker per provider: opens after this many consecutive retryable failures… */
     PROVIDER_BREAKER_FAILURES: z.coerce.number().int().positive().default(5),
     /** …and lets one probe through after this cooldown. */
@@ -183,6 +198,9 @@ export const envSchema = z
   .superRefine((v, ctx) => {
     if (v.PROVIDER === "fal" && !v.FAL_KEY) {
       ctx.addIssue({ code: "custom", path: ["FAL_KEY"], message: "required when PROVIDER=fal" });
+    }
+    if (v.PROVIDER === "replicate" && !v.REPLICATE_API_TOKEN) {
+      ctx.addIssue({ code: "custom", path: ["REPLICATE_API_TOKEN"], message: "required when PROVIDER=replicate" });
     }
     // Settings that cannot work stop start-up here instead of switching a part off in silence.
     const required = (name: keyof typeof v, when: string) =>

@@ -30,7 +30,7 @@ export async function cancelGeneration(ctx: { db: Db; principal: Principal }, id
         .cancel(refOf(row, model))
         .catch(() => null);
       if (!answer) return { ok: false, status: row.status };
-      if (answer.status === "already_completed") {
+      if (answer.status === "already_ended") {
         const ended = await untilEnded(ctx.db, row.id, { deadlineMs: Date.now() + SETTLING_MS });
         return { ok: false, status: ended?.status === "queued" || !ended ? "in_progress" : ended.status };
       }

@@ -65,7 +65,7 @@ describe("an instance dies", () => {
     expect(await other.runsForEvent(`generation:${id}`)).toMatchObject([{ status: "running", lease: held!.lease }]);
     // The simulator's own time is wall-clock time: wait until it has finished the job.
     const ref = { endpointId: FLUX, providerRequestId: (await jobRow(id)).providerRequestId! };
-    while ((await provider.status(ref)).status !== "COMPLETED") await sleep(50);
+    while ((await provider.status(ref)).status !== "succeeded") await sleep(50);
     await other.advance("31s");
     await other.runUntilIdle({ withinMs: 60_000 });
     expect(await jobRow(id)).toMatchObject({ status: "completed" });

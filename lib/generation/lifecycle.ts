@@ -6,7 +6,9 @@ import { log } from "@/lib/core/logger";
 import {
   fetchProviderMedia,
   type GenerationProvider,
+  isCancelledAtProvider,
   isCircuitOpen,
+  isEndState,
   isModelFailed,
   isProviderError,
   isProviderUnavailable,
@@ -99,6 +101,7 @@ async function sendToProvider(row: GenerationRow, model: ModelRow, options: Subm
     requestId: row.id,
     category: model.category,
     webhookUrl: options.webhook ? providerWebhookUrl() : undefined,
+    wait: !options.webhook,
     signal: options.signal,
   };
   for (let attempt = 0; ; attempt++) {
@@ -164,17 +167,17 @@ export async function check(db: Db, row: GenerationRow, model: ModelRow, logsSee
   const events = status.logs.slice(logsSeen).map((l) => logEvent(l.message, l.timestamp));
   // The move to running writes its events and the new logs in its own statement.
   const started =
-    status.status !== "IN_QUEUE" &&
+    status.status !== "queued" &&
     row.status === "queued" &&
     (await markInProgress(db, id, [statusEvent("in_progress"), progressEvent("running"), ...events]));
   if (!started) {
-    if (status.status === "IN_QUEUE" && status.queuePosition !== row.queuePosition) {
+    if (status.status === "queued" && status.queuePosition !== row.queuePosition) {
       await setQueuePosition(db, id, status.queuePosition);
       events.push(statusEvent("queued", status.queuePosition == null ? {} : { queue_position: status.queuePosition }));
     }
     await appendEvents(db, id, events);
   }
-  return { state: status.status === "COMPLETED" ? "done" : "pending", logsSeen: status.logs.length };
+  return { state: isEndState(status.status) ? "done" : "pending", logsSeen: status.logs.length };
 }
 
 // ── result ────────────────────────────────────────────────────────────────────────────────────
@@ -279,7 +282,7 @@ export const fail = async (db: Db, row: GenerationRow, err: unknown, unrecorded?
 /** A provider or model failure as the outcome that ends the job (the charge is refunded). */
 export function failureOutcome(err: unknown): GenerationOutcome {
   // Stopped at the provider (a cancel of ours, or the operator's): cancelled, not the model's failure.
-  if (isModelFailed(err) && err.errorType === "request_cancelled") return { kind: "cancelled" };
+  if (isCancelledAtProvider(err)) return { kind: "cancelled" };
   if (isModelFailed(err)) return { kind: "failed", errorCode: "generation_failed", message: err.message };
   if (isProviderError(err)) {
     log.warn("generation failed at the provider", { provider: err.provider, operation: err.operation, error: err.message });

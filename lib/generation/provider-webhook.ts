@@ -57,7 +57,7 @@ const jobOf = async (db: Db, event: ProviderWebhookEvent): Promise<GenerationRow
       .limit(1)
   )[0];
 
-const statusOf = (event: ProviderWebhookEvent) => (event.body.status === "OK" ? "completed" : "failed");
+const statusOf = (event: ProviderWebhookEvent) => (event.outcome.kind === "failed" ? "failed" : "completed");
 
 /** The webhook driver of the lifecycle (lifecycle.ts): the provider's result → collect → end. */
 async function handle(db: Db, event: ProviderWebhookEvent, job: GenerationRow | undefined): Promise<WebhookAnswer> {

@@ -79,6 +79,12 @@ export class CircuitOpenError extends ProviderUnavailableError {
   override readonly kind = "circuit_open" as const;
 }
 
+/**
+ * The `errorType` of a job stopped at its provider by a cancel (ours or the operator's): the engine
+ * ends it `cancelled`, not failed. fal's own word for it; the other providers use it too.
+ */
+export const CANCELLED_ERROR_TYPE = "request_cancelled";
+
 /** One entry of fal's validation `detail` array. */
 export type ModelErrorDetail = { loc?: (string | number)[]; msg?: string; type?: string; [k: string]: unknown };
 
@@ -134,6 +140,8 @@ export const isProviderUnavailable = (err: unknown): err is ProviderUnavailableE
 export const isCircuitOpen = (err: unknown): err is CircuitOpenError => isProviderError(err) && err.kind === "circuit_open";
 export const isModelFailed = (err: unknown): err is ModelFailedError => isProviderError(err) && err.kind === "model_failed";
 export const isProviderRejected = (err: unknown): err is ProviderRejectedError => isProviderError(err) && err.kind === "rejected";
+/** A job stopped at its provider by a cancel: not the model's failure. */
+export const isCancelledAtProvider = (err: unknown): boolean => isModelFailed(err) && err.errorType === CANCELLED_ERROR_TYPE;
 
 function firstDetailType(detail: unknown): string | undefined {
   if (!Array.isArray(detail)) return undefined;

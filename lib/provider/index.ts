@@ -3,9 +3,12 @@
  * and ./types.ts for the contract.
  */
 export type * from "./types";
+export { isEndState, PROVIDER_END_STATES } from "./types";
 export {
   CircuitOpenError,
   describeDetail,
+  CANCELLED_ERROR_TYPE,
+  isCancelledAtProvider,
   isCircuitOpen,
   isModelFailed,
   isProviderError,
@@ -22,4 +25,3 @@ export {
 export { breakerFor, CircuitBreaker, type CircuitSnapshot, type CircuitState } from "./circuit-breaker";
 export { configuredProviderName, fetchProviderMedia, providerByName, providerFor, startProviders } from "./registry";
 export { verifyProviderWebhook, webhookScheme, type RawWebhook } from "./webhook-verify";
-export { parseProviderWebhook, providerWebhookBodySchema, type ProviderWebhookEvent, type ProviderWebhookOutcome } from "./webhook-payload";

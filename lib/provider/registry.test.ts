@@ -71,6 +71,16 @@ describe("selection", () => {
     expect(parseEnv({ PROVIDER: "fal", FAL_KEY: "k" }).PROVIDER).toBe("fal");
   });
 
+  test("PROVIDER=replicate runs live keys on Replicate (sandbox keys on the simulator) and needs REPLICATE_API_TOKEN", () => {
+    expect(() => parseEnv({ PROVIDER: "replicate" })).toThrow(/REPLICATE_API_TOKEN: required when PROVIDER=replicate/);
+    expect(() => parseEnv({ PROVIDER: "replicate", REPLICATE_API_TOKEN: "r8", REPLICATE_CANCEL_AFTER: "soon" })).toThrow(
+      /REPLICATE_CANCEL_AFTER/,
+    );
+    setEnv({ PROVIDER: "replicate", REPLICATE_API_TOKEN: "r8_x", REPLICATE_API_URL: "http://127.0.0.1:9/v1" });
+    expect(providerFor({ sandbox: false }).name).toBe("replicate");
+    expect(providerFor({ sandbox: true }).name).toBe("local");
+  });
+
   test("a bad LOCAL_PROVIDER_MODELS stops start-up too", () => {
     expect(() => parseEnv({ LOCAL_PROVIDER_MODELS: "[1,2]" })).toThrow(/LOCAL_PROVIDER_MODELS/);
   });

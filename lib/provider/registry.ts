@@ -1,18 +1,21 @@
 import { env } from "@/lib/core/env";
 import { processWide } from "@/lib/core/process-wide";
 import { breakerFor, resetBreakers, type CircuitBreaker } from "./circuit-breaker";
-import { FalProvider } from "./fal";
-import type { GenerationProvider, MediaBytes, ProviderName } from "./types";
+import { FalProvider } from "./fal/provider";
+import { ReplicateProvider } from "./replicate/provider";
+import { replicateWebhookSecret } from "./replicate/secret";
+import { parseReplicateWebhook } from "./replicate/webhook";
+import type { GenerationProvider, MediaBytes, ProviderName, ProviderWebhookEvent } from "./types";
 
 /**
  * Which provider runs a generation:
  * - sandbox (`_test_`) keys: always `local`, whatever PROVIDER says (and so are models whose
  *   catalog row says `provider: "local"`);
- * - otherwise PROVIDER: `fal` (needs FAL_KEY; lib/core/env refuses to start without it) or `local`
- *   (the default).
+ * - otherwise PROVIDER: `fal` (needs FAL_KEY; lib/core/env refuses to start without it),
+ *   `replicate` (needs REPLICATE_API_TOKEN) or `local` (the default).
  * The engine stores the chosen name with the job and resumes it with `providerByName`.
  *
- * Providers are registered by name: `fal` here, `local` (the simulator, which lib/ does not
+ * Providers are registered by name: `fal` and `replicate` here, `local` (the simulator, which lib/ does not
  * import) by simulators/register.ts at start-up (instrumentation.ts, test/setup.ts, the bench).
  * Each is built on first use, once per process.
  *
@@ -34,13 +37,30 @@ export type ProviderRegistration = {
    * simulator renders its signed links from the URL alone); null for any other URL.
    */
   readMedia?(url: string): Promise<MediaBytes | null>;
-  /** The secret its Standard Webhooks are signed with (the `local` scheme of lib/provider/webhook-verify.ts). */
-  webhookSecret?(): string;
+  /**
+   * Its webhooks, when it signs them as Standard Webhooks (./webhook-verify.ts): the secret they
+   * are signed with (null while it sends none here, e.g. not configured), and the verified body in
+   * the engine's words.
+   */
+  standardWebhooks?: {
+    secret(): string | null | Promise<string | null>;
+    parse(body: string): ProviderWebhookEvent | Promise<ProviderWebhookEvent>;
+  };
 };
 
 // Process-wide: the registration made at start-up (instrumentation.ts) must be seen by every server chunk.
 const registrations = () =>
-  processWide("provider.registrations", () => new Map<ProviderName, ProviderRegistration>([["fal", { create: () => new FalProvider() }]]));
+  processWide(
+    "provider.registrations",
+    () =>
+      new Map<ProviderName, ProviderRegistration>([
+        ["fal", { create: () => new FalProvider() }],
+        [
+          "replicate",
+          { create: () => new ReplicateProvider(), standardWebhooks: { secret: replicateWebhookSecret, parse: parseReplicateWebhook } },
+        ],
+      ]),
+  );
 
 /** Registers (or replaces) the provider under `name`; a provider already built keeps running until `resetProviders`. */
 export function registerProvider(name: ProviderName, registration: ProviderRegistration): void {
@@ -109,9 +129,12 @@ export async function fetchProviderMedia(url: string): Promise<MediaBytes | null
   return null;
 }
 
-/** The secret a registered provider signs its Standard Webhooks with; null when none is registered or it signs none. */
-export function providerWebhookSecret(name: ProviderName): string | null {
-  return registrations().get(name)?.webhookSecret?.() ?? null;
+/** The providers that sign Standard Webhooks, the simulator first (its secret is at hand; Replicate's may be fetched). */
+export function standardWebhookProviders(): ({ name: ProviderName } & NonNullable<ProviderRegistration["standardWebhooks"]>)[] {
+  return [...registrations()]
+    .filter(([, r]) => r.standardWebhooks)
+    .sort(([a], [b]) => Number(b === "local") - Number(a === "local"))
+    .map(([name, r]) => ({ name, ...r.standardWebhooks! }));
 }
 
 /** Start-up: build and start the providers with work owed from before a restart (the simulator's webhooks). */

@@ -1,29 +1,38 @@
 import type { ModelSchema } from "@/db/schema/models";
-import type { ModelFailedError } from "./errors";
+import type { ModelFailedError, ProviderUnavailableError } from "./errors";
 
 /**
- * The provider layer: what the generation engine needs from whoever actually runs a model. Two
- * implementations: `fal` (fal's queue API over HTTP) and `local` (the built-in simulator used by
- * the embedded default and by sandbox keys, simulators/local-provider, registered at start-up:
- * ./registry.ts). The shapes follow fal's queue protocol, because that
- * is the protocol the engine speaks upstream; see ../../shared/notes/fal.md.
+ * The provider layer: what the generation engine needs from whoever actually runs a model, in the
+ * engine's own words. A provider is one folder implementing `GenerationProvider`: `fal/` (fal's
+ * queue API), `replicate/` (Replicate's prediction API), and the built-in simulator
+ * (simulators/local-provider, registered at start-up: ./registry.ts). Each translates its own
+ * protocol at its edge: statuses, logs, results, cancels, webhooks and errors below are neutral,
+ * so the engine never reads a fal or Replicate word (docs/providers.md).
  *
  * Every method either returns or throws a `ProviderError` (./errors): `ProviderUnavailableError`
  * (retryable: network, timeout, 429, 5xx; carries a retry-after hint), `ProviderRejectedError`
  * (final, the provider refused us: credentials, unknown endpoint or request, malformed answer) or
- * `CircuitOpenError` (the provider's breaker is open). A model's own failure is not thrown by
- * `result`: it comes back as `{ ok: false, error: ModelFailedError }`.
+ * `CircuitOpenError` (the provider's breaker is open). A job's own failure is not thrown by
+ * `result`: it comes back as `{ ok: false, error }`.
  */
-export type ProviderName = "local" | "fal";
-export const providerNames = ["local", "fal"] as const satisfies readonly ProviderName[];
+export type ProviderName = "local" | "fal" | "replicate";
+export const providerNames = ["local", "fal", "replicate"] as const satisfies readonly ProviderName[];
 
 export type SubmitRequest = {
-  /** The provider's endpoint id (the catalog's `alias`), e.g. `fal-ai/flux/dev`; may carry a subpath. */
+  /**
+   * The provider's id of the model (the catalog's `alias`): fal's endpoint id (`fal-ai/flux/dev`,
+   * may carry a subpath), Replicate's `owner/name` or `owner/name:version`.
+   */
   endpointId: string;
   /** The model input, already validated against the model's input schema. */
   input: Record<string, unknown>;
   /** Where the provider POSTs its completion webhook (the engine's /webhooks/provider). */
   webhookUrl?: string;
+  /**
+   * The caller waits for the result inline (a sync run): a provider that can hold the submit open
+   * until the job ends (Replicate's `Prefer: wait`) may do so, saving the polls of a short job.
+   */
+  wait?: boolean;
   /** The engine's generation request id: correlation in logs and in the simulator's records. */
   requestId: string;
   /** The catalog category (`text-to-image`, …). The simulator picks the kind of media by it; fal ignores it. */
@@ -40,22 +49,35 @@ export type SubmitResult = {
 
 /**
  * Status, result and cancel address a request by the endpoint it was submitted to plus the
- * provider's id (fal drops the endpoint's subpath for these calls; the client does that).
+ * provider's id (fal drops the endpoint's subpath for these calls; its client does that).
  */
 export type ProviderRequestRef = { endpointId: string; providerRequestId: string };
 
-export type ProviderLogLevel = "STDERR" | "STDOUT" | "ERROR" | "INFO" | "WARN" | "DEBUG";
+export type ProviderLogLevel = "debug" | "info" | "warn" | "error";
 export type ProviderLog = { message: string; level: ProviderLogLevel; timestamp: string };
 
 /**
- * fal has three states only. A failed or cancelled request is also COMPLETED: its error comes from
- * `result` (or the webhook). `error`/`errorType` are set when the provider already says it failed.
+ * Where a job stands at its provider: `queued` (accepted, not started: waiting for a runner or
+ * booting one), `running`, or ended: `succeeded`, `failed` (the model's own failure), `cancelled`
+ * (stopped by a cancel, ours or the operator's) or `expired` (not started before the start
+ * deadline, so it never ran: Replicate's `aborted`).
+ */
+export type ProviderJobState = "queued" | "running" | "succeeded" | "failed" | "cancelled" | "expired";
+export type ProviderEndState = Extract<ProviderJobState, "succeeded" | "failed" | "cancelled" | "expired">;
+export const PROVIDER_END_STATES: readonly ProviderEndState[] = ["succeeded", "failed", "cancelled", "expired"];
+export const isEndState = (state: ProviderJobState): state is ProviderEndState =>
+  (PROVIDER_END_STATES as readonly string[]).includes(state);
+
+/**
+ * A job's status at its provider. An ended status says how it ended as far as the status call
+ * tells (fal's says only "completed", so a fal job without an error reads `succeeded`): `result`
+ * is what the engine trusts. `error`/`errorType` are set when the provider already says it failed.
  */
 export type ProviderStatus =
-  | { status: "IN_QUEUE"; queuePosition: number | null; logs: ProviderLog[] }
-  | { status: "IN_PROGRESS"; logs: ProviderLog[] }
+  | { status: "queued"; queuePosition: number | null; logs: ProviderLog[] }
+  | { status: "running"; logs: ProviderLog[] }
   | {
-      status: "COMPLETED";
+      status: ProviderEndState;
       logs: ProviderLog[];
       /** Model run time in milliseconds, when reported. */
       inferenceTimeMs: number | null;
@@ -65,15 +87,20 @@ export type ProviderStatus =
 
 export type StatusOptions = { logs?: boolean; signal?: AbortSignal };
 
-/** The model output (provider URLs inside), or the model's own final error. */
-export type ProviderResult = { ok: true; output: Record<string, unknown> } | { ok: false; error: ModelFailedError };
+/**
+ * The output in the spec's result shapes (`images[]`, `video`, `audio`, `text`, …, with the
+ * provider's URLs inside: the engine re-hosts them), or how the job ended without one: the model's
+ * failure or a cancel as a `ModelFailedError` (a cancel's `errorType` is `CANCELLED_ERROR_TYPE`),
+ * a job that expired before starting as a `ProviderUnavailableError` (reason `start_deadline`).
+ */
+export type ProviderResult =
+  { ok: true; output: Record<string, unknown> } | { ok: false; error: ModelFailedError | ProviderUnavailableError };
 
 /**
- * `cancelled`: removed from the queue, it will not run. `cancellation_requested`: it was running;
- * the runner was told to stop (it may still complete). `already_completed` / `not_found`: nothing
- * to cancel.
+ * `cancelled`: removed from the queue, it will not run. `cancel_requested`: it was running; the
+ * runner was told to stop (it may still complete). `already_ended` / `not_found`: nothing to cancel.
  */
-export type CancelResult = { status: "cancelled" | "cancellation_requested" | "already_completed" | "not_found" };
+export type CancelResult = { status: "cancelled" | "cancel_requested" | "already_ended" | "not_found" };
 
 /** A price as the provider states it (fal: USD per unit). Decimal string, never a float. */
 export type ProviderPrice = { unitPrice: string; unit: string; currency: string };
@@ -108,6 +135,23 @@ export type ListModelsOptions = {
 
 export type ModelListPage = { models: ProviderModel[]; nextCursor: string | null };
 
+/** How a job ended, as its provider's webhook says. */
+export type ProviderWebhookOutcome =
+  | { kind: "completed"; output: Record<string, unknown> }
+  | { kind: "failed"; error: ModelFailedError | ProviderUnavailableError }
+  /** The provider ended it but did not send the output: fetch it with `result()`. */
+  | { kind: "fetch_result"; reason: string };
+
+/** A verified provider webhook in the engine's words. */
+export type ProviderWebhookEvent = {
+  provider: ProviderName;
+  /** The id `submit` returned: find the job by (provider, providerRequestId). */
+  providerRequestId: string;
+  outcome: ProviderWebhookOutcome;
+  /** The body as the provider sent it (kept with the inbound event). */
+  body: Record<string, unknown>;
+};
+
 export type MediaBytes = { bytes: Uint8Array; contentType: string };
 
 export type { ModelSchema };
@@ -128,7 +172,7 @@ export interface GenerationProvider {
   submit(request: SubmitRequest): Promise<SubmitResult>;
   /** Queue state; with `logs: true` the runner's logs so far. */
   status(ref: ProviderRequestRef, options?: StatusOptions): Promise<ProviderStatus>;
-  /** The outcome of a COMPLETED request. Before completion it throws a retryable `not_ready` error. */
+  /** The outcome of an ended request. Before it ends it throws a retryable `not_ready` error. */
   result(ref: ProviderRequestRef, options?: { signal?: AbortSignal }): Promise<ProviderResult>;
   cancel(ref: ProviderRequestRef, options?: { signal?: AbortSignal }): Promise<CancelResult>;
   /** JSON Schemas of a model's input and output (self-contained: `$ref`s point into `$defs`). */

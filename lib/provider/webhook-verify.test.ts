@@ -7,9 +7,10 @@ import { DomainError } from "@/lib/core/errors";
 import { env, resetEnv } from "@/lib/core/env";
 import { ed25519KeyPair, FakeFal, signFalWebhook } from "@/test/servers/fal";
 import { ModelFailedError } from "./errors";
-import { FalProvider } from "./fal";
+import { FalProvider } from "./fal/provider";
+import { JwksCache, resetJwksCache } from "./fal/webhook";
 import { localProviderSecret } from "../../simulators/local-provider/secret";
-import { JwksCache, localWebhookSigner, resetJwksCache, verifyProviderWebhook } from "./webhook-verify";
+import { standardWebhookSigner, verifyProviderWebhook } from "./webhook-verify";
 
 let fal: FakeFal;
 const now = () => Math.floor(Date.now() / 1000);
@@ -222,7 +223,7 @@ describe("fal scheme", () => {
 describe("local scheme", () => {
   const body = JSON.stringify({ request_id: "loc-1", gateway_request_id: "loc-1", status: "OK", payload: { text: "hi" } });
   const signed = (secret: string, at = new Date()) => {
-    const signature = localWebhookSigner(secret).sign("loc-1", at, body);
+    const signature = standardWebhookSigner(secret).sign("loc-1", at, body);
     return {
       headers: new Headers({
         "webhook-id": "loc-1",

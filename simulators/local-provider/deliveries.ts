@@ -1,5 +1,5 @@
 import { log } from "@/lib/core/logger";
-import { localWebhookSigner } from "@/lib/provider/webhook-verify";
+import { standardWebhookSigner } from "@/lib/provider/webhook-verify";
 import { localProviderSecret } from "./secret";
 import type { LocalStore, Row } from "./store";
 
@@ -105,7 +105,7 @@ export class WebhookSender {
       "user-agent": "generation-gateway-local-provider",
       "webhook-id": row.id,
       "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-      "webhook-signature": localWebhookSigner(localProviderSecret()).sign(row.id, sentAt, body),
+      "webhook-signature": standardWebhookSigner(localProviderSecret()).sign(row.id, sentAt, body),
     };
     let error: string | null = null;
     try {

@@ -202,10 +202,10 @@ describe("progress and latency", () => {
   test("a slow request queues, runs with logs, then completes; its result is not ready before", async () => {
     const ref = await run("fal-ai/flux/dev", { prompt: "slow [latency:2000]", num_inference_steps: 4 });
     const queued = await provider.status(ref, { logs: true });
-    expect(queued).toEqual({ status: "IN_QUEUE", queuePosition: 1, logs: [] });
+    expect(queued).toEqual({ status: "queued", queuePosition: 1, logs: [] });
     clock += 500;
     const running = await provider.status(ref, { logs: true });
-    expect(running.status).toBe("IN_PROGRESS");
+    expect(running.status).toBe("running");
     expect(running.logs.map((l) => l.message)).toEqual([`Runner acquired; loading fal-ai/flux/dev`]);
     const early = await caught(provider.result(ref));
     expect(early).toBeInstanceOf(ProviderUnavailableError);
@@ -214,7 +214,7 @@ describe("progress and latency", () => {
     expect((await provider.status(ref, { logs: true })).logs.length).toBeGreaterThan(1);
     clock += 500;
     const done = await provider.status(ref, { logs: true });
-    expect(done).toMatchObject({ status: "COMPLETED", inferenceTimeMs: 1600, error: null });
+    expect(done).toMatchObject({ status: "succeeded", inferenceTimeMs: 1600, error: null });
     expect(done.logs.map((l) => l.message)).toEqual([
       "Runner acquired; loading fal-ai/flux/dev",
       "Step 1/4",
@@ -240,10 +240,10 @@ describe("progress and latency", () => {
       const fast = await run("fal-ai/flux/schnell", { prompt: "p" });
       const broken = await run("acme/broken", { prompt: "p" });
       clock += 1000;
-      expect((await provider.status(slow)).status).toBe("IN_PROGRESS");
-      expect((await provider.status(fast)).status).toBe("COMPLETED");
+      expect((await provider.status(slow)).status).toBe("running");
+      expect((await provider.status(fast)).status).toBe("succeeded");
       clock += 2000;
-      expect((await provider.status(slow)).status).toBe("COMPLETED");
+      expect((await provider.status(slow)).status).toBe("succeeded");
       expect(failureOf(await provider.result(broken))).toMatchObject({ status: 422, errorType: "simulated_failure" });
     } finally {
       delete process.env.LOCAL_PROVIDER_LATENCY_MS;
@@ -256,7 +256,7 @@ describe("progress and latency", () => {
 describe("realistic profile", () => {
   const realistic = { profile: "realistic" as const, latencyMs: 0, latencyScale: 0.1, errorRate: 0 };
 
-  test("each request takes a latency drawn for its kind, scaled, and walks IN_QUEUE → IN_PROGRESS → COMPLETED over it with logs", async () => {
+  test("each request takes a latency drawn for its kind, scaled, and walks queued → running → succeeded over it with logs", async () => {
     provider = make({ settings: realistic, random: seededRandom(11) });
     const image = await run("fal-ai/flux/dev", { prompt: "p", num_inference_steps: 4 });
     const video = await run("acme/anything", { prompt: "p", duration: 3 }, { category: "text-to-video" });
@@ -270,14 +270,14 @@ describe("realistic profile", () => {
     expect(imageRow!.latencyMs).toBeLessThanOrEqual(400);
     expect(videoRow!.latencyMs).toBeGreaterThanOrEqual(2_000);
     expect(videoRow!.latencyMs).toBeLessThanOrEqual(6_000);
-    expect((await provider.status(image)).status).toBe("IN_QUEUE");
+    expect((await provider.status(image)).status).toBe("queued");
     clock += Math.ceil(imageRow!.latencyMs * 0.2);
-    expect((await provider.status(image, { logs: true })).status).toBe("IN_PROGRESS");
+    expect((await provider.status(image, { logs: true })).status).toBe("running");
     clock += imageRow!.latencyMs;
     const done = await provider.status(image, { logs: true });
-    expect(done.status).toBe("COMPLETED");
+    expect(done.status).toBe("succeeded");
     expect(done.logs.map((l) => l.message)).toContain("Generation finished; uploading outputs");
-    expect((await provider.status(video)).status).not.toBe("COMPLETED");
+    expect((await provider.status(video)).status).not.toBe("succeeded");
   });
 
   test("at an error rate of 1 every submit attempt fails transiently: a 429 with a retry hint or a 503", async () => {
@@ -309,7 +309,7 @@ describe("failure injection", () => {
   test("[fail:generation:<type>] completes with the model's error", async () => {
     const ref = await run("fal-ai/flux/dev", { prompt: "nsfw [fail:generation:content_policy_violation]" });
     expect(await provider.status(ref)).toMatchObject({
-      status: "COMPLETED",
+      status: "failed",
       error: "Invalid status code: 422",
       errorType: "content_policy_violation",
     });
@@ -343,7 +343,7 @@ describe("failure injection", () => {
   test("[fail:timeout] starts and never finishes", async () => {
     const ref = await run("fal-ai/flux/dev", { prompt: "[fail:timeout]" });
     clock += 7 * 24 * 3600 * 1000;
-    expect((await provider.status(ref)).status).toBe("IN_PROGRESS");
+    expect((await provider.status(ref)).status).toBe("running");
     expect(await caught(provider.result(ref))).toMatchObject({ reason: "not_ready", retryAfterMs: null });
   });
 });
@@ -352,17 +352,17 @@ describe("cancel", () => {
   test("a queued request is removed, a running one is stopped, a finished one stays", async () => {
     const queued = await run("fal-ai/flux/dev", { prompt: "[latency:10000]" });
     expect(await provider.cancel(queued)).toEqual({ status: "cancelled" });
-    expect(await provider.status(queued)).toMatchObject({ status: "COMPLETED", errorType: "request_cancelled" });
+    expect(await provider.status(queued)).toMatchObject({ status: "cancelled", errorType: "request_cancelled" });
     expect(failureOf(await provider.result(queued))).toMatchObject({ errorType: "request_cancelled" });
-    expect(await provider.cancel(queued)).toEqual({ status: "already_completed" });
+    expect(await provider.cancel(queued)).toEqual({ status: "already_ended" });
 
     const running = await run("fal-ai/flux/dev", { prompt: "[latency:10000]" });
     clock += 5000;
-    expect(await provider.cancel(running)).toEqual({ status: "cancellation_requested" });
-    expect((await provider.status(running)).status).toBe("COMPLETED");
+    expect(await provider.cancel(running)).toEqual({ status: "cancel_requested" });
+    expect((await provider.status(running)).status).toBe("cancelled");
 
     const done = await run("fal-ai/flux/dev", { prompt: "quick" });
-    expect(await provider.cancel(done)).toEqual({ status: "already_completed" });
+    expect(await provider.cancel(done)).toEqual({ status: "already_ended" });
     expect(await provider.cancel({ endpointId: "fal-ai/flux/dev", providerRequestId: crypto.randomUUID() })).toEqual({
       status: "not_found",
     });
@@ -379,7 +379,7 @@ describe("survives a restart", () => {
   test("another instance (a restarted process) reads the request from the database and gives the same output", async () => {
     const ref = await run("fal-ai/flux/dev", { prompt: "persist me [latency:1000]", seed: 5 });
     const restarted = make();
-    expect((await restarted.status(ref)).status).toBe("IN_QUEUE");
+    expect((await restarted.status(ref)).status).toBe("queued");
     clock += 1000;
     const before = await provider.result(ref);
     const after = await restarted.result(ref);
@@ -507,13 +507,13 @@ describe("retention", () => {
     clock += 7 * 24 * 3600 * 1000 - 1;
     const recent = await run("fal-ai/flux/dev", { prompt: "recent" });
     await provider.prune();
-    expect((await make().status(old)).status).toBe("COMPLETED");
+    expect((await make().status(old)).status).toBe("succeeded");
     clock += 2;
     expect(await provider.prune()).toBeGreaterThanOrEqual(1);
     const restarted = make();
     expect(await caught(restarted.status(old))).toMatchObject({ reason: "not_found" });
-    expect((await restarted.status(owed)).status).toBe("COMPLETED");
-    expect((await restarted.status(recent)).status).toBe("COMPLETED");
+    expect((await restarted.status(owed)).status).toBe("succeeded");
+    expect((await restarted.status(recent)).status).toBe("succeeded");
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { log } from "@/lib/core/logger";
 import {
+  CANCELLED_ERROR_TYPE,
   describeDetail,
   isProviderRejected,
   ModelFailedError,
@@ -14,6 +15,7 @@ import type {
   MediaBytes,
   ModelListPage,
   ModelSchema,
+  ProviderLogLevel,
   ProviderRequestRef,
   ProviderResult,
   ProviderStatus,
@@ -30,7 +32,9 @@ import type { BuiltOutput } from "./outputs";
 import type { SimulatorSettings } from "./latency-profile";
 import { AttemptCounter, resultRefusal, submitRefusal } from "./simulated-refusals";
 import { LocalStore, type Row } from "./store";
-import { completesAt, failureOf, isSettled, logsAt, phaseAt, queueMsOf } from "./timeline";
+import { completesAt, failureOf, isSettled, logsAt, phaseAt, queueMsOf, type SimLogLine } from "./timeline";
+
+const LOG_LEVELS: Record<SimLogLine["level"], ProviderLogLevel> = { INFO: "info", WARN: "warn", ERROR: "error" };
 
 export type LocalProviderOptions = {
   now?: () => number;
@@ -157,18 +161,18 @@ export class LocalProvider implements GenerationProvider {
     const row = await this.row(ref, "status");
     const now = this.now();
     const phase = phaseAt(row, now);
-    const logs = options.logs ? logsAt(row, now) : [];
-    if (phase.state === "IN_QUEUE") return { status: "IN_QUEUE", queuePosition: phase.queuePosition, logs };
-    if (phase.state === "IN_PROGRESS") return { status: "IN_PROGRESS", logs };
+    const logs = options.logs ? logsAt(row, now).map((l) => ({ ...l, level: LOG_LEVELS[l.level] })) : [];
+    if (phase.state === "IN_QUEUE") return { status: "queued", queuePosition: phase.queuePosition, logs };
+    if (phase.state === "IN_PROGRESS") return { status: "running", logs };
     const failure = failureOf(row);
     const failed = phase.cancelled || failure?.mode === "generation";
     return {
-      status: "COMPLETED",
+      status: phase.cancelled ? "cancelled" : failed ? "failed" : "succeeded",
       logs,
       inferenceTimeMs: phase.cancelled ? null : row.latencyMs - queueMsOf(row),
       error: phase.cancelled ? "Request was cancelled" : failed ? "Invalid status code: 422" : null,
       errorType: phase.cancelled
-        ? "request_cancelled"
+        ? CANCELLED_ERROR_TYPE
         : failed
           ? failure?.mode === "generation"
             ? (failure.errorType ?? "simulated_failure")
@@ -192,7 +196,7 @@ export class LocalProvider implements GenerationProvider {
     if (phase.cancelled) {
       return {
         ok: false,
-        error: new ModelFailedError("local", "result", "The request was cancelled", { status: 400, errorType: "request_cancelled" }),
+        error: new ModelFailedError("local", "result", "The request was cancelled", { status: 400, errorType: CANCELLED_ERROR_TYPE }),
       };
     }
     const failure = failureOf(row);
@@ -221,10 +225,10 @@ export class LocalProvider implements GenerationProvider {
     }
     const now = this.now();
     const phase = phaseAt(row, now);
-    if (phase.state === "COMPLETED") return { status: "already_completed" };
+    if (phase.state === "COMPLETED") return { status: "already_ended" };
     const updated = await this.store.cancel(row.id, new Date(now));
-    if (!updated) return { status: "already_completed" };
-    return { status: phase.state === "IN_QUEUE" ? "cancelled" : "cancellation_requested" };
+    if (!updated) return { status: "already_ended" };
+    return { status: phase.state === "IN_QUEUE" ? "cancelled" : "cancel_requested" };
   }
 
   async schema(endpointId: string): Promise<ModelSchema> {
@@ -239,7 +243,7 @@ export class LocalProvider implements GenerationProvider {
     return readMediaLink(url, Math.floor(this.now() / 1000));
   }
 
-  /** fal's webhook body for a completed request (see ../webhook-payload). */
+  /** fal's webhook body for a completed request (see lib/provider/fal/webhook-payload.ts). */
   private async webhookBody(row: Row): Promise<Record<string, unknown>> {
     const base = { request_id: row.id, gateway_request_id: row.id };
     const failure = failureOf(row);

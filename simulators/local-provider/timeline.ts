@@ -1,4 +1,3 @@
-import type { ProviderLog } from "@/lib/provider/types";
 import { parseFailure, type Failure } from "./behaviour";
 import type { Row } from "./store";
 
@@ -9,6 +8,9 @@ import type { Row } from "./store";
  * simulator (../fal-sim) keeps the same fields in memory and uses the same timeline.
  */
 export type TimelineRow = Pick<Row, "endpointId" | "input" | "latencyMs" | "failure" | "submittedAt" | "cancelledAt">;
+
+/** A runner's log line in fal's levels (the fal-protocol simulator sends them as they are; the local provider translates them). */
+export type SimLogLine = { message: string; level: "INFO" | "WARN" | "ERROR"; timestamp: string };
 
 export type Phase = { state: "IN_QUEUE"; queuePosition: number } | { state: "IN_PROGRESS" } | { state: "COMPLETED"; cancelled: boolean };
 
@@ -41,7 +43,7 @@ export function isSettled(row: Row, now: number): boolean {
 }
 
 /** The runner's logs up to `now`: model load, sampling steps, then the end. */
-export function logsAt(row: TimelineRow, now: number): ProviderLog[] {
+export function logsAt(row: TimelineRow, now: number): SimLogLine[] {
   const start = row.submittedAt.getTime();
   const queueMs = queueMsOf(row);
   const end = completesAt(row);
@@ -52,7 +54,7 @@ export function logsAt(row: TimelineRow, now: number): ProviderLog[] {
   const shown = Array.from(
     new Set(Array.from({ length: Math.min(steps, 10) }, (_, i) => Math.round(((i + 1) * steps) / Math.min(steps, 10)))),
   );
-  const lines: { at: number; message: string; level: ProviderLog["level"] }[] = [
+  const lines: { at: number; message: string; level: SimLogLine["level"] }[] = [
     { at: queueMs, message: `Runner acquired; loading ${row.endpointId}`, level: "INFO" },
     ...shown.map((step) => ({
       at: queueMs + Math.round((runMs * step) / (steps + 1)),

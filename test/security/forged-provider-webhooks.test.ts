@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { POST } from "@/app/(gateway)/webhooks/provider/route";
-import { resetJwksCache } from "@/lib/provider/webhook-verify";
+import { resetJwksCache } from "@/lib/provider/fal/webhook";
 import { withEnv } from "@/test/env";
 import { call } from "@/test/http";
 import { ed25519KeyPair, signFalWebhook } from "@/test/servers/fal";

@@ -2,10 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { FalProvider } from "@/lib/provider/fal";
+import { FalProvider } from "@/lib/provider/fal/provider";
 import { LOCAL_MODELS, localModelSchema } from "@/simulators/local-provider/models";
 import { seededRandom, type SimulatorSettings } from "@/simulators/local-provider/latency-profile";
-import { JwksCache, verifyProviderWebhook } from "@/lib/provider/webhook-verify";
+import { JwksCache } from "@/lib/provider/fal/webhook";
+import { verifyProviderWebhook } from "@/lib/provider/webhook-verify";
 import { FalSimulator } from "./simulator";
 
 const KEY = "sim-key-id:sim-key-secret";
@@ -330,7 +331,7 @@ describe("webhooks", () => {
   });
 });
 
-describe("the fal client (lib/provider/fal.ts) against the simulator", () => {
+describe("the fal client (lib/provider/fal/provider.ts) against the simulator", () => {
   const sleeps: number[] = [];
   const client = () =>
     new FalProvider({
@@ -354,21 +355,21 @@ describe("the fal client (lib/provider/fal.ts) against the simulator", () => {
     });
     expect(queuePosition).toBe(1);
     const ref = { endpointId, providerRequestId };
-    expect(await p.status(ref)).toEqual({ status: "IN_QUEUE", queuePosition: 1, logs: [] });
+    expect(await p.status(ref)).toEqual({ status: "queued", queuePosition: 1, logs: [] });
     await expect(p.result(ref)).rejects.toMatchObject({ reason: "not_ready", retryable: true });
     clock += 1000;
     const running = await p.status(ref, { logs: true });
-    expect(running.status).toBe("IN_PROGRESS");
-    expect(running.logs[0]).toMatchObject({ message: "Runner acquired; loading fal-ai/flux/dev", level: "INFO" });
+    expect(running.status).toBe("running");
+    expect(running.logs[0]).toMatchObject({ message: "Runner acquired; loading fal-ai/flux/dev", level: "info" });
     clock += 1000;
-    expect(await p.status(ref)).toEqual({ status: "COMPLETED", logs: [], inferenceTimeMs: 1600, error: null, errorType: null });
+    expect(await p.status(ref)).toEqual({ status: "succeeded", logs: [], inferenceTimeMs: 1600, error: null, errorType: null });
     const result = await p.result(ref);
     expect(result).toMatchObject({ ok: true, output: { images: [{ width: 1024, height: 1024 }] } });
     expect(sim.callsTo("status").every((c) => c.path === `/fal-ai/flux/requests/${providerRequestId}/status`)).toBe(true);
 
     const later = await p.submit({ endpointId, input: { prompt: "[latency:5000]" }, requestId: "r2" });
     expect(await p.cancel({ endpointId, providerRequestId: later.providerRequestId })).toEqual({ status: "cancelled" });
-    expect(await p.cancel(ref)).toEqual({ status: "already_completed" });
+    expect(await p.cancel(ref)).toEqual({ status: "already_ended" });
     expect(await p.cancel({ endpointId, providerRequestId: "00000000-0000-0000-0000-000000000000" })).toEqual({ status: "not_found" });
   });
 
@@ -392,7 +393,7 @@ describe("the fal client (lib/provider/fal.ts) against the simulator", () => {
 
     const failed = await p.submit({ endpointId, input: { prompt: "[fail:generation:content_policy_violation]" }, requestId: "r" });
     expect(await p.status({ endpointId, providerRequestId: failed.providerRequestId })).toMatchObject({
-      status: "COMPLETED",
+      status: "failed",
       error: "Invalid status code: 422",
       errorType: "content_policy_violation",
     });

@@ -9,7 +9,7 @@ import { resetEnv } from "@/lib/core/env";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
 import { localProviderSecret } from "@/simulators/local-provider/secret";
-import { localWebhookSigner } from "@/lib/provider/webhook-verify";
+import { standardWebhookSigner } from "@/lib/provider/webhook-verify";
 import { createActor } from "@/test/factories";
 import { fundedActor, jobRow, pathOf } from "@/test/generation";
 import { call } from "@/test/http";
@@ -88,7 +88,7 @@ async function deliverCompletion(providerRequestId: string) {
     "content-type": "application/json",
     "webhook-id": msgId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": localWebhookSigner(localProviderSecret()).sign(msgId, at, body),
+    "webhook-signature": standardWebhookSigner(localProviderSecret()).sign(msgId, at, body),
   };
   const res = await call(PROVIDER_WEBHOOK, "/webhooks/provider", { body, headers });
   expect(res.body).toMatchObject({ ok: true, status: "completed" });

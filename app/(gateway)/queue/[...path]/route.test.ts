@@ -248,7 +248,7 @@ describe("cancel", () => {
     // The simulator's own queue is the first fifth of the latency; wait (on the provider, not the
     // executor's clock, so the gateway does not look) until it runs the job.
     const ref = { endpointId: FLUX, providerRequestId: job.providerRequestId! };
-    while ((await localProvider().status(ref)).status === "IN_QUEUE") await sleep(100);
+    while ((await localProvider().status(ref)).status === "queued") await sleep(100);
     const answers = await Promise.all([cancel(id, key), cancel(id, key), cancel(id, key)]);
     expect(answers.map((a) => a.body).sort((a, b) => Number(b.ok) - Number(a.ok))).toEqual([
       { ok: true, status: "cancelled" },

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { inboundEvents } from "@/db/schema";
 import { ManualClock } from "@/lib/jobs/clock";
 import { startTestExecutor } from "@/lib/jobs/testing";
-import { localWebhookSigner } from "@/lib/provider/webhook-verify";
+import { standardWebhookSigner } from "@/lib/provider/webhook-verify";
 import { localProviderSecret } from "@/simulators/local-provider/secret";
 import { activityOf, balanceOf, fundedActor, jobRow, ledgerOf, pathOf } from "@/test/generation";
 import { call } from "@/test/http";
@@ -44,7 +44,7 @@ function signed(body: Record<string, unknown>, secret = localProviderSecret()) {
       "content-type": "application/json",
       "webhook-id": msgId,
       "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-      "webhook-signature": localWebhookSigner(secret).sign(msgId, at, text),
+      "webhook-signature": standardWebhookSigner(secret).sign(msgId, at, text),
     },
   };
 }

@@ -1,19 +1,24 @@
 import type { z } from "zod";
 import { log } from "@/lib/core/logger";
 import { ProviderRejectedError, ProviderUnavailableError, type ProviderOperation } from "./errors";
+import type { ProviderName } from "./types";
 
 /**
- * One HTTP exchange with fal, with per-attempt timeouts and bounded retries with backoff.
+ * One HTTP exchange with a provider's JSON API, with per-attempt timeouts and bounded retries with
+ * backoff (the HTTP providers' shared transport: fal/, replicate/).
  *
- * What is retried (fal's own clients do the same, notes/fal.md §7): transport errors, 429 and
- * 502/503/504 (plus 500 on idempotent reads), never a 504 that fal marks as the caller's own
- * request timeout. A submit is retried only when fal cannot have accepted it: a connection that
- * never opened, or an answer that says the request was refused (429/5xx are sent before
- * enqueueing). A submit that timed out or lost its connection after sending is not retried: it
- * fails with `maybeAccepted`, so nothing can run twice behind our back.
+ * What is retried by default (fal's and Replicate's own clients do the same, notes/fal.md §7,
+ * notes/replicate.md §1): transport errors, 429 and 502/503/504 (plus 500 on idempotent reads),
+ * never a 504 that fal marks as the caller's own request timeout. A submit is retried only when the
+ * provider cannot have accepted it: a connection that never opened, or an answer that says the
+ * request was refused (a provider passes `retryableStatus` to say which answers mean that). A
+ * submit that timed out or lost its connection after sending is not retried: it fails with
+ * `maybeAccepted`, so nothing can run twice behind our back.
  */
-export type FalHttpConfig = {
-  key: string | undefined;
+export type HttpConfig = {
+  provider: ProviderName;
+  /** The `Authorization` header's value (`Key …` for fal, `Bearer …` for Replicate); none when unset. */
+  authorization: string | undefined;
   timeoutMs: number;
   maxRetries: number;
   /** First backoff step; doubles per attempt with ±25 % jitter, capped by maxDelayMs. */
@@ -23,18 +28,22 @@ export type FalHttpConfig = {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 };
 
-export type FalResponse = { status: number; headers: Headers; body: unknown; text: string };
+export type ProviderResponse = { status: number; headers: Headers; body: unknown; text: string };
 
-export type FalRequest = {
+export type ProviderRequest = {
   operation: ProviderOperation;
   method: "GET" | "POST" | "PUT";
+  /** Per-attempt timeout when it differs from the config's (a create held open by `Prefer: wait`). */
+  timeoutMs?: number;
   url: string;
   body?: unknown;
+  /** A multipart body (file uploads), sent instead of `body`. */
+  form?: FormData;
   headers?: Record<string, string>;
   /** `submit`: only provably-unaccepted attempts are retried; `idempotent`: any retryable failure. */
   retry: "submit" | "idempotent";
   /** Extra say on whether a non-2xx answer is worth retrying (default: 429/502/503/504, +500 for reads). */
-  retryableStatus?: (res: FalResponse) => boolean;
+  retryableStatus?: (res: ProviderResponse) => boolean;
   signal?: AbortSignal;
 };
 
@@ -43,7 +52,7 @@ const RETRYABLE = new Set([429, 502, 503, 504]);
 // Errors raised before any byte of the request left: safe to repeat even for a submit.
 const CONNECT_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
-export function defaultRetryableStatus(res: FalResponse, retry: FalRequest["retry"]): boolean {
+export function defaultRetryableStatus(res: ProviderResponse, retry: ProviderRequest["retry"]): boolean {
   if (res.status === 504 && res.headers.get("x-fal-request-timeout-type") === "user") return false;
   return RETRYABLE.has(res.status) || (retry === "idempotent" && res.status === 500);
 }
@@ -58,7 +67,7 @@ export function retryAfterMsOf(headers: Headers, now = Date.now()): number | nul
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-export function backoffMs(attempt: number, config: Pick<FalHttpConfig, "baseDelayMs" | "maxDelayMs">): number {
+export function backoffMs(attempt: number, config: Pick<HttpConfig, "baseDelayMs" | "maxDelayMs">): number {
   const exp = Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** attempt);
   return Math.round(exp * (0.75 + Math.random() * 0.5));
 }
@@ -68,11 +77,11 @@ function errorCode(err: unknown): string | undefined {
   return cause?.code ?? cause?.cause?.code ?? (err as { code?: string })?.code;
 }
 
-export async function falFetch(config: FalHttpConfig, req: FalRequest): Promise<FalResponse> {
+export async function providerFetch(config: HttpConfig, req: ProviderRequest): Promise<ProviderResponse> {
   const host = new URL(req.url).host;
   for (let attempt = 0; ; attempt++) {
     const canRetry = attempt < config.maxRetries;
-    let res: FalResponse;
+    let res: ProviderResponse;
     try {
       res = await once(config, req);
     } catch (err) {
@@ -82,7 +91,8 @@ export async function falFetch(config: FalHttpConfig, req: FalRequest): Promise<
       const beforeSending = !timedOut && code !== undefined && CONNECT_ERRORS.has(code);
       const maybeAccepted = req.retry === "submit" && !beforeSending;
       if (canRetry && !maybeAccepted) {
-        log.warn("fal call failed, retrying", {
+        log.warn("provider call failed, retrying", {
+          provider: config.provider,
           operation: req.operation,
           host,
           attempt,
@@ -91,7 +101,8 @@ export async function falFetch(config: FalHttpConfig, req: FalRequest): Promise<
         await config.sleep(backoffMs(attempt, config), req.signal);
         continue;
       }
-      throw new ProviderUnavailableError("fal", req.operation, timedOut ? "fal did not answer in time" : "fal is unreachable", {
+      const who = config.provider;
+      throw new ProviderUnavailableError(who, req.operation, timedOut ? `${who} did not answer in time` : `${who} is unreachable`, {
         reason: timedOut ? "timeout" : "network",
         maybeAccepted,
         cause: err,
@@ -103,11 +114,17 @@ export async function falFetch(config: FalHttpConfig, req: FalRequest): Promise<
     const hint = retryAfterMsOf(res.headers);
     // A hint longer than we are willing to block goes back to the engine, which can reschedule.
     if (canRetry && (hint === null || hint <= config.maxDelayMs)) {
-      log.warn("fal answered with a retryable status, retrying", { operation: req.operation, host, attempt, status: res.status });
+      log.warn("provider answered with a retryable status, retrying", {
+        provider: config.provider,
+        operation: req.operation,
+        host,
+        attempt,
+        status: res.status,
+      });
       await config.sleep(Math.max(hint ?? 0, backoffMs(attempt, config)), req.signal);
       continue;
     }
-    throw new ProviderUnavailableError("fal", req.operation, `fal answered ${res.status}`, {
+    throw new ProviderUnavailableError(config.provider, req.operation, `${config.provider} answered ${res.status}`, {
       status: res.status,
       retryAfterMs: hint,
       reason: res.status === 429 ? "rate_limited" : "server_error",
@@ -115,13 +132,14 @@ export async function falFetch(config: FalHttpConfig, req: FalRequest): Promise<
   }
 }
 
-async function once(config: FalHttpConfig, req: FalRequest): Promise<FalResponse> {
-  const timeout = AbortSignal.timeout(config.timeoutMs);
+async function once(config: HttpConfig, req: ProviderRequest): Promise<ProviderResponse> {
+  const timeout = AbortSignal.timeout(req.timeoutMs ?? config.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
   const headers: Record<string, string> = { accept: "application/json", ...req.headers };
-  if (config.key) headers.authorization = `Key ${config.key}`;
-  let body: string | undefined;
-  if (req.body !== undefined) {
+  if (config.authorization) headers.authorization = config.authorization;
+  let body: string | FormData | undefined;
+  if (req.form) body = req.form;
+  else if (req.body !== undefined) {
     headers["content-type"] = "application/json";
     body = JSON.stringify(req.body);
   }
@@ -146,9 +164,14 @@ function parseJson(text: string): unknown {
 }
 
 /** 401/403/404 and other refusals that retrying cannot fix. */
-export function rejection(operation: ProviderOperation, res: FalResponse, what: string): ProviderRejectedError {
+export function rejection(
+  provider: ProviderName,
+  operation: ProviderOperation,
+  res: ProviderResponse,
+  what: string,
+): ProviderRejectedError {
   const reason = res.status === 401 || res.status === 403 ? "unauthorized" : res.status === 404 ? "not_found" : "rejected";
-  return new ProviderRejectedError("fal", operation, `${what}: fal answered ${res.status}${messageOf(res.body)}`, {
+  return new ProviderRejectedError(provider, operation, `${what}: ${provider} answered ${res.status}${messageOf(res.body)}`, {
     status: res.status,
     reason,
   });
@@ -166,14 +189,19 @@ export function messageOf(body: unknown): string {
   return m ? ` (${m.slice(0, 200)})` : "";
 }
 
-export function badResponse(operation: ProviderOperation, what: string, cause?: unknown): ProviderRejectedError {
-  return new ProviderRejectedError("fal", operation, `fal sent an unexpected ${what}`, { reason: "bad_response", cause });
+export function badResponse(provider: ProviderName, operation: ProviderOperation, what: string, cause?: unknown): ProviderRejectedError {
+  return new ProviderRejectedError(provider, operation, `${provider} sent an unexpected ${what}`, { reason: "bad_response", cause });
 }
 
-/** fal's answer validated against its schema; anything else is a bad response. */
-export function parseAnswer<S extends z.ZodType>(schema: S, res: FalResponse, what: ProviderOperation | string): z.output<S> {
+/** A provider's answer validated against its schema; anything else is a bad response. */
+export function parseAnswer<S extends z.ZodType>(
+  provider: ProviderName,
+  schema: S,
+  res: ProviderResponse,
+  what: ProviderOperation | string,
+): z.output<S> {
   const parsed = schema.safeParse(res.body);
-  if (!parsed.success) throw badResponse(what as ProviderOperation, `${what} answer`, parsed.error);
+  if (!parsed.success) throw badResponse(provider, what as ProviderOperation, `${what} answer`, parsed.error);
   return parsed.data;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { FakeFal, falOpenApi } from "@/test/servers/fal";
-import { ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "./errors";
-import { FalProvider, falAppId } from "./fal";
+import { ModelFailedError, ProviderRejectedError, ProviderUnavailableError } from "../errors";
+import { FalProvider, falAppId } from "./provider";
 
 let fal: FakeFal;
 let sleeps: number[];
@@ -60,16 +60,16 @@ describe("success", () => {
     expect(JSON.parse(call!.headers["x-fal-object-lifecycle-preference"] as string)).toEqual({ expiration_duration_seconds: 86400 });
   });
 
-  test("status, result and cancel drop the subpath; status walks IN_QUEUE → IN_PROGRESS → COMPLETED with logs", async () => {
+  test("status, result and cancel drop the subpath; status walks queued → running → succeeded with logs", async () => {
     const p = client();
     fal.behaviour("fal-ai/flux/dev", { output: { images: [{ url: "https://cdn/x.png" }], seed: 7 } });
     const { providerRequestId } = await p.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "x" }, requestId: "r" });
     const ref = { endpointId: "fal-ai/flux/dev", providerRequestId };
-    expect(await p.status(ref)).toEqual({ status: "IN_QUEUE", queuePosition: 0, logs: [] });
+    expect(await p.status(ref)).toEqual({ status: "queued", queuePosition: 0, logs: [] });
     const running = await p.status(ref, { logs: true });
-    expect(running.status).toBe("IN_PROGRESS");
-    expect(running.logs[0]).toMatchObject({ message: "Loading model", level: "INFO" });
-    expect(await p.status(ref)).toMatchObject({ status: "COMPLETED", inferenceTimeMs: 1250, error: null });
+    expect(running.status).toBe("running");
+    expect(running.logs[0]).toMatchObject({ message: "Loading model", level: "info" });
+    expect(await p.status(ref)).toMatchObject({ status: "succeeded", inferenceTimeMs: 1250, error: null });
     expect(fal.callsTo("status").map((c) => `${c.path}?logs=${c.query.get("logs")}`)).toEqual([
       `/queue/fal-ai/flux/requests/${providerRequestId}/status?logs=0`,
       `/queue/fal-ai/flux/requests/${providerRequestId}/status?logs=1`,
@@ -101,10 +101,10 @@ describe("success", () => {
     const running = await sub();
     await p.status(running);
     await p.status(running);
-    expect(await p.cancel(running)).toEqual({ status: "cancellation_requested" });
+    expect(await p.cancel(running)).toEqual({ status: "cancel_requested" });
     const done = await sub();
     await fal.complete(done.providerRequestId);
-    expect(await p.cancel(done)).toEqual({ status: "already_completed" });
+    expect(await p.cancel(done)).toEqual({ status: "already_ended" });
     expect(await p.cancel({ endpointId: "fal-ai/cancel/me", providerRequestId: "00000000-0000-0000-0000-000000000000" })).toEqual({
       status: "not_found",
     });
@@ -300,7 +300,7 @@ describe("retries", () => {
     const p = client();
     const { providerRequestId } = await p.submit({ endpointId: "fal-ai/flux/dev", input: {}, requestId: "r" });
     fal.failNext("status", "drop", "hang", { status: 500, body: { detail: "oops" } });
-    expect((await p.status({ endpointId: "fal-ai/flux/dev", providerRequestId })).status).toBe("IN_QUEUE");
+    expect((await p.status({ endpointId: "fal-ai/flux/dev", providerRequestId })).status).toBe("queued");
     expect(fal.callsTo("status")).toHaveLength(4);
   });
 

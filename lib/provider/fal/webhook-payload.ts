@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { DomainError } from "@/lib/core/errors";
 import { validationError } from "@/lib/core/validation";
-import { describeDetail, ModelFailedError } from "./errors";
-import type { ProviderName } from "./types";
+import { describeDetail, ModelFailedError } from "../errors";
+import type { ProviderName, ProviderWebhookEvent, ProviderWebhookOutcome } from "../types";
 
 /**
- * The body a provider POSTs when a request finishes: fal's webhook shape (notes/fal.md §4), which
- * the local simulator sends too. `payload` is the model output on OK, the error body on ERROR, and
+ * The body fal POSTs when a request finishes (notes/fal.md §4), which the local simulator sends
+ * too, parsed into the engine's event (../types.ts). `payload` is the model output on OK, the error body on ERROR, and
  * null with `payload_error` when the output could not be serialised.
  */
-export const providerWebhookBodySchema = z.object({
+export const falWebhookBodySchema = z.object({
   request_id: z.string().min(1),
   gateway_request_id: z.string().nullish(),
   status: z.enum(["OK", "ERROR"]),
@@ -17,33 +17,20 @@ export const providerWebhookBodySchema = z.object({
   payload: z.unknown().optional(),
   payload_error: z.string().nullish(),
 });
-export type ProviderWebhookBody = z.infer<typeof providerWebhookBodySchema>;
+export type FalWebhookBody = z.infer<typeof falWebhookBodySchema>;
 
-export type ProviderWebhookOutcome =
-  | { kind: "completed"; output: Record<string, unknown> }
-  | { kind: "failed"; error: ModelFailedError }
-  /** The provider finished but could not send the output: fetch it with `result()`. */
-  | { kind: "fetch_result"; reason: string };
-
-export type ProviderWebhookEvent = {
-  provider: ProviderName;
-  /** The id `submit` returned: find the job by (provider, providerRequestId). */
-  providerRequestId: string;
-  /** fal's id of the last internal attempt (usually equal to providerRequestId). */
-  gatewayRequestId: string | null;
-  outcome: ProviderWebhookOutcome;
-  body: ProviderWebhookBody;
-};
+/** fal's event: the neutral one, plus fal's id of the last internal attempt (usually the request's). */
+export type FalWebhookEvent = ProviderWebhookEvent & { gatewayRequestId: string | null };
 
 /** Parses a verified webhook body; 400 `invalid_json` / `invalid_body` when it is not the shape. */
-export function parseProviderWebhook(provider: ProviderName, raw: string | Uint8Array): ProviderWebhookEvent {
+export function parseFalWebhook(provider: ProviderName, raw: string | Uint8Array): FalWebhookEvent {
   let json: unknown;
   try {
     json = JSON.parse(typeof raw === "string" ? raw : Buffer.from(raw).toString("utf8"));
   } catch {
     throw new DomainError("invalid_json", "Webhook body is not valid JSON");
   }
-  const parsed = providerWebhookBodySchema.safeParse(json);
+  const parsed = falWebhookBodySchema.safeParse(json);
   if (!parsed.success) throw validationError("invalid_body", parsed.error);
   const body = parsed.data;
   return {
@@ -55,7 +42,7 @@ export function parseProviderWebhook(provider: ProviderName, raw: string | Uint8
   };
 }
 
-function outcomeOf(provider: ProviderName, body: ProviderWebhookBody): ProviderWebhookOutcome {
+function outcomeOf(provider: ProviderName, body: FalWebhookBody): ProviderWebhookOutcome {
   if (body.status === "OK") {
     if (body.payload && typeof body.payload === "object" && !Array.isArray(body.payload)) {
       return { kind: "completed", output: body.payload as Record<string, unknown> };

@@ -1,10 +1,17 @@
 import { env } from "@/lib/core/env";
 import { log } from "@/lib/core/logger";
 import { canCallBack } from "@/lib/net/reachable";
-import { describeDetail, ModelFailedError, type ProviderOperation, ProviderRejectedError, ProviderUnavailableError } from "./errors";
-import { falFetch, messageOf, parseAnswer, rejection, sleep, type FalHttpConfig, type FalResponse } from "./fal-http";
-import { FalPlatform } from "./fal-platform";
-import { falCancelSchema, falOutputSchema, falStatusSchema, falSubmitSchema } from "./fal-schemas";
+import {
+  CANCELLED_ERROR_TYPE,
+  describeDetail,
+  ModelFailedError,
+  type ProviderOperation,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+} from "../errors";
+import { messageOf, parseAnswer, providerFetch, rejection, sleep, type HttpConfig, type ProviderResponse } from "../http";
+import { FalPlatform } from "./platform";
+import { falCancelSchema, falOutputSchema, falStatusSchema, falSubmitSchema } from "./schemas";
 import type {
   CancelResult,
   GenerationProvider,
@@ -13,6 +20,7 @@ import type {
   ModelListPage,
   ModelSchema,
   ProviderLog,
+  ProviderEndState,
   ProviderLogLevel,
   ProviderRequestRef,
   ProviderResult,
@@ -20,9 +28,10 @@ import type {
   StatusOptions,
   SubmitRequest,
   SubmitResult,
-} from "./types";
+} from "../types";
 
-export type FalProviderOptions = Partial<FalHttpConfig> & {
+export type FalProviderOptions = Partial<Omit<HttpConfig, "provider" | "authorization">> & {
+  key?: string;
   queueUrl?: string;
   apiUrl?: string;
   /** CDN lifetime asked for generated files (the spec: provider links last about a day). */
@@ -45,21 +54,37 @@ export function falAppId(endpointId: string): string {
 const encodePath = (id: string) => id.split("/").filter(Boolean).map(encodeURIComponent).join("/");
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
-const LOG_LEVELS = new Set<ProviderLogLevel>(["STDERR", "STDOUT", "ERROR", "INFO", "WARN", "DEBUG"]);
+// fal's runner levels in the engine's words (STDOUT/STDERR are a process's streams, not severities).
+const LOG_LEVELS: Partial<Record<string, ProviderLogLevel>> = {
+  DEBUG: "debug",
+  INFO: "info",
+  STDOUT: "info",
+  WARN: "warn",
+  STDERR: "warn",
+  ERROR: "error",
+};
 
-/** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1, ./fal-platform.ts), over HTTP. */
+/** fal says only COMPLETED; its error fields tell a failure, and `request_cancelled` a cancel. */
+function endStateOf(error: string | null, errorType: string | null): ProviderEndState {
+  if (errorType === CANCELLED_ERROR_TYPE) return "cancelled";
+  return error || errorType ? "failed" : "succeeded";
+}
+
+/** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1, ./platform.ts), over HTTP. */
 export class FalProvider implements GenerationProvider {
   readonly name = "fal" as const;
   readonly retriesTransientFailures = true;
-  private readonly http: FalHttpConfig;
+  private readonly http: HttpConfig;
   private readonly queueUrl: string;
   private readonly platform: FalPlatform;
   private readonly mediaLifetimeSeconds: number;
 
   constructor(options: FalProviderOptions = {}) {
     const e = env();
+    const key = options.key ?? e.FAL_KEY;
     this.http = {
-      key: options.key ?? e.FAL_KEY,
+      provider: "fal",
+      authorization: key ? `Key ${key}` : undefined,
       timeoutMs: options.timeoutMs ?? e.FAL_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? e.FAL_MAX_RETRIES,
       baseDelayMs: options.baseDelayMs ?? 500,
@@ -80,7 +105,7 @@ export class FalProvider implements GenerationProvider {
     falAppId(request.endpointId);
     const url = new URL(`${this.queueUrl}/${encodePath(request.endpointId)}`);
     if (request.webhookUrl) url.searchParams.set("fal_webhook", request.webhookUrl);
-    const res = await falFetch(this.http, {
+    const res = await providerFetch(this.http, {
       operation: "submit",
       method: "POST",
       url: url.toString(),
@@ -92,7 +117,7 @@ export class FalProvider implements GenerationProvider {
       signal: request.signal,
     });
     if (res.status >= 300) throw this.submitFailure(res);
-    const body = parseAnswer(falSubmitSchema, res, "submit");
+    const body = parseAnswer("fal", falSubmitSchema, res, "submit");
     log.debug("fal accepted a request", {
       endpointId: request.endpointId,
       providerRequestId: body.request_id,
@@ -102,34 +127,34 @@ export class FalProvider implements GenerationProvider {
   }
 
   // fal validates input at submit for some apps: a 4xx with `detail` is the model refusing it.
-  private submitFailure(res: FalResponse): Error {
+  private submitFailure(res: ProviderResponse): Error {
     if (res.status === 400 || res.status === 422) return modelFailure("submit", res);
-    return rejection("submit", res, "Submit refused");
+    return rejection("fal", "submit", res, "Submit refused");
   }
 
   async status(ref: ProviderRequestRef, options: StatusOptions = {}): Promise<ProviderStatus> {
-    const res = await falFetch(this.http, {
+    const res = await providerFetch(this.http, {
       operation: "status",
       method: "GET",
       url: `${this.requestUrl(ref)}/status?logs=${options.logs ? 1 : 0}`,
       retry: "idempotent",
       signal: options.signal,
     });
-    if (res.status >= 300) throw rejection("status", res, "Status refused");
-    const body = parseAnswer(falStatusSchema, res, "status");
+    if (res.status >= 300) throw rejection("fal", "status", res, "Status refused");
+    const body = parseAnswer("fal", falStatusSchema, res, "status");
     const logs: ProviderLog[] = (body.logs ?? []).map((l) => ({
       message: l.message,
-      level: LOG_LEVELS.has(l.level as ProviderLogLevel) ? (l.level as ProviderLogLevel) : "INFO",
+      level: (l.level && LOG_LEVELS[l.level]) || "info",
       timestamp: l.timestamp ?? new Date().toISOString(),
     }));
     switch (body.status) {
       case "IN_QUEUE":
-        return { status: "IN_QUEUE", queuePosition: body.queue_position ?? null, logs };
+        return { status: "queued", queuePosition: body.queue_position ?? null, logs };
       case "IN_PROGRESS":
-        return { status: "IN_PROGRESS", logs };
+        return { status: "running", logs };
       case "COMPLETED":
         return {
-          status: "COMPLETED",
+          status: endStateOf(body.error ?? null, body.error_type ?? null),
           logs,
           inferenceTimeMs: body.metrics?.inference_time != null ? Math.round(body.metrics.inference_time * 1000) : null,
           error: body.error ?? null,
@@ -139,15 +164,22 @@ export class FalProvider implements GenerationProvider {
         // fal documents three states. Final-sounding ones are treated as done (the result call
         // then tells what happened); anything else keeps the caller polling, as fal's clients do.
         if (/^(FAILED|ERROR|CANCELL?ED)$/.test(body.status)) {
-          return { status: "COMPLETED", logs, inferenceTimeMs: null, error: body.error ?? body.status, errorType: body.error_type ?? null };
+          const errorType = body.error_type ?? (/^CANCEL/.test(body.status) ? CANCELLED_ERROR_TYPE : null);
+          return {
+            status: endStateOf(body.error ?? body.status, errorType),
+            logs,
+            inferenceTimeMs: null,
+            error: body.error ?? body.status,
+            errorType,
+          };
         }
         log.warn("fal reported an unknown status", { status: body.status });
-        return { status: "IN_PROGRESS", logs };
+        return { status: "running", logs };
     }
   }
 
   async result(ref: ProviderRequestRef, options: { signal?: AbortSignal } = {}): Promise<ProviderResult> {
-    const res = await falFetch(this.http, {
+    const res = await providerFetch(this.http, {
       operation: "result",
       method: "GET",
       url: this.requestUrl(ref),
@@ -157,8 +189,8 @@ export class FalProvider implements GenerationProvider {
       retryableStatus: (r) => [429, 500, 502, 503, 504].includes(r.status) && !isRequestOutcome(r),
       signal: options.signal,
     });
-    if (res.status < 300) return { ok: true, output: parseAnswer(falOutputSchema, res, "result") };
-    if (res.status === 401 || res.status === 403 || res.status === 404) throw rejection("result", res, "Result refused");
+    if (res.status < 300) return { ok: true, output: parseAnswer("fal", falOutputSchema, res, "result") };
+    if (res.status === 401 || res.status === 403 || res.status === 404) throw rejection("fal", "result", res, "Result refused");
     if (res.status === 400 && isNotReady(res.body)) {
       throw new ProviderUnavailableError("fal", "result", "The request has not completed yet", { status: 400, reason: "not_ready" });
     }
@@ -166,7 +198,7 @@ export class FalProvider implements GenerationProvider {
   }
 
   async cancel(ref: ProviderRequestRef, options: { signal?: AbortSignal } = {}): Promise<CancelResult> {
-    const res = await falFetch(this.http, {
+    const res = await providerFetch(this.http, {
       operation: "cancel",
       method: "PUT",
       url: `${this.requestUrl(ref)}/cancel`,
@@ -175,10 +207,10 @@ export class FalProvider implements GenerationProvider {
     });
     const parsed = falCancelSchema.safeParse(res.body);
     const said = parsed.success ? parsed.data.status : undefined;
-    if (said === "ALREADY_COMPLETED") return { status: "already_completed" };
+    if (said === "ALREADY_COMPLETED") return { status: "already_ended" };
     if (said === "NOT_FOUND" || (res.status === 404 && !said)) return { status: "not_found" };
-    if (res.status >= 300) throw rejection("cancel", res, "Cancel refused");
-    if (said === "CANCELLATION_REQUESTED") return { status: "cancellation_requested" };
+    if (res.status >= 300) throw rejection("fal", "cancel", res, "Cancel refused");
+    if (said === "CANCELLATION_REQUESTED") return { status: "cancel_requested" };
     return { status: "cancelled" };
   }
 
@@ -201,7 +233,7 @@ export class FalProvider implements GenerationProvider {
 }
 
 /** An answer that carries the request's own outcome (fal's request id or its error fields). */
-function isRequestOutcome(res: FalResponse): boolean {
+function isRequestOutcome(res: ProviderResponse): boolean {
   if (res.headers.get("x-fal-request-id") || res.headers.get("x-fal-error-type")) return true;
   const body = res.body as { detail?: unknown; error_type?: unknown } | null;
   return !!body && typeof body === "object" && ("detail" in body || "error_type" in body);
@@ -213,7 +245,7 @@ function isNotReady(body: unknown): boolean {
   return typeof detail === "string" && /in progress|in queue|not (yet )?(completed|finished|ready)/i.test(detail);
 }
 
-function modelFailure(operation: ProviderOperation, res: FalResponse): ModelFailedError {
+function modelFailure(operation: ProviderOperation, res: ProviderResponse): ModelFailedError {
   const body = res.body as { detail?: unknown; error_type?: unknown } | null;
   const detail = body && typeof body === "object" ? body.detail : undefined;
   const errorType =
