@@ -31,6 +31,15 @@ export const modelListItem = z
     licenseType: z.enum(licenseTypes).nullable(),
     publishedAt: z.iso.datetime(),
     createdAt: z.iso.datetime(),
+    typicalCostRub: z.number().meta({
+      description:
+        "What one typical run costs: the request made of the input schema's defaults (one block of 1K characters for text models), rounded up like a charge; sort=price_asc orders by it",
+    }),
+    runs: z.number().int().meta({ description: "Completed runs on this gateway" }),
+    typicalRunSeconds: z
+      .number()
+      .nullable()
+      .meta({ description: "Mean seconds from request to result of those runs; null before the first" }),
   })
   .meta({ id: "ModelListItem" });
 
