@@ -46,7 +46,7 @@ for (const colorScheme of ["light", "dark"] as const) {
 test("the reference lists GET /models without a required key, and no internal operation", async ({ page }) => {
   await openDocs(page);
   const sidebar = page.getByRole("navigation", { name: /Sidebar/ });
-  await sidebar.getByRole("button", { name: /^Catalog\b/ }).click();
+  await sidebar.getByRole("button", { name: /^Models\b/ }).click();
   await sidebar.getByRole("button", { name: /Search the public model catalog/ }).click();
   const operation = page.locator('section[label="Search the public model catalog"]');
   await expect(operation).toContainText("curl");

@@ -94,7 +94,7 @@ export const modelOperations = defineOperations([
     path: "/models",
     operationId: "listModels",
     summary: "Search the public model catalog",
-    tags: ["Catalog"],
+    tags: ["Models"],
     surface: "gateway",
     auth: "optional",
     query: listModelsQuery,
@@ -107,7 +107,7 @@ export const modelOperations = defineOperations([
     summary: "A model card with its input/output JSON Schema",
     description:
       "Hidden and unknown models answer 404 unknown_model. A schema never fetched (schemaFetchedAt null) is fetched from the provider on this read.",
-    tags: ["Catalog"],
+    tags: ["Models"],
     surface: "gateway",
     auth: "optional",
     params: modelPathParams,
@@ -122,7 +122,7 @@ export const modelOperations = defineOperations([
     description:
       "Validates the body against schema.input (400 invalid_body with issues pointing at the field), counts the units " +
       "(num_images; image_size or width×height for megapixels; duration for seconds; text length for 1k_chars), applies the discount and rounds up to 0.0001 ₽.",
-    tags: ["Catalog"],
+    tags: ["Models"],
     surface: "gateway",
     auth: "key",
     params: modelPathParams,
