@@ -159,7 +159,10 @@ const TAG_ORDER = [
 function tagsOf(list: Operation[]) {
   const used = [...new Set(list.flatMap((op) => op.tags))];
   const known = new Map<string, string>(TAG_ORDER);
-  const ordered = [...TAG_ORDER.map(([name]) => name as string).filter((name) => used.includes(name)), ...used.filter((t) => !known.has(t))];
+  const ordered = [
+    ...TAG_ORDER.map(([name]) => name as string).filter((name) => used.includes(name)),
+    ...used.filter((t) => !known.has(t)),
+  ];
   return ordered.map((name) => (known.has(name) ? { name, description: known.get(name)! } : { name }));
 }
 
@@ -196,14 +199,34 @@ export function buildOpenApiDocument(serverUrl?: string, list: Operation[] = ope
 }
 
 /**
+ * zod writes every `z.int()` with the safe-integer range as its bounds (±9007199254740991): no
+ * limit of ours, and what Scalar and generated clients took for an example value
+ * (`"rate_limit": -9007199254740991`). Dropped; real bounds (`.min(1)`) stay.
+ */
+export function withoutSafeIntegerBounds<T>(doc: T): T {
+  const visit = (v: unknown) => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (typeof v !== "object" || v === null) return;
+    const o = v as Record<string, unknown>;
+    if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+    if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+    Object.values(o).forEach(visit);
+  };
+  visit(doc);
+  return doc;
+}
+
+/**
  * /openapi.json and /docs: the operations API clients call (internal ones left out), with every
- * schema carrying an explicit `type` (see `withExplicitTypes`).
+ * schema carrying an explicit `type` (see `withExplicitTypes`) and no made-up integer bounds.
  */
 export function publicOpenApiDocument(serverUrl?: string) {
-  return withExplicitTypes(
-    buildOpenApiDocument(
-      serverUrl,
-      operations.filter((op) => !op.internal),
+  return withoutSafeIntegerBounds(
+    withExplicitTypes(
+      buildOpenApiDocument(
+        serverUrl,
+        operations.filter((op) => !op.internal),
+      ),
     ),
   );
 }
