@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { attachPageShot } from "./page-shots";
 
 /**
  * Finding a model (issue 40, item 7 and the smaller points): "cheapest first" by what a typical
@@ -14,14 +15,14 @@ const WIDTHS = [
 const LOCALES = {
   en: {
     sort: "Cheapest first",
-    typical: /^≈ [\d.,]+ ₽ a typical run$/,
+    typical: /^≈ [\d.,]+\s₽ a typical run$/,
     activity: /(\d[\d,]* runs?|No runs yet)/,
     skip: "Skip to the models",
   },
   ru: {
     sort: "Сначала дешёвые",
-    typical: /^≈ [\d ,]+ ₽ за обычный запуск$/,
-    activity: /(\d[\d  ]* запуск|Ещё не запускали)/,
+    typical: /^≈ [\d\s,]+\s₽ за обычный запуск$/,
+    activity: /(\d[\d\s]* запуск|Ещё не запускали)/,
     skip: "Перейти к моделям",
   },
 } as const;
@@ -42,7 +43,7 @@ for (const viewport of WIDTHS) {
     test(`cheapest first orders by a typical run's cost, shown on each card (${viewport.width} px, ${locale})`, async ({
       page,
       baseURL,
-    }, testInfo) => {
+    }) => {
       await page.setViewportSize(viewport);
       await inLocale(page, baseURL!, locale);
       const words = LOCALES[locale];
@@ -70,10 +71,7 @@ for (const viewport of WIDTHS) {
       const catalog = await edges(page);
       expect(catalog.logo).toBe(catalog.heading);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await testInfo.attach(`catalog-${viewport.width}-${locale}.png`, {
-        body: await page.screenshot({ fullPage: true }),
-        contentType: "image/png",
-      });
+      await attachPageShot(page, `catalog-${viewport.width}-${locale}`);
 
       await page.goto("/catalog/fal-ai/flux/dev");
       // A model page starts with its breadcrumb (the title sits beside the example on a wide screen).
@@ -154,6 +152,9 @@ test("the catalog prefetches the likely pages, not every link", async ({ page })
   await page.waitForLoadState("networkidle");
   const cards = await page.getByTestId("model-grid").getByRole("link").count();
   expect(cards).toBe(24);
+  await test.info().attach("prefetched.json", { body: JSON.stringify([...prefetched], null, 2), contentType: "application/json" });
+  // Prefetching still works where it helps (the first cards).
+  expect([...prefetched].filter((p) => p.startsWith("/catalog/")).length).toBeGreaterThan(0);
   // The first few models, the header's pages and the next page at most: not the 24 cards and the filters.
   expect([...prefetched].filter((p) => p.startsWith("/catalog/")).length).toBeLessThanOrEqual(3);
   expect(prefetched.size).toBeLessThanOrEqual(10);

@@ -1,5 +1,7 @@
+import { writeFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { attachPageShot } from "./page-shots";
 
 /** Loads /docs, recording every request the page makes and every console error. */
 async function openDocs(page: Page) {
@@ -78,10 +80,7 @@ for (const viewport of [
   { width: 390, height: 844 },
 ]) {
   for (const locale of ["en", "ru"] as const) {
-    test(`/docs has the product's header, a way back to the models (${viewport.width} px, ${locale})`, async ({
-      page,
-      baseURL,
-    }, testInfo) => {
+    test(`/docs has the product's header, a way back to the models (${viewport.width} px, ${locale})`, async ({ page, baseURL }) => {
       await page.setViewportSize(viewport);
       await page.context().addCookies([{ name: "gw_locale", value: locale, url: baseURL! }]);
       const { errors } = await openDocs(page);
@@ -92,10 +91,7 @@ for (const viewport of [
       await expect(banner.getByRole("link", { name: words.dashboard })).toHaveAttribute("href", "/dashboard");
       await expect(banner.getByRole("link", { name: "Generation Gateway" })).toHaveAttribute("href", "/");
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await testInfo.attach(`docs-${viewport.width}-${locale}.png`, {
-        body: await page.screenshot({ fullPage: true }),
-        contentType: "image/png",
-      });
+      await attachPageShot(page, `docs-${viewport.width}-${locale}`);
       await banner.getByRole("link", { name: words.models }).click();
       await expect(page).toHaveURL(/\/catalog$/);
       await expect(page.getByRole("heading", { level: 1, name: words.models })).toBeVisible();
@@ -185,7 +181,9 @@ test("measure: /docs against /catalog, JavaScript and first paint", async ({ bro
         : null,
   };
   console.log(JSON.stringify(figures));
-  await testInfo.attach("docs-vs-catalog.json", { body: JSON.stringify(figures, null, 2), contentType: "application/json" });
+  const path = testInfo.outputPath("docs-vs-catalog.json");
+  writeFileSync(path, JSON.stringify(figures, null, 2));
+  await testInfo.attach("docs-vs-catalog.json", { path, contentType: "application/json" });
   expect(docs.firstContentfulPaintMs).not.toBeNull();
   expect(catalog.firstContentfulPaintMs).not.toBeNull();
 });

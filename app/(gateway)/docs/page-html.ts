@@ -21,6 +21,9 @@ export const scalarConfiguration = {
   telemetry: false,
   showDeveloperTools: "never",
   agent: { disabled: true },
+  // Scalar's list of schemas would be a second "Models" in the sidebar, beside the catalog's
+  // operations; each schema is shown where an operation uses it.
+  hideModels: true,
 } as const;
 
 /**
