@@ -76,7 +76,7 @@ test("public pages, /docs and sign-in work under their policy, with no violation
   await expect(page.getByRole("heading", { name: "Generation Gateway API", level: 1 })).toBeVisible({ timeout: 30_000 });
   // Scalar's client calls the API from the page (connect-src).
   const sidebar = page.getByRole("navigation", { name: /Sidebar/ });
-  await sidebar.getByRole("button", { name: /^Catalog\b/ }).click();
+  await sidebar.getByRole("button", { name: /^Models\b/ }).click();
   await sidebar.getByRole("button", { name: /Search the public model catalog/ }).click();
   await expect(page.locator('section[label="Search the public model catalog"]')).toContainText("/models");
   const fetched = await page.evaluate(async () => (await fetch("/models?limit=1")).status);

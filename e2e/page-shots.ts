@@ -10,3 +10,13 @@ export async function keepPageShot(page: Page, name: string, failed = false): Pr
   if (!failed && process.env.E2E_PAGE_SHOTS !== "1") return;
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
+
+/**
+ * A full-page screenshot attached to the test's results and kept beside them
+ * (test-results/<run>/<test>/<name>.png), whatever the outcome: the pages the issue asks to see.
+ */
+export async function attachPageShot(page: Page, name: string): Promise<void> {
+  const path = test.info().outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await test.info().attach(name, { path, contentType: "image/png" });
+}

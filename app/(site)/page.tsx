@@ -1,6 +1,11 @@
 import { getTranslations } from "next-intl/server";
 import { connection } from "next/server";
+import Link from "next/link";
 import { McpConnect } from "@/components/agents/mcp-connect";
+import { ModelGrid } from "@/components/catalog/model-grid";
+import { publicContext } from "@/lib/auth/context";
+import { listModels } from "@/lib/catalog/list";
+import { listModelsQuery } from "@/lib/catalog/list-query";
 import { ButtonLink } from "@/components/ui/button";
 import { env } from "@/lib/core/env";
 
@@ -9,10 +14,12 @@ export default async function HomePage() {
   await connection();
   const t = await getTranslations("home");
   const features = ([1, 2, 3, 4] as const).map((i) => ({ title: t(`f${i}Title`), body: t(`f${i}Body`) }));
+  // What the gateway makes: the most-run models' example outputs (a kept catalog page, no scan).
+  const popular = await listModels((await publicContext()).db, listModelsQuery.parse({ limit: "3" }));
   return (
     <div>
       <section className="bg-gradient-to-b from-white to-slate-50">
-        <div className="mx-auto max-w-6xl px-4 py-20">
+        <div className="mx-auto max-w-7xl px-4 py-20">
           <p className="text-sm font-medium uppercase tracking-wider text-brand-600">Generation Gateway</p>
           <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">{t("title")}</h1>
           <p className="mt-5 max-w-2xl text-lg text-slate-600">{t("lead")}</p>
@@ -30,7 +37,21 @@ export default async function HomePage() {
           </pre>
         </div>
       </section>
-      <section className="mx-auto grid max-w-6xl gap-6 px-4 py-12 sm:grid-cols-2">
+      <section className="mx-auto max-w-7xl px-4 pt-12" aria-labelledby="outputs">
+        <div className="mb-4 flex flex-wrap items-baseline justify-between gap-2">
+          <div>
+            <h2 id="outputs" className="text-2xl font-bold tracking-tight text-slate-900">
+              {t("outputs")}
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">{t("outputsLead")}</p>
+          </div>
+          <Link href="/catalog" className="text-sm font-medium text-brand-700 hover:underline">
+            {t("allModels")}
+          </Link>
+        </div>
+        <ModelGrid items={popular.items} />
+      </section>
+      <section className="mx-auto grid max-w-7xl gap-6 px-4 py-12 sm:grid-cols-2">
         {features.map((f) => (
           <div key={f.title} className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
             <h2 className="font-semibold text-slate-900">{f.title}</h2>
@@ -38,7 +59,7 @@ export default async function HomePage() {
           </div>
         ))}
       </section>
-      <section className="mx-auto max-w-6xl px-4 pb-16" aria-labelledby="connect-agent">
+      <section className="mx-auto max-w-7xl px-4 pb-16" aria-labelledby="connect-agent">
         <h2 id="connect-agent" className="text-2xl font-bold tracking-tight text-slate-900">
           {t("connect")}
         </h2>

@@ -35,7 +35,8 @@ export function McpConnect({ appUrl }: { appUrl: string }) {
             <span>{title}</span>
             <CopyButton text={code} />
           </figcaption>
-          <pre tabIndex={0} className="overflow-x-auto p-4 text-sm text-slate-100" data-testid={testId}>
+          {/* Wrapped, not scrolled: a one-line command cut at the edge reads as the whole of it. */}
+          <pre tabIndex={0} className="whitespace-pre-wrap p-4 text-sm text-slate-100 [overflow-wrap:anywhere]" data-testid={testId}>
             {code}
           </pre>
         </figure>

@@ -27,6 +27,7 @@ function FacetList({
           return (
             <li key={f.value}>
               <Link
+                prefetch={false}
                 href={href(f.value)}
                 aria-current={active ? "true" : undefined}
                 className={`flex items-center justify-between rounded-md px-2 py-1 text-sm ${active ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
@@ -70,6 +71,7 @@ export function CatalogFilters({ state, facets }: { state: CatalogState; facets:
             const active = state.tag.includes(t.value);
             return (
               <Link
+                prefetch={false}
                 key={t.value}
                 href={catalogHref(state, { tag: toggle(state.tag, t.value) })}
                 aria-current={active ? "true" : undefined}

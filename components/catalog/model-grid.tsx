@@ -1,22 +1,29 @@
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
+import { formatFor } from "@/lib/i18n/format";
 import type { ModelListItem } from "@/lib/catalog/columns";
 import { exampleImageUrl } from "@/lib/catalog/example-url";
 import { localCategory } from "./category-label";
 import { modelHref } from "./links";
 import { PriceTag } from "./price-tag";
 
+/**
+ * The catalog's cards. Links are not prefetched: a page holds up to 24 of them and a visitor opens
+ * one or two (the first few are, as the likeliest).
+ */
 export function ModelGrid({ items }: { items: ModelListItem[] }) {
   const t = useTranslations("catalog");
+  const f = formatFor(useLocale());
   if (items.length === 0) {
     return <p className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center text-slate-600">{t("empty")}</p>;
   }
   return (
     <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="model-grid">
-      {items.map((m) => (
+      {items.map((m, i) => (
         <li key={m.modelId}>
           <Link
             href={modelHref(m.modelId)}
+            prefetch={i < 3 ? undefined : false}
             className="group flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 hover:shadow"
           >
             {/* The model's example output (lib/catalog/example-output.ts); the link's text names the model. */}
@@ -39,9 +46,18 @@ export function ModelGrid({ items }: { items: ModelListItem[] }) {
               </div>
               <p className="font-mono text-xs text-slate-600">{m.modelId}</p>
               <p className="line-clamp-2 text-sm text-slate-600">{m.description}</p>
-              <div className="mt-auto flex flex-wrap items-center justify-between gap-2 pt-2">
+              <div className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 pt-2">
                 <PriceTag model={m} />
-                <span className="text-xs text-slate-600">{m.modelLab ?? t("communityLab")}</span>
+                <span className="text-xs text-slate-600" data-testid="typical-cost" title={t("typicalRunNote")}>
+                  {t("typicalRun", { cost: f.rubles(m.typicalCostRub, "charge") })}
+                </span>
+              </div>
+              <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600">
+                <span data-testid="model-activity">
+                  {m.runs > 0 ? t("runs", { count: m.runs }) : t("noRuns")}
+                  {m.typicalRunSeconds !== null && <> · {t("runTime", { time: f.duration(m.typicalRunSeconds * 1000) })}</>}
+                </span>
+                <span>{m.modelLab ?? t("communityLab")}</span>
               </div>
             </div>
           </Link>

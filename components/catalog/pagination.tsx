@@ -20,7 +20,7 @@ export function Pagination({ state, total }: { state: CatalogState; total: numbe
       </p>
       <div className="flex gap-2">
         {prev ? (
-          <Link href={prev} className={link} rel="prev">
+          <Link href={prev} className={link} rel="prev" prefetch={false}>
             {t("previous")}
           </Link>
         ) : null}

@@ -27,7 +27,7 @@ export async function SiteHeader() {
   const account = viewer?.name ?? t("account");
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex h-14 max-w-6xl items-center justify-between gap-3 px-4">
+      <div className="mx-auto flex h-14 max-w-7xl items-center justify-between gap-3 px-4">
         <Link href="/" className="flex min-w-0 shrink-0 items-center gap-2 font-semibold text-slate-900">
           <span className="inline-block h-6 w-6 shrink-0 rounded-md bg-gradient-to-br from-brand-500 to-fuchsia-500" aria-hidden />
           <span className="max-sm:sr-only">Generation Gateway</span>
@@ -72,7 +72,7 @@ export async function SiteFooter() {
   const t = await getTranslations("site");
   return (
     <footer className="mt-16 border-t border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-6 text-sm text-slate-600">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-6 text-sm text-slate-600">
         <span>{t("copyright")}</span>
         <LocaleSwitcher />
         <nav className="flex gap-4">

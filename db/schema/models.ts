@@ -20,8 +20,12 @@ export type JsonSchema = Record<string, unknown>;
  */
 export const modelSearchText = sql`lower(model_id || ' ' || display_name || ' ' || description)`;
 export const modelSearchTrigrams = sql`catalog_trigrams(${modelSearchText})`;
-/** sort=price_asc: the unit price after discount (× 100), NULL (unpriced) last. */
-export const modelEffectivePrice = sql`(price_rub * (100 - discount_percent))`;
+/**
+ * sort=price_asc: the cost of a typical run (the unit price after discount × 100 × the units of
+ * the request made of the schema's defaults, `typical_quantity`), NULL (unpriced) last. Units
+ * differ between models (an image, a second, 1K characters), a run's cost does not.
+ */
+export const modelTypicalCost = sql`(price_rub * (100 - discount_percent) * typical_quantity)`;
 export type ModelSchema = { input: JsonSchema; output: JsonSchema };
 
 /** The catalog. `modelId` is the public id (may contain slashes) and never changes. */
@@ -61,6 +65,19 @@ export const models = pgTable(
     visible: boolean("visible").notNull().default(true),
     /** Completed generations, used by sort=popular. */
     popularity: bigint("popularity", { mode: "number" }).notNull().default(0),
+    /**
+     * Completed runs whose duration was counted, and their total milliseconds from request to
+     * result: the catalog's typical run time is their mean. Written with popularity, in batches
+     * (lib/generation/popularity.ts), so no page reads the generations.
+     */
+    timedRuns: bigint("timed_runs", { mode: "number" }).notNull().default(0),
+    runMsTotal: bigint("run_ms_total", { mode: "number" }).notNull().default(0),
+    /**
+     * The units of a typical run (lib/pricing/quantity.ts typicalQuantity, mirrored in SQL by
+     * `catalog_typical_quantity`, migration 0017): computed by PostgreSQL from the price unit and
+     * the input schema's defaults, so every writer (admin edits, syncs, the seeder, SQL) keeps it.
+     */
+    typicalQuantity: numeric("typical_quantity").generatedAlwaysAs(sql`catalog_typical_quantity(price_unit, schema -> 'input')`),
     /** Which provider runs it: `fal` in production, always the simulator for sandbox keys. */
     provider: text("provider").notNull().default("fal"),
     ...timestamps,
@@ -79,7 +96,7 @@ export const models = pgTable(
     // GET /models?search=… (see modelSearchText).
     index("models_search_trgm_gin").using("gin", modelSearchTrigrams).with({ fastupdate: false }),
     // GET /models?sort=price_asc.
-    index("models_effective_price_idx").on(modelEffectivePrice),
+    index("models_typical_cost_idx").on(modelTypicalCost),
     // GET /models?lab=… (case-insensitive).
     index("models_lab_lower_idx").on(sql`lower(model_lab)`),
   ],
@@ -89,7 +106,7 @@ export const models = pgTable(
  * One row: a number that grows with every statement that may change what a catalog list shows,
  * filters or sorts by (models inserted or deleted; any column but the provider-owned schema,
  * alias, provider and updated_at updated), bumped by a statement trigger on `models` (migrations
- * catalog-version, catalog-version-lists), so every writer moves it: admin edits, syncs, the
+ * catalog-version, catalog-version-lists, catalog-typical-cost), so every writer moves it: admin edits, syncs, the
  * seeder, the popularity flush, another instance, a test's own SQL. lib/catalog/kept.ts keeps
  * list pages and facet counts per version.
  */

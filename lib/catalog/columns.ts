@@ -1,7 +1,8 @@
 import { getTableColumns } from "drizzle-orm";
 import { models } from "@/db/schema";
 import { env } from "@/lib/core/env";
-import { decimalToNumber } from "@/lib/pricing/decimal";
+import { creditsToRub } from "@/lib/pricing/credits";
+import { decimalToNumber, parseDecimal } from "@/lib/pricing/decimal";
 import { quote } from "@/lib/pricing/pricing";
 import { exampleImageUrl } from "./example-url";
 
@@ -24,6 +25,10 @@ export const listColumns = {
   licenseType: models.licenseType,
   publishedAt: models.publishedAt,
   createdAt: models.createdAt,
+  popularity: models.popularity,
+  timedRuns: models.timedRuns,
+  runMsTotal: models.runMsTotal,
+  typicalQuantity: models.typicalQuantity,
 };
 
 export type ModelRow = typeof models.$inferSelect;
@@ -44,6 +49,26 @@ export function publishedPrices(row: Pick<ModelRow, "priceRub" | "priceUnit" | "
   return {
     priceRub: decimalToNumber(q.unitPriceRub),
     originalPriceRub: q.discountPercent.units > 0n ? decimalToNumber(q.listPriceRub) : null,
+  };
+}
+
+/**
+ * What one typical run costs (the request made of the schema's defaults; see
+ * lib/pricing/quantity.ts typicalQuantity): the unit price times `typical_quantity`, which
+ * PostgreSQL keeps, rounded up as a charge is. A model without `priceRub` costs its fixed price.
+ */
+export function typicalCostRub(
+  row: Pick<ModelRow, "priceRub" | "priceUnit" | "discountPercent" | "creditCost" | "typicalQuantity">,
+): number {
+  const quantity = row.priceRub === null || row.typicalQuantity === null ? { units: 1n, scale: 0 } : parseDecimal(row.typicalQuantity);
+  return creditsToRub(quote(row, quantity).credits);
+}
+
+/** How often a model ran and how long a run took, from our own completed runs (null before any). */
+export function activityOf(row: Pick<ModelRow, "popularity" | "timedRuns" | "runMsTotal">) {
+  return {
+    runs: row.popularity,
+    typicalRunSeconds: row.timedRuns > 0 ? Math.round(row.runMsTotal / row.timedRuns / 100) / 10 : null,
   };
 }
 
@@ -71,6 +96,8 @@ export function toListItem(row: ListRow) {
     licenseType: row.licenseType,
     publishedAt: row.publishedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
+    typicalCostRub: typicalCostRub(row),
+    ...activityOf(row),
   };
 }
 export type ModelListItem = ReturnType<typeof toListItem>;

@@ -43,7 +43,7 @@ export const listModelsQuery = z.object({
     .meta({ description: "Case-insensitive substring of modelId, displayName or description; up to 64 characters" }),
   sort: z.enum(listSorts).default("popular").meta({
     description:
-      "popular (most popular, then newest), newest, price_asc (cheapest unit price after discount first, unpriced last), by_category (fixed category order, grouped)",
+      "popular (most popular, then newest), newest, price_asc (cheapest typical run first: the unit price after discount times the units of the request made of the schema's defaults, unpriced last), by_category (fixed category order, grouped)",
   }),
   includeCommunity: booleanQuery.default(false).meta({ description: "Include unbranded and community models (modelLab null)" }),
   limit: limitQuery,

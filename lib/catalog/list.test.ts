@@ -56,8 +56,8 @@ describe("indexes serve the catalog queries", () => {
     );
     expect(res.total).toBe(expected.length);
     expect(res.items.map((m) => m.modelId).sort()).toEqual(expected.map((m) => m.modelId).sort());
-    const prices = res.items.map((m) => m.priceRub! * (100 - m.discountPercent));
-    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    const costs = res.items.map((m) => m.typicalCostRub);
+    expect(costs).toEqual([...costs].sort((a, b) => a - b));
   });
 });
 
@@ -78,9 +78,14 @@ describe("pages are kept per catalog version", () => {
     expect(repriced).not.toBe(first);
     expect(repriced.items[0]).toMatchObject({ modelId: cheapest.modelId, priceRub: 0.00000001 });
 
-    // Popularity breaks price ties, so its flush moves the version too.
+    // Popularity breaks price ties (the same price and unit), so its flush moves the version too.
     const [tied] = synthetic.filter(
-      (m) => m.modelId !== cheapest.modelId && m.modelLab !== null && m.tags.includes("realism") && m.displayName.startsWith("Prism"),
+      (m) =>
+        m.modelId !== cheapest.modelId &&
+        m.priceUnit === cheapest.priceUnit &&
+        m.modelLab !== null &&
+        m.tags.includes("realism") &&
+        m.displayName.startsWith("Prism"),
     );
     await db.update(models).set({ priceRub: "0.00000001", discountPercent: "0", popularity: 0 }).where(eq(models.modelId, tied!.modelId));
     expect((await listModels(db, query)).items.slice(0, 2).map((m) => m.modelId)).toEqual([cheapest.modelId, tied!.modelId]);

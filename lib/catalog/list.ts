@@ -1,7 +1,7 @@
 import { and, arrayContains, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { escapeLike } from "@/lib/core/escape-like";
 import type { Executor } from "@/db/client";
-import { modelEffectivePrice, models, modelSearchTrigrams } from "@/db/schema";
+import { modelTypicalCost, models, modelSearchTrigrams } from "@/db/schema";
 import type { ListModelsQuery } from "./list-query";
 import { CATEGORY_ORDER } from "./categories";
 import { listColumns, toListItem, type ModelListItem } from "./columns";
@@ -44,7 +44,7 @@ export function catalogOrder(sort: ListModelsQuery["sort"]): SQL[] {
     case "newest":
       return [desc(models.publishedAt), asc(models.modelId)];
     case "price_asc":
-      return [sql`${modelEffectivePrice} asc nulls last`, desc(models.popularity), asc(models.modelId)];
+      return [sql`${modelTypicalCost} asc nulls last`, desc(models.popularity), asc(models.modelId)];
     case "by_category":
       return [
         sql`array_position(${CATEGORY_ARRAY}, ${models.category}) asc nulls last`,

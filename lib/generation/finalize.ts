@@ -53,7 +53,10 @@ export async function finalizeGeneration(
 async function afterFinal(db: Db, job: GenerationRow, result: Ended): Promise<Finalized> {
   if (!result) return { applied: false, row: (await generationById(db, job.id)) ?? job };
   countGeneration(result.row.modelId, result.row.status);
-  if (result.row.status === "completed") bumpPopularity(result.row.modelId);
+  if (result.row.status === "completed") {
+    const { createdAt, completedAt } = result.row;
+    bumpPopularity(result.row.modelId, completedAt ? completedAt.getTime() - createdAt.getTime() : undefined);
+  }
   if (result.deliveryId) {
     await requestCallbackDelivery(result.deliveryId).catch((error) =>
       // The delivery row exists: the re-drive sweep sends it if this hand-off was lost.

@@ -4,16 +4,24 @@ import { models } from "@/db/schema";
 import { log } from "@/lib/core/logger";
 
 /**
- * Completed generations per model (the catalog's sort=popular), counted in memory and written
- * every couple of seconds. Bumping the model row inside each job's final transaction would make
+ * Completed generations per model (the catalog's sort=popular, its cards' runs) and their
+ * durations (the cards' typical run time), counted in memory and written every couple of seconds. Bumping the model row inside each job's final transaction would make
  * every generation of a popular model queue for that one row lock; popularity is a ranking hint,
  * not money, so a crash losing two seconds of counts is acceptable.
  */
-const pending = new Map<string, number>();
+type Pending = { runs: number; timed: number; ms: number };
+const pending = new Map<string, Pending>();
 let timer: ReturnType<typeof setTimeout> | null = null;
 
-export function bumpPopularity(modelId: string): void {
-  pending.set(modelId, (pending.get(modelId) ?? 0) + 1);
+/** One completed run; `ms` from its request to its result, when known. */
+export function bumpPopularity(modelId: string, ms?: number): void {
+  const p = pending.get(modelId) ?? { runs: 0, timed: 0, ms: 0 };
+  p.runs += 1;
+  if (ms !== undefined && Number.isFinite(ms) && ms >= 0) {
+    p.timed += 1;
+    p.ms += Math.round(ms);
+  }
+  pending.set(modelId, p);
   if (!timer) {
     timer = setTimeout(() => void flushPopularity(), 2_000);
     timer.unref?.();
@@ -27,10 +35,14 @@ export async function flushPopularity(): Promise<void> {
   if (batch.length === 0) return;
   try {
     const db = await getDb();
-    for (const [modelId, n] of batch) {
+    for (const [modelId, p] of batch) {
       await db
         .update(models)
-        .set({ popularity: sql`${models.popularity} + ${n}` })
+        .set({
+          popularity: sql`${models.popularity} + ${p.runs}`,
+          timedRuns: sql`${models.timedRuns} + ${p.timed}`,
+          runMsTotal: sql`${models.runMsTotal} + ${p.ms}`,
+        })
         .where(eq(models.modelId, modelId));
     }
   } catch (error) {

@@ -86,6 +86,18 @@ export function quantityFromInput(unit: PriceUnit, input: Input): Decimal {
   }
 }
 
+/**
+ * The units of a typical run: the request made of the schema's defaults alone (what the
+ * playground starts from). A text model's default request has no text, so it counts one block
+ * (1K characters), the least a real request pays. The catalog's "cheapest first" sorts by this
+ * times the unit price: the same rule in SQL is `catalog_typical_quantity` (drizzle/0017), the
+ * generated column `models.typical_quantity`; lib/catalog/typical.test.ts holds the two equal.
+ */
+export function typicalQuantity(unit: PriceUnit, defaults: Input): Decimal {
+  const q = quantityFromInput(unit, defaults);
+  return unit === "1k_chars" && q.units === 0n ? int(1n) : q;
+}
+
 type MediaFile = { width?: unknown; height?: unknown; duration?: unknown };
 
 function outputImages(output: Input): MediaFile[] | null {

@@ -6,6 +6,9 @@ import { call } from "@/test/http";
 import { GET as adminModels } from "../admin/models/route";
 import { GET as skillModels } from "../../api/v1/models/route";
 import { createActor } from "@/test/factories";
+import { fundedActor, pathOf } from "@/test/generation";
+import { flushPopularity } from "@/lib/generation/popularity";
+import { POST as runModel } from "../run/[...path]/route";
 import { GET as getCard, POST as postEstimate } from "./[...path]/route";
 import { GET } from "./route";
 
@@ -16,8 +19,6 @@ const list = async (query = "") => {
   expect(res.status).toBe(200);
   return modelListResponse.parse(res.body);
 };
-/** priceRub is the unit price after discount, so sorting by it is sorting by what is charged. */
-const effective = (m: { priceRub: number | null }) => (m.priceRub === null ? Infinity : m.priceRub);
 
 describe("success", () => {
   test("defaults: visible branded models, most popular first, 50 per page, with X-Request-ID", async () => {
@@ -53,8 +54,26 @@ describe("success", () => {
       licenseType: "non-commercial",
       publishedAt: "2024-08-01T00:00:00.000Z",
       createdAt: expect.any(String),
+      // A typical run: one square_hd image (1024 × 1024 = 1.048576 MP) at 2.25 ₽/MP, rounded up.
+      typicalCostRub: 2.3593,
+      runs: seed.find((m) => m.modelId === "fal-ai/flux/dev")!.popularity,
+      typicalRunSeconds: null,
     });
     expect(dev).not.toHaveProperty("schema");
+  });
+
+  test("a completed run counts in the model's runs and its typical run time", async () => {
+    const id = "fal-ai/flux/schnell";
+    const before = (await list(`?search=${id}`)).items.find((m) => m.modelId === id)!;
+    expect(before.typicalRunSeconds).toBeNull();
+    const { key } = await fundedActor(10);
+    const res = await call(runModel, `/run/${id}`, { params: pathOf(id), body: { prompt: "a red kite" }, key });
+    expect(res.status).toBe(200);
+    await flushPopularity();
+    const after = (await list(`?search=${id}`)).items.find((m) => m.modelId === id)!;
+    expect(after.runs).toBe(before.runs + 1);
+    expect(after.typicalRunSeconds).toEqual(expect.any(Number));
+    expect(after.typicalRunSeconds).toBeGreaterThanOrEqual(0);
   });
 
   test("category is a CSV with IN semantics", async () => {
@@ -117,12 +136,18 @@ describe("success", () => {
     expect(dates).toEqual([...dates].sort().reverse());
   });
 
-  test("sort=price_asc: cheapest unit price after discount first, models without a price last", async () => {
+  test("sort=price_asc: cheapest typical run first, whatever the unit, models without a price last", async () => {
     const { items } = await list("?sort=price_asc&includeCommunity=true&limit=200");
-    const prices = items.map(effective);
-    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    const priced = items.filter((m) => m.priceRub !== null);
+    const costs = priced.map((m) => m.typicalCostRub);
+    // Rounded to 0.0001 ₽ for display, so neighbours may tie; the order is by the exact cost.
+    for (let i = 1; i < costs.length; i++) expect(costs[i]!).toBeGreaterThanOrEqual(costs[i - 1]!);
+    expect(items.slice(priced.length).every((m) => m.priceRub === null)).toBe(true);
     expect(items.at(-1)!.priceRub).toBeNull();
-    expect(items[0]!.priceRub).toBeLessThan(0.001);
+    // Units differ: the cheapest per unit (an embedding, per 1K characters) is not what sorts first by itself.
+    expect(new Set(priced.map((m) => m.priceUnit)).size).toBeGreaterThan(2);
+    const perSecond = priced.find((m) => m.priceUnit === "second")!;
+    expect(perSecond.typicalCostRub).toBeGreaterThan(perSecond.priceRub!);
   });
 
   test("sort=by_category follows the fixed category order, grouped by groupLabel inside", async () => {

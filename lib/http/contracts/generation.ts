@@ -10,9 +10,11 @@ import { RESUME, sse, streamDone, streamHeaders, streamQuery } from "./streams";
 export { idempotencyHeaders };
 
 // ---- requests --------------------------------------------------------------------------------
-export const modelInputBody = z
-  .record(z.string(), z.unknown())
-  .meta({ id: "GenerationInput", description: "The model input; validated against the model card's schema.input" });
+export const modelInputBody = z.record(z.string(), z.unknown()).meta({
+  id: "GenerationInput",
+  description: "The model input; validated against the model card's schema.input",
+  examples: [{ prompt: "a lighthouse on a cliff at dawn, oil painting", image_size: "landscape_4_3", num_images: 1, seed: 42 }],
+});
 
 export const runQuery = z.object({
   passthrough: booleanQuery.default(false).meta({ description: "Return the provider's own links (expire in about 24 h) and copy nothing" }),
@@ -52,7 +54,24 @@ export const gatewayResult = z
     audio: fileObject.extend({ duration: z.number().optional() }).optional(),
     seed: z.int().optional(),
   })
-  .meta({ id: "GenerationGatewayResult", description: "The model's output (images, video, audio, text…) with `request_id`" });
+  .meta({
+    id: "GenerationGatewayResult",
+    description: "The model's output (images, video, audio, text…) with `request_id`",
+    examples: [
+      {
+        request_id: "0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90",
+        images: [
+          {
+            url: "https://gateway.example.com/files/r/0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90/0.jpg",
+            content_type: "image/jpeg",
+            width: 1024,
+            height: 768,
+          },
+        ],
+        seed: 42,
+      },
+    ],
+  });
 
 const queueLinks = {
   response_url: z.string().meta({ description: "GET the result here" }),
@@ -68,7 +87,20 @@ export const queueSubmitted = z
     queuePosition: z.int().optional(),
     ...queueLinks,
   })
-  .meta({ id: "QueueSubmitted" });
+  .meta({
+    id: "QueueSubmitted",
+    examples: [
+      {
+        requestId: "0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90",
+        request_id: "0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90",
+        status: "queued",
+        queuePosition: 0,
+        response_url: "https://gateway.example.com/queue/fal-ai/flux/dev/requests/0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90",
+        status_url: "https://gateway.example.com/queue/fal-ai/flux/dev/requests/0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90/status",
+        cancel_url: "https://gateway.example.com/queue/fal-ai/flux/dev/requests/0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90/cancel",
+      },
+    ],
+  });
 
 export const statusResponse = z
   .object({
@@ -79,9 +111,23 @@ export const statusResponse = z
     logs: z.array(z.object({ message: z.string(), timestamp: z.string() })).optional(),
     ...queueLinks,
   })
-  .meta({ id: "GenerationStatus" });
+  .meta({
+    id: "GenerationStatus",
+    examples: [
+      {
+        status: "in_progress",
+        request_id: "0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90",
+        logs: [{ message: "Step 2/4", timestamp: "2026-11-28T10:15:03.120Z" }],
+        response_url: "https://gateway.example.com/queue/fal-ai/flux/dev/requests/0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90",
+        status_url: "https://gateway.example.com/queue/fal-ai/flux/dev/requests/0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90/status",
+        cancel_url: "https://gateway.example.com/queue/fal-ai/flux/dev/requests/0b9f3c1e-6a2d-4f47-9a41-2c8e5d7b1a90/cancel",
+      },
+    ],
+  });
 
-export const cancelResponse = z.object({ ok: z.boolean(), status }).meta({ id: "CancelResult" });
+export const cancelResponse = z
+  .object({ ok: z.boolean(), status })
+  .meta({ id: "CancelResult", examples: [{ ok: true, status: "cancelled" }] });
 
 export const activityList = z
   .object({ items: z.array(activityRecordSchema), total: z.int(), limit: z.int(), offset: z.int() })

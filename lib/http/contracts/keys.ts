@@ -23,7 +23,26 @@ export const apiKeySchema = z
       .nullable()
       .meta({ description: "Spending cap per UTC calendar month in rubles; null means none (429 key_limit_exceeded past it)" }),
   })
-  .meta({ id: "ApiKey" });
+  .meta({
+    id: "ApiKey",
+    examples: [
+      {
+        id: "key_01jd8x2m4q",
+        name: "Production",
+        prefix: "gw_live",
+        start: "gw_live_4fK9",
+        enabled: true,
+        expiresAt: null,
+        createdAt: "2026-11-02T08:00:00.000Z",
+        lastRequest: "2026-11-28T10:14:59.000Z",
+        requestCount: 12,
+        requests: 5310,
+        lastUsedAt: "2026-11-28T10:14:59.000Z",
+        lifetimeCostRub: 1840,
+        monthlyLimitRub: 5000,
+      },
+    ],
+  });
 
 export const apiKeyListSchema = z.object({ keys: z.array(apiKeySchema) }).meta({ id: "ApiKeyList" });
 
@@ -37,7 +56,20 @@ export const createdKeySchema = z
     expiresAt: timestamp.nullable(),
     createdAt: timestamp,
   })
-  .meta({ id: "CreatedApiKey" });
+  .meta({
+    id: "CreatedApiKey",
+    examples: [
+      {
+        id: "key_01jd8x2m4q",
+        name: "Production",
+        key: "gw_live_4fK9sQ2xVbN7mTz1Lr8cYh3JpWd6aE0u",
+        prefix: "gw_live",
+        start: "gw_live_4fK9",
+        expiresAt: null,
+        createdAt: "2026-11-02T08:00:00.000Z",
+      },
+    ],
+  });
 
 export const keyIdParams = z.object({ id: z.string().min(1).max(64) });
 

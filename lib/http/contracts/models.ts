@@ -31,8 +31,43 @@ export const modelListItem = z
     licenseType: z.enum(licenseTypes).nullable(),
     publishedAt: z.iso.datetime(),
     createdAt: z.iso.datetime(),
+    typicalCostRub: z.number().meta({
+      description:
+        "What one typical run costs: the request made of the input schema's defaults (one block of 1K characters for text models), rounded up like a charge; sort=price_asc orders by it",
+    }),
+    runs: z.number().int().meta({ description: "Completed runs on this gateway" }),
+    typicalRunSeconds: z
+      .number()
+      .nullable()
+      .meta({ description: "Mean seconds from request to result of those runs; null before the first" }),
   })
-  .meta({ id: "ModelListItem" });
+  .meta({
+    id: "ModelListItem",
+    examples: [
+      {
+        modelId: "fal-ai/flux/dev",
+        displayName: "FLUX.1 [dev]",
+        category: "text-to-image",
+        description: "Open-weight text-to-image model with strong prompt following.",
+        creditCost: 3,
+        priceRub: 2.25,
+        priceUnit: "megapixel",
+        originalPriceRub: null,
+        discountPercent: 0,
+        modelLab: "Black Forest Labs",
+        modelFamily: "FLUX.1",
+        groupLabel: "FLUX",
+        tags: ["realism", "text-rendering", "lora-compatible"],
+        thumbnailUrl: "https://gateway.example.com/examples/fal-ai/flux/dev",
+        licenseType: "non-commercial",
+        publishedAt: "2024-08-01T00:00:00.000Z",
+        createdAt: "2026-11-01T09:30:00.000Z",
+        typicalCostRub: 2.3593,
+        runs: 1284,
+        typicalRunSeconds: 4.2,
+      },
+    ],
+  });
 
 export const modelListResponse = z
   .object({ items: z.array(modelListItem), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
@@ -57,7 +92,11 @@ export const estimateBody = z
   .record(z.string(), z.unknown())
   .optional()
   .transform((v) => v ?? {})
-  .meta({ id: "ModelInput", description: "The model input, as for /run/{modelId}; validated against schema.input" });
+  .meta({
+    id: "ModelInput",
+    description: "The model input, as for /run/{modelId}; validated against schema.input",
+    examples: [{ prompt: "a lighthouse on a cliff at dawn, oil painting", image_size: "landscape_4_3", num_images: 2 }],
+  });
 
 export const estimateResponse = z
   .object({
@@ -70,7 +109,21 @@ export const estimateResponse = z
     quantity: z.number().meta({ description: "Units in this request (images, megapixels, seconds, 1 request, thousands of characters)" }),
     currency: z.literal("RUB"),
   })
-  .meta({ id: "ModelEstimate" });
+  .meta({
+    id: "ModelEstimate",
+    examples: [
+      {
+        modelId: "fal-ai/flux/dev",
+        modelAlias: "fal-ai/flux/dev",
+        estimatedCostRub: 3.5389,
+        estimatedCostCredits: 35389,
+        estimatedPriceRub: 2.25,
+        priceUnit: "megapixel",
+        quantity: 1.572864,
+        currency: "RUB",
+      },
+    ],
+  });
 
 export const modelPathParams = z.object({
   modelId: z.string().meta({
@@ -85,7 +138,7 @@ export const modelOperations = defineOperations([
     path: "/models",
     operationId: "listModels",
     summary: "Search the public model catalog",
-    tags: ["Catalog"],
+    tags: ["Models"],
     surface: "gateway",
     auth: "optional",
     query: listModelsQuery,
@@ -98,7 +151,7 @@ export const modelOperations = defineOperations([
     summary: "A model card with its input/output JSON Schema",
     description:
       "Hidden and unknown models answer 404 unknown_model. A schema never fetched (schemaFetchedAt null) is fetched from the provider on this read.",
-    tags: ["Catalog"],
+    tags: ["Models"],
     surface: "gateway",
     auth: "optional",
     params: modelPathParams,
@@ -113,7 +166,7 @@ export const modelOperations = defineOperations([
     description:
       "Validates the body against schema.input (400 invalid_body with issues pointing at the field), counts the units " +
       "(num_images; image_size or width×height for megapixels; duration for seconds; text length for 1k_chars), applies the discount and rounds up to 0.0001 ₽.",
-    tags: ["Catalog"],
+    tags: ["Models"],
     surface: "gateway",
     auth: "key",
     params: modelPathParams,

@@ -55,7 +55,9 @@ export const historyQuery = z
   });
 
 // ---- responses ---------------------------------------------------------------------------------
-export const gatewayBalanceSchema = z.object({ userId: z.string(), balance: credits("Balance") }).meta({ id: "Balance" });
+export const gatewayBalanceSchema = z
+  .object({ userId: z.string(), balance: credits("Balance") })
+  .meta({ id: "Balance", examples: [{ userId: "usr_8c1f2a", balance: 4_949_982 }] });
 
 export const skillBalanceSchema = z
   .object({
@@ -64,7 +66,7 @@ export const skillBalanceSchema = z
     rate_limit: z.int().meta({ description: "POST /api/v1/generate requests per minute at this tier" }),
     total_spent_rub: z.number().meta({ description: "Rubles ever spent on generations, net of refunds; counted toward tier promotion" }),
   })
-  .meta({ id: "SkillBalance" });
+  .meta({ id: "SkillBalance", examples: [{ balance_rub: 494.9982, tier: 1, rate_limit: 10, total_spent_rub: 5.0018 }] });
 
 export const transactionSchema = z
   .object({
@@ -76,7 +78,20 @@ export const transactionSchema = z
     description: z.string().nullable(),
     createdAt: timestamp,
   })
-  .meta({ id: "CreditTransaction" });
+  .meta({
+    id: "CreditTransaction",
+    examples: [
+      {
+        id: "txn_5b7e21",
+        userId: "usr_8c1f2a",
+        type: "generation_reserve",
+        amount: -23593,
+        balanceAfter: 4_949_982,
+        description: "fal-ai/flux/dev",
+        createdAt: "2026-11-28T10:15:00.000Z",
+      },
+    ],
+  });
 
 export const transactionListSchema = z
   .object({ items: z.array(transactionSchema), total: z.int(), limit: z.int(), offset: z.int() })

@@ -3,6 +3,8 @@ import { createWorkspaceStore } from "@scalar/workspace-store/client";
 import { describe, expect, test } from "vitest";
 import { GET as getOpenApi } from "@/app/(gateway)/openapi.json/route";
 import { call } from "@/test/http";
+import { z } from "zod";
+import { operations } from "@/lib/http/contracts";
 import { buildOpenApiDocument } from "./document";
 
 type Json = Record<string, any>;
@@ -159,4 +161,64 @@ describe("the public document (/openapi.json, /docs)", () => {
     expect(error.additionalProperties).toBe(true);
     expect(error.required).toEqual(["success", "error", "message"]);
   });
+
+  test("sections start with Generation and Models; administration comes last", async () => {
+    const { tags } = await served();
+    const names = tags.map((t: Json) => t.name);
+    expect(names.slice(0, 2)).toEqual(["Generation", "Models"]);
+    expect(names.slice(-3)).toEqual(["Admin", "Admin: users", "Admin: money"]);
+    // Every tag an operation carries is listed, once.
+    const used = new Set(operationsOf(await served()).flatMap(({ op }) => op.tags as string[]));
+    expect(new Set(names)).toEqual(used);
+    expect(names.length).toBe(used.size);
+  });
+
+  test("examples are real: each one is what its own contract accepts, and no integer bound is made up", async () => {
+    const doc = await served();
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain(String(Number.MIN_SAFE_INTEGER));
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    // Bounds of our own survive.
+    expect(doc.components.schemas.SkillBalance.properties.tier).toMatchObject({ minimum: 1, maximum: 4 });
+
+    const withExamples = Object.entries(doc.components.schemas as Json).filter(([, s]) => Array.isArray((s as Json).examples));
+    expect(withExamples.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        "ModelListItem",
+        "ModelEstimate",
+        "GenerationInput",
+        "GenerationGatewayResult",
+        "QueueSubmitted",
+        "ApiKey",
+        "SkillBalance",
+      ]),
+    );
+    // The zod schema each component came from (its registered id) parses its own examples.
+    const byId = new Map<string, z.ZodType>();
+    for (const op of operations)
+      for (const candidate of [op.body, ...Object.values(op.responses).map((r) => r.schema)])
+        if (candidate) collect(candidate as z.ZodType, byId);
+    for (const [name, schema] of withExamples) {
+      const zod = byId.get(name);
+      expect(zod, name).toBeDefined();
+      for (const example of (schema as Json).examples) expect([name, zod!.safeParse(example).success]).toEqual([name, true]);
+    }
+    expect(doc.components.schemas.SkillBalance.examples[0].rate_limit).toBeGreaterThan(0);
+  });
 });
+
+/** Registered schemas reachable from `schema` (an object's fields, arrays' items), by their meta id. */
+function collect(schema: z.ZodType, into: Map<string, z.ZodType>) {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id) {
+    if (into.has(id)) return;
+    into.set(id, schema);
+  }
+  const def = (schema as unknown as { _zod: { def: Json } })._zod.def;
+  if (def.shape) for (const field of Object.values(def.shape as Json)) collect(field as z.ZodType, into);
+  if (def.element) collect(def.element as z.ZodType, into);
+  if (def.innerType) collect(def.innerType as z.ZodType, into);
+  if (def.in) collect(def.in as z.ZodType, into);
+  if (def.out) collect(def.out as z.ZodType, into);
+  for (const option of (def.options as z.ZodType[] | undefined) ?? []) collect(option, into);
+}

@@ -132,6 +132,41 @@ function agentsDescription(serverUrl = "https://gateway.example.com"): string {
 }
 
 /**
+ * The reference's sections in the order a newcomer needs them (Scalar and generated clients follow
+ * the document's `tags`): running a model and choosing one first, administration last. A tag not
+ * named here follows, in the order its first operation is listed.
+ */
+const TAG_ORDER = [
+  ["Generation", "Run a model: synchronously (`/run`) or queued (`/queue`), follow it, cancel it, fetch its result."],
+  ["Models", "The public catalog: search, each model's card with its input schema, and a price estimate."],
+  ["Files", "Uploads to use as inputs, and the stored results."],
+  ["Activity", "Your runs: status, inputs, outputs and costs."],
+  ["Money", "Balance, transactions and usage."],
+  ["Billing", "Top-ups, payments, saved cards and auto top-up."],
+  ["API keys", "Keys for the API, their limits and monthly caps."],
+  ["Me", "The signed-in user: profile, sessions and the webhook signing secret."],
+  ["Skill", "The skill surface for AI agents, under /api/v1."],
+  ["Agents", "MCP, and the catalog as text for language models."],
+  ["fal compatibility", "fal's client protocol over the gateway."],
+  ["Integrations", "Partner adapters."],
+  ["Webhooks", "Notifications the gateway receives from payment and generation providers."],
+  ["System", "Health, this document and the changelog."],
+  ["Admin", "The catalog's administration."],
+  ["Admin: users", "Users, bans, sessions and keys."],
+  ["Admin: money", "Statistics, credit grants and clawbacks, transactions and usage."],
+] as const;
+
+function tagsOf(list: Operation[]) {
+  const used = [...new Set(list.flatMap((op) => op.tags))];
+  const known = new Map<string, string>(TAG_ORDER);
+  const ordered = [
+    ...TAG_ORDER.map(([name]) => name as string).filter((name) => used.includes(name)),
+    ...used.filter((t) => !known.has(t)),
+  ];
+  return ordered.map((name) => (known.has(name) ? { name, description: known.get(name)! } : { name }));
+}
+
+/**
  * Every operation the contracts list, internal ones included (the coverage tests compare it with
  * the handlers on disk). What clients see is `publicOpenApiDocument`.
  */
@@ -152,6 +187,7 @@ export function buildOpenApiDocument(serverUrl?: string, list: Operation[] = ope
         agentsDescription(serverUrl),
     },
     servers: serverUrl ? [{ url: serverUrl }] : undefined,
+    tags: tagsOf(list),
     components: {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "`<prefix>_live_…` or `<prefix>_test_…` (sandbox)" },
@@ -163,14 +199,34 @@ export function buildOpenApiDocument(serverUrl?: string, list: Operation[] = ope
 }
 
 /**
+ * zod writes every `z.int()` with the safe-integer range as its bounds (±9007199254740991): no
+ * limit of ours, and what Scalar and generated clients took for an example value
+ * (`"rate_limit": -9007199254740991`). Dropped; real bounds (`.min(1)`) stay.
+ */
+export function withoutSafeIntegerBounds<T>(doc: T): T {
+  const visit = (v: unknown) => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (typeof v !== "object" || v === null) return;
+    const o = v as Record<string, unknown>;
+    if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+    if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+    Object.values(o).forEach(visit);
+  };
+  visit(doc);
+  return doc;
+}
+
+/**
  * /openapi.json and /docs: the operations API clients call (internal ones left out), with every
- * schema carrying an explicit `type` (see `withExplicitTypes`).
+ * schema carrying an explicit `type` (see `withExplicitTypes`) and no made-up integer bounds.
  */
 export function publicOpenApiDocument(serverUrl?: string) {
-  return withExplicitTypes(
-    buildOpenApiDocument(
-      serverUrl,
-      operations.filter((op) => !op.internal),
+  return withoutSafeIntegerBounds(
+    withExplicitTypes(
+      buildOpenApiDocument(
+        serverUrl,
+        operations.filter((op) => !op.internal),
+      ),
     ),
   );
 }

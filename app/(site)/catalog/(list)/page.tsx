@@ -53,7 +53,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
             <CatalogFilters state={state} facets={facets} />
           </Disclosure>
         </aside>
-        <section aria-label={t("results")} className="min-w-0">
+        <section id="models" tabIndex={-1} aria-label={t("results")} className="min-w-0 scroll-mt-4 focus:outline-none">
           <div className="mb-4 flex items-center justify-between">
             <p className="text-sm text-slate-600" data-testid="result-count">
               {t("count", { count: result.total })}
