@@ -1,4 +1,5 @@
 import { useLocale, useTranslations } from "next-intl";
+import { Email } from "@/components/dashboard/email";
 import Link from "next/link";
 import { Badge, Table, Td } from "@/components/dashboard/ui";
 import { formatFor } from "@/lib/i18n/format";
@@ -28,10 +29,10 @@ export function TransactionsTable({
             <Td label={t("user")}>
               <Link
                 href={`/dashboard/admin/users/${encodeURIComponent(row.userId)}`}
-                className="break-all text-brand-700 hover:underline"
+                className="text-brand-700 hover:underline"
                 data-testid="transaction-user"
               >
-                {row.email ?? `${row.userId.slice(0, 8)}…`}
+                {row.email ? <Email address={row.email} /> : `${row.userId.slice(0, 8)}…`}
               </Link>
             </Td>
           )}
