@@ -157,7 +157,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                       fallback={
                         r.status === "completed"
                           ? t("noPreview")
-                          : t(r.credits === 0 ? "noOutputFree" : "noOutput", { status: statusLabel(r.status) })
+                          : r.credits === 0 && (r.status === "failed" || r.status === "cancelled")
+                            ? t(r.status === "failed" ? "failedFree" : "cancelledFree")
+                            : t("noOutput")
                       }
                     />
                     <p className="mt-2 min-w-0 text-xs text-slate-800" title={r.modelId ?? undefined}>
