@@ -8,7 +8,7 @@ export function Email({ address, className = "" }: { address: string; className?
   const at = address.lastIndexOf("@");
   const parts = at < 0 ? [address] : [address.slice(0, at), ...address.slice(at).split(/(?=\.)/)];
   return (
-    <span className={`[overflow-wrap:break-word] ${className}`}>
+    <span className={`[overflow-wrap:break-word] ${className}`} translate="no">
       {parts.map((part, i) => (
         <Fragment key={i}>
           {i > 0 && <wbr />}

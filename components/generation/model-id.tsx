@@ -7,7 +7,7 @@ import { Fragment } from "react";
 export function ModelId({ id, className = "" }: { id: string; className?: string }) {
   const parts = id.split("/");
   return (
-    <span className={`font-mono ${className}`} data-model-id={id}>
+    <span className={`font-mono ${className}`} data-model-id={id} translate="no">
       {parts.map((part, i) => (
         <Fragment key={i}>
           <span className="whitespace-nowrap">

@@ -103,7 +103,16 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
           {generation?.errorCode || record.errorCode ? (
             <Alert>
               <span className="font-mono text-xs">{generation?.errorCode ?? record.errorCode}</span>
-              {generation?.errorMessage ? ` — ${generation.errorMessage}` : ""}. {t("failedRefunded")}
+              {/* The provider's own words, in its language. */}
+              {generation?.errorMessage ? (
+                <>
+                  {" — "}
+                  <span lang="en">{generation.errorMessage}</span>
+                </>
+              ) : (
+                ""
+              )}
+              . {t("failedRefunded")}
             </Alert>
           ) : null}
           <Card title={t("output")}>
@@ -168,7 +177,11 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
             </Row>
             <Row label={t("status")}>{statusLabel(record.status)}</Row>
             <Row label={t("operation")}>{opLabel(record.operation)}</Row>
-            {generation && <Row label={t("surface")}>{`${generation.surface} · ${generation.mode}`}</Row>}
+            {generation && (
+              <Row label={t("surface")}>
+                {`${t.has(`surface_${generation.surface}` as "surface_gateway") ? t(`surface_${generation.surface}` as "surface_gateway") : generation.surface} · ${t(generation.mode === "queue" ? "mode_queue" : "mode_sync")}`}
+              </Row>
+            )}
             <Row label={t("created")}>{f.dateTime(record.createdAt)}</Row>
             {generation?.completedAt && <Row label={t("finished")}>{f.dateTime(generation.completedAt)}</Row>}
             <Row label={t("source")}>
