@@ -16,7 +16,7 @@ import {
   type ActivityFilters,
   type FilterKey,
 } from "@/components/generation/activity-filters";
-import { Alert, Badge, Field, Input, Select, Table, Td } from "@/components/dashboard/ui";
+import { Alert, Badge, Field, Input, Select, Table, Td, WhenText } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/account/api-fetch";
@@ -174,8 +174,8 @@ export function ActivityList({
                         </div>
                       </div>
                     </Td>
-                    <Td label={t("colTime")} className="whitespace-nowrap">
-                      {f.dateTime(r.createdAt)}
+                    <Td label={t("colTime")}>
+                      <WhenText text={f.dateTime(r.createdAt)} />
                     </Td>
                     <Td label={t("status")}>
                       <Badge tone={statusTone(r.status)}>{ts.has(r.status as "completed") ? ts(r.status as "completed") : r.status}</Badge>
