@@ -195,7 +195,9 @@ function Row({ model }: { model: AdminModelRecord }) {
   return (
     <tr className={`border-t border-slate-100 ${model.visible ? "" : "bg-slate-50 text-slate-600"}`} data-model-id={model.modelId}>
       <td className={`${cell} min-w-0`}>
-        <p className="font-medium text-slate-900">{model.displayName}</p>
+        <p className="font-medium text-slate-900" translate="no">
+          {model.displayName}
+        </p>
         <ModelId id={model.modelId} className="text-xs text-slate-600" />
         <ExampleEditor model={model} />
       </td>

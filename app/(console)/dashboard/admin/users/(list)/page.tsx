@@ -67,7 +67,11 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
                 <Link href={`/dashboard/admin/users/${encodeURIComponent(u.id)}`} className="font-medium text-brand-700 hover:underline">
                   {u.email ? <Email address={u.email} /> : u.id}
                 </Link>
-                {u.name && <div className="text-xs text-slate-600">{u.name}</div>}
+                {u.name && (
+                  <div className="text-xs text-slate-600" translate="no">
+                    {u.name}
+                  </div>
+                )}
               </Td>
               <Td label={t("colRole")}>{u.role === "admin" ? <Badge tone="brand">{t("roleAdmin")}</Badge> : t("roleUser")}</Td>
               <Td label={t("colStatus")}>

@@ -45,7 +45,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
             <Link href="/dashboard/admin/users" className="text-brand-700 underline">
               {t("users")}
             </Link>{" "}
-            / {user.name ?? t("noName")} · {t("joined", { when: f.dateTime(user.createdAt) })}
+            / {user.name ? <span translate="no">{user.name}</span> : t("noName")} · {t("joined", { when: f.dateTime(user.createdAt) })}
           </>
         }
         actions={
