@@ -14,7 +14,7 @@ async function threeRuns(page: Page) {
   const { request_id } = (await queued.json()) as { request_id: string };
   await expect(async () => {
     const status = await page.request.get(`/queue/${MODEL}/requests/${request_id}/status`);
-    expect(((await status.json()) as { status: string }).status).toBe("COMPLETED");
+    expect(((await status.json()) as { status: string }).status.toUpperCase()).toBe("COMPLETED");
   }).toPass({ timeout: 20_000 });
   return { okRequest: ((await ok.json()) as { request_id: string }).request_id, queuedRequest: request_id };
 }

@@ -11,9 +11,9 @@ const literal = (message: string) => message.replace(/\{[^{}]*(\{[^{}]*\}[^{}]*)
 const wordsOf = (text: string) =>
   text
     .split(/\s+/)
+    .map((token) => token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     // Ids, addresses, paths, codes and numbers are not words of a language; neither are acronyms (API, UTC).
     .filter((token) => !/[@/_:0-9=<>{}[\]]/.test(token))
-    .map((token) => token.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ""))
     .filter((word) => /^[A-Za-z][a-z]{2,}$/.test(word))
     .map((word) => word.toLowerCase());
 
