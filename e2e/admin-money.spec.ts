@@ -15,6 +15,12 @@ test("an admin grants money on the user page and sees the grant on the Transacti
   await expect(page.getByText("Amount: 500.00 ₽")).toBeVisible();
   await page.getByLabel("Description").fill(`e2e goodwill ${stamp}`);
   await page.getByRole("button", { name: "Grant", exact: true }).click();
+  // Like a ban, a grant is confirmed in a dialog naming the amount and the user; nothing moves before.
+  const dialog = page.getByRole("dialog", { name: `Grant 500.00 ₽ to ${target.email}?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`They will see: “e2e goodwill ${stamp}”.`);
+  await expect(page.getByTestId("admin-user-balance")).toHaveText("100.00 ₽");
+  await dialog.getByRole("button", { name: "Grant", exact: true }).click();
   await expect(page.getByText("Granted 500.00 ₽; balance now 600.00 ₽.")).toBeVisible();
   await expect(page.getByTestId("admin-user-balance")).toHaveText("600.00 ₽");
 

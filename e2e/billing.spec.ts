@@ -11,6 +11,10 @@ test("a user tops up 500 ₽ through the local provider's confirmation page and 
   await expect(page.getByText("No payments yet.")).toBeVisible();
 
   await page.getByLabel("Amount, ₽").fill("500");
+  // Saving the card is consent: unticked until the user ticks it.
+  const save = page.getByLabel("Save the card for automatic top-ups");
+  await expect(save).not.toBeChecked();
+  await save.check();
   await page.getByRole("button", { name: "Top up" }).click();
 
   // The provider's hosted page (the local simulator inside the app).

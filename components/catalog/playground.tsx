@@ -1,6 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { EstimatePreview } from "@/lib/catalog/estimate";
 import type { RunCost, RetryState } from "@/lib/generation";
@@ -9,6 +10,7 @@ import { CodeTabs } from "./code-tabs";
 import { PlaygroundRun } from "./playground-run";
 import { fieldsOf, initialValues, toInput, type JsonSchema } from "./schema-fields";
 import { SchemaForm } from "./schema-form";
+import { prefillFromSearch } from "./playground-prefill";
 
 type Props = {
   modelId: string;
@@ -37,7 +39,9 @@ function refusedRunIssues(issues: Record<string, string>, required: string): Rec
 
 export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, estimate, signedIn, runCost, runRetry }: Props) {
   const fields = useMemo(() => fieldsOf(schema, lang === "ru" ? overlay : null), [schema, overlay, lang]);
-  const [values, setValues] = useState(() => initialValues(fields));
+  // "Run again" from an activity record opens the page with that run's input in ?input=.
+  const search = useSearchParams();
+  const [values, setValues] = useState(() => ({ ...initialValues(fields), ...prefillFromSearch(search.toString(), fields) }));
   // Issues from a refused run (400 invalid_body), shown beside their fields until the next edit.
   const [runIssues, setRunIssues] = useState<Record<string, string>>({});
   const [result, setResult] = useState<EstimatePreview>(initial);
@@ -45,7 +49,8 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
   const input = useMemo(() => toInput(fields, values), [fields, values]);
   const key = JSON.stringify(input);
   const seq = useRef(0);
-  const first = useRef(true);
+  // The server's estimate is for the default input: a prefilled form asks for its own at once.
+  const first = useRef(!search.has("input"));
 
   useEffect(() => {
     if (first.current) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button, type ButtonVariant } from "@/components/ui/button";
 
 /** A modal confirmation (native <dialog>): focus is trapped and Escape cancels. */
@@ -26,6 +26,8 @@ export function ConfirmDialog({
 }) {
   const t = useTranslations("ui");
   const ref = useRef<HTMLDialogElement>(null);
+  // A page may hold several dialogs (a ban, a credit grant, a key's deletion): each its own title id.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -36,11 +38,11 @@ export function ConfirmDialog({
     <dialog
       ref={ref}
       onClose={onClose}
-      aria-labelledby="confirm-title"
+      aria-labelledby={titleId}
       className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="space-y-3 p-6">
-        <h2 id="confirm-title" className="text-lg font-semibold text-slate-900">
+        <h2 id={titleId} className="text-lg font-semibold text-slate-900">
           {title}
         </h2>
         {children && <div className="text-sm text-slate-600">{children}</div>}

@@ -97,3 +97,17 @@ export function Td({ label, className = "", children }: { label?: string; classN
     </td>
   );
 }
+
+/**
+ * A formatted date and time ("28 нояб. 2026, 21:51 UTC") that may wrap only between the date and
+ * the time, never inside either: a narrow column shows two whole lines, not five broken ones.
+ */
+export function WhenText({ text }: { text: string }) {
+  const cut = text.lastIndexOf(", ");
+  if (cut < 0) return <span className="whitespace-nowrap">{text}</span>;
+  return (
+    <>
+      <span className="whitespace-nowrap">{text.slice(0, cut + 1)}</span> <span className="whitespace-nowrap">{text.slice(cut + 2)}</span>
+    </>
+  );
+}

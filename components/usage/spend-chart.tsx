@@ -6,7 +6,7 @@ type Point = { bucket: string; credits: number; count: number };
 
 const W = 720;
 const H = 200;
-const PAD = { top: 12, right: 8, bottom: 24, left: 8 };
+const PAD = { top: 12, right: 8, bottom: 4, left: 8 };
 
 /**
  * Spend over time as an SVG bar chart, rendered on the server: one bar per bucket, heights in
@@ -29,7 +29,7 @@ export function SpendChart({ series, granularity }: { series: Point[]; granulari
         <span>{t("peak", { amount: f.money(max, "charge") })}</span>
         <span>{granularity === "hour" ? t("perHour") : granularity === "day" ? t("perDay") : t("perWeek")}</span>
       </div>
-      <svg viewBox={`0 0 ${W} ${H}`} className="h-52 w-full" role="img" aria-label={t("label")}>
+      <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="h-48 w-full" role="img" aria-label={t("label")}>
         <line x1={PAD.left} x2={W - PAD.right} y1={H - PAD.bottom} y2={H - PAD.bottom} className="stroke-slate-300" />
         {series.map((p, i) => {
           const h = max === 0 ? 0 : (p.credits / max) * innerH;
@@ -45,15 +45,24 @@ export function SpendChart({ series, granularity }: { series: Point[]; granulari
                   })}
                 </title>
               </rect>
-              {i % every === 0 && (
-                <text x={PAD.left + i * slot + slot / 2} y={H - 6} textAnchor="middle" className="fill-slate-600 text-[14px]">
-                  {label(p.bucket)}
-                </text>
-              )}
             </g>
           );
         })}
       </svg>
+      {/* Axis labels in HTML, not in the scaled SVG: 12 px at every width (the SVG's shrank to 7 px on a phone). */}
+      <div className="relative mt-1 h-4 text-xs text-slate-600" aria-hidden data-testid="chart-axis">
+        {series.map((p, i) =>
+          i % every === 0 ? (
+            <span
+              key={p.bucket}
+              className={`absolute -translate-x-1/2 whitespace-nowrap ${(i / every) % 2 === 1 ? "max-sm:hidden" : ""}`}
+              style={{ left: `${((PAD.left + i * slot + slot / 2) / W) * 100}%` }}
+            >
+              {label(p.bucket)}
+            </span>
+          ) : null,
+        )}
+      </div>
       {max === 0 && <figcaption className="mt-2 text-center text-sm text-slate-600">{t("empty")}</figcaption>}
     </figure>
   );

@@ -1,5 +1,6 @@
 import { useTranslations } from "next-intl";
 import Link from "next/link";
+import { windowLabel } from "./window-label";
 
 /** The window switcher: links, so the choice lives in the URL and survives a reload. */
 export function WindowTabs<W extends string>({ windows, current, href }: { windows: readonly W[]; current: W; href: (w: W) => string }) {
@@ -11,9 +12,10 @@ export function WindowTabs<W extends string>({ windows, current, href }: { windo
           key={w}
           href={href(w)}
           aria-current={w === current ? "page" : undefined}
+          title={windowLabel(t, w, true)}
           className={`rounded px-3 py-1 ${w === current ? "bg-brand-600 text-white" : "text-slate-600 hover:text-slate-900"}`}
         >
-          {w}
+          {windowLabel(t, w)}
         </Link>
       ))}
     </nav>

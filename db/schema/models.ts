@@ -29,6 +29,9 @@ export const modelTypicalCost = sql`(price_rub * (100 - discount_percent) * typi
 export type ModelSchema = { input: JsonSchema; output: JsonSchema };
 
 /** The catalog. `modelId` is the public id (may contain slashes) and never changes. */
+/** The Russian overlay of a model: titles and descriptions of its input (same structure) and its own description. */
+export type RussianOverlay = { input: JsonSchema; description?: string };
+
 export const models = pgTable(
   "models",
   {
@@ -59,7 +62,7 @@ export const models = pgTable(
     licenseType: text("license_type", { enum: licenseTypes }),
     publishedAt: tstz("published_at").notNull().defaultNow(),
     schema: jsonb("schema").$type<ModelSchema>(),
-    schemaRu: jsonb("schema_ru").$type<{ input: JsonSchema }>(),
+    schemaRu: jsonb("schema_ru").$type<RussianOverlay>(),
     /** Last schema refresh from the provider; null means "fetch on first read". */
     schemaFetchedAt: tstz("schema_fetched_at"),
     visible: boolean("visible").notNull().default(true),

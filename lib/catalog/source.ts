@@ -1,10 +1,10 @@
-import type { JsonSchema, ModelSchema } from "@/db/schema/models";
+import type { ModelSchema, RussianOverlay } from "@/db/schema/models";
 import type { CatalogEntry } from "@/lib/catalog/seed/entries";
 import { localCatalogSource } from "./local-source";
 
 export type { CatalogEntry };
 
-export type FetchedSchema = { schema: ModelSchema; schemaRu: { input: JsonSchema } | null };
+export type FetchedSchema = { schema: ModelSchema; schemaRu: RussianOverlay | null };
 
 /**
  * Where the catalog comes from: the provider's model list with prices, and one model's

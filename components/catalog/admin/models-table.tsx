@@ -2,11 +2,13 @@
 
 import { useTranslations } from "next-intl";
 import { useFormat } from "@/lib/i18n/use-format";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { PriceUnit } from "@/db/schema/models";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
 import { exampleImageUrl } from "@/lib/catalog/example-url";
 import { localCategory } from "../category-label";
+import { ModelId } from "@/components/generation/model-id";
+import { WhenText } from "@/components/dashboard/ui";
 import {
   type AdminModelsPage,
   isAdminApiError,
@@ -21,9 +23,11 @@ import {
 const priceUnits = ["image", "megapixel", "second", "request", "1k_chars"] as const satisfies readonly PriceUnit[];
 const cell = "px-3 py-2 align-top";
 const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm";
+const label = "block space-y-1 text-xs font-medium text-slate-700";
 
 function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () => void }) {
   const t = useTranslations("adminModels");
+  const f = useFormat();
   const update = useUpdateModel();
   // The admin edits the list price; the discount is taken from it (priceRub is what is charged).
   const listPrice = model.originalPriceRub ?? model.priceRub;
@@ -31,9 +35,13 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
   const [unit, setUnit] = useState(model.priceUnit ?? "");
   const [discount, setDiscount] = useState(String(model.discountPercent));
   const issues = isAdminApiError(update.error) ? update.error.issues : [];
+  // Opening the editor puts the cursor in the price, where the edit starts.
+  const priceRef = useRef<HTMLInputElement>(null);
+  useEffect(() => priceRef.current?.focus(), []);
   return (
     <form
       className="space-y-2"
+      data-testid="price-editor"
       onSubmit={(e) => {
         e.preventDefault();
         update.mutate(
@@ -47,30 +55,33 @@ function PriceEditor({ model, onDone }: { model: AdminModelRecord; onDone: () =>
         );
       }}
     >
-      <div className="flex gap-2">
-        <input
-          aria-label={t("price")}
-          className={field}
-          value={price}
-          onChange={(e) => setPrice(e.target.value)}
-          placeholder="0.00035"
-          inputMode="decimal"
-        />
-        <select aria-label={t("unit")} className={field} value={unit} onChange={(e) => setUnit(e.target.value)}>
-          <option value="">{t("perRequestCost")}</option>
-          {priceUnits.map((u) => (
-            <option key={u} value={u}>
-              {u}
-            </option>
-          ))}
-        </select>
-        <input
-          aria-label={t("discount")}
-          className={`${field} w-20`}
-          value={discount}
-          onChange={(e) => setDiscount(e.target.value)}
-          inputMode="decimal"
-        />
+      <div className="grid grid-cols-[minmax(0,1fr)_5rem] gap-2">
+        <label className={label}>
+          <span>{t("price")}</span>
+          <input
+            ref={priceRef}
+            className={field}
+            value={price}
+            onChange={(e) => setPrice(e.target.value)}
+            placeholder="0.00035"
+            inputMode="decimal"
+          />
+        </label>
+        <label className={label}>
+          <span>{t("discount")}</span>
+          <input className={field} value={discount} onChange={(e) => setDiscount(e.target.value)} inputMode="decimal" />
+        </label>
+        <label className={`${label} col-span-2`}>
+          <span>{t("unit")}</span>
+          <select className={field} value={unit} onChange={(e) => setUnit(e.target.value)}>
+            <option value="">{t("perRequestCost")}</option>
+            {priceUnits.map((u) => (
+              <option key={u} value={u}>
+                {f.unit(u)}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       {update.error && (
         <p className="text-xs text-red-600">
@@ -106,21 +117,21 @@ function ExampleEditor({ model }: { model: AdminModelRecord }) {
   const save = (value: string | null) =>
     update.mutate({ modelId: model.modelId, thumbnailUrl: value }, { onSuccess: () => setEditing(false) });
   return (
-    <div className="mt-2">
+    <div className="mt-1">
       {/* The app renders examples of visible models only (a hidden one is as unknown as a missing one). */}
       {model.visible || (model.thumbnailUrl && exampleImageUrl(model) === model.thumbnailUrl) ? (
         // eslint-disable-next-line @next/next/no-img-element -- the same image the catalog shows
         <img
           src={exampleImageUrl(model)}
           alt={t("exampleOf", { model: model.displayName })}
-          width={96}
-          height={60}
-          className="h-[60px] w-24 rounded bg-slate-200 object-cover"
+          width={64}
+          height={40}
+          className="h-10 w-16 rounded bg-slate-200 object-cover"
           loading="lazy"
           data-testid="admin-example"
         />
       ) : (
-        <div className="h-[60px] w-24 rounded bg-slate-200" />
+        <div className="h-10 w-16 rounded bg-slate-200" />
       )}
       {editing ? (
         <form
@@ -183,16 +194,18 @@ function Row({ model }: { model: AdminModelRecord }) {
   const remove = useDeleteModel();
   return (
     <tr className={`border-t border-slate-100 ${model.visible ? "" : "bg-slate-50 text-slate-600"}`} data-model-id={model.modelId}>
-      <td className={cell}>
-        <p className="font-medium text-slate-900">{model.displayName}</p>
-        <p className="font-mono text-xs text-slate-600">{model.modelId}</p>
+      <td className={`${cell} min-w-0`}>
+        <p className="font-medium text-slate-900" translate="no">
+          {model.displayName}
+        </p>
+        <ModelId id={model.modelId} className="text-xs text-slate-600" />
         <ExampleEditor model={model} />
       </td>
       <td className={cell}>
         <p>{localCategory(tc, model.category)}</p>
         <p className="text-xs text-slate-600">{model.modelLab ?? t("community")}</p>
       </td>
-      <td className={`${cell} min-w-72`}>
+      <td className={`${cell} ${editing ? "w-64" : ""}`}>
         {editing ? (
           <PriceEditor model={model} onDone={() => setEditing(false)} />
         ) : (
@@ -224,24 +237,28 @@ function Row({ model }: { model: AdminModelRecord }) {
         </button>
         {update.error && <p className="mt-1 text-xs text-red-600">{update.error.message}</p>}
       </td>
-      <td className={`${cell} text-xs text-slate-600`}>{f.dateTime(model.schemaFetchedAt, t("never"))}</td>
-      <td className={`${cell} whitespace-nowrap`}>
-        <button
-          type="button"
-          disabled={sync.isPending}
-          onClick={() => sync.mutate(model.modelId)}
-          className="mr-2 rounded border border-slate-300 px-2 py-1 text-xs disabled:opacity-50"
-        >
-          {sync.isPending ? t("syncing") : t("syncSchema")}
-        </button>
-        <button
-          type="button"
-          disabled={remove.isPending}
-          onClick={() => window.confirm(t("deleteConfirm", { id: model.modelId })) && remove.mutate(model.modelId)}
-          className="rounded border border-red-200 px-2 py-1 text-xs text-red-700 disabled:opacity-50"
-        >
-          {t("delete")}
-        </button>
+      <td className={`${cell} text-xs text-slate-600`}>
+        <WhenText text={f.dateTime(model.schemaFetchedAt, t("never"))} />
+      </td>
+      <td className={cell}>
+        <div className="flex flex-col items-start gap-1">
+          <button
+            type="button"
+            disabled={sync.isPending}
+            onClick={() => sync.mutate(model.modelId)}
+            className="whitespace-nowrap rounded border border-slate-300 px-2 py-1 text-xs disabled:opacity-50"
+          >
+            {sync.isPending ? t("syncing") : t("syncSchema")}
+          </button>
+          <button
+            type="button"
+            disabled={remove.isPending}
+            onClick={() => window.confirm(t("deleteConfirm", { id: model.modelId })) && remove.mutate(model.modelId)}
+            className="rounded border border-red-200 px-2 py-1 text-xs text-red-700 disabled:opacity-50"
+          >
+            {t("delete")}
+          </button>
+        </div>
         {(sync.error || remove.error) && <p className="mt-1 text-xs text-red-600">{(sync.error ?? remove.error)!.message}</p>}
       </td>
     </tr>

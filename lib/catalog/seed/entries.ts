@@ -1,8 +1,9 @@
-import type { JsonSchema, ModelSchema, PriceUnit } from "@/db/schema/models";
+import type { ModelSchema, PriceUnit, RussianOverlay } from "@/db/schema/models";
 import { CREDITS_PER_RUB } from "@/lib/pricing/credits";
 import { ceilDiv, parseDecimal } from "@/lib/pricing/decimal";
 import { quote } from "@/lib/pricing/pricing";
 import { seedModels } from "./data";
+import { descriptionsRu } from "./descriptions-ru";
 import { russianOverlay } from "./ru";
 import { thumbnailPath, type SeedModel } from "./types";
 
@@ -26,7 +27,7 @@ export type CatalogEntry = {
   licenseType: "commercial" | "non-commercial" | "open-source" | null;
   publishedAt: Date;
   schema: ModelSchema;
-  schemaRu: { input: JsonSchema } | null;
+  schemaRu: RussianOverlay | null;
   visible: boolean;
   popularity: number;
 };
@@ -66,7 +67,7 @@ export function toCatalogEntry(m: SeedModel): CatalogEntry {
     licenseType: m.licenseType,
     publishedAt: new Date(`${m.publishedAt}T00:00:00Z`),
     schema: m.schema,
-    schemaRu: russianOverlay(m.schema.input),
+    schemaRu: russianOverlay(m.schema.input, descriptionsRu[m.modelId]),
     visible: m.visible ?? true,
     popularity: m.popularity,
   };

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "@/db/schema/models";
+import type { JsonSchema, RussianOverlay } from "@/db/schema/models";
 
 /**
  * The Russian overlay (`schemaRu`): the same structure as `schema.input`, carrying only `title`
@@ -64,6 +64,7 @@ function overlayProperties(props: Record<string, JsonSchema>): Record<string, Js
   return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, overlay(k, v)]));
 }
 
-export function russianOverlay(input: JsonSchema): { input: JsonSchema } {
-  return { input: { properties: overlayProperties((input.properties ?? {}) as Record<string, JsonSchema>) } };
+export function russianOverlay(input: JsonSchema, description?: string): RussianOverlay {
+  const overlay = { input: { properties: overlayProperties((input.properties ?? {}) as Record<string, JsonSchema>) } };
+  return description ? { ...overlay, description } : overlay;
 }

@@ -129,8 +129,17 @@ export const cancelResponse = z
   .object({ ok: z.boolean(), status })
   .meta({ id: "CancelResult", examples: [{ ok: true, status: "cancelled" }] });
 
+/** A listed record, with its first stored output for a thumbnail (the service's own extension). */
+const activityListItem = activityRecordSchema
+  .extend({
+    preview: z
+      .object({ url: z.string(), contentType: z.string().nullable() })
+      .nullable()
+      .meta({ description: "The service's own extension: the record's first stored output (an image first), or null" }),
+  })
+  .meta({ id: "ActivityListItem" });
 export const activityList = z
-  .object({ items: z.array(activityRecordSchema), total: z.int(), limit: z.int(), offset: z.int() })
+  .object({ items: z.array(activityListItem), total: z.int(), limit: z.int(), offset: z.int() })
   .meta({ id: "ActivityList" });
 
 /** What a generation may answer with (the skill surface's /generate too). */

@@ -80,7 +80,10 @@ export const modelCard = modelListItem
       .nullable()
       .meta({ description: "JSON Schema of the /run body (input) and of the result (output)" }),
     schemaRu: z
-      .object({ input: jsonSchemaObject })
+      .object({
+        input: jsonSchemaObject,
+        description: z.string().optional().meta({ description: "The model's description in Russian" }),
+      })
       .nullable()
       .meta({ description: "Russian titles and descriptions, same structure as schema.input" }),
     schemaFetchedAt: z.iso.datetime().nullable(),

@@ -2,6 +2,8 @@ import { getTranslations } from "next-intl/server";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/dashboard/ui";
+import { ModelId } from "@/components/generation/model-id";
+import { RunThumbnail } from "@/components/generation/run-thumbnail";
 import { Money } from "@/components/money/money";
 import { statusTone } from "@/components/generation/activity-filters";
 import { ButtonLink } from "@/components/ui/button";
@@ -64,7 +66,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     listKeys(ctx),
   ]);
   const [t, ts, f] = await Promise.all([getTranslations("overview"), getTranslations("status"), getFormat()]);
-  const tu = await getTranslations("ui");
+  const [tu, ta] = await Promise.all([getTranslations("ui"), getTranslations("activity")]);
+  const statusLabel = (s: string) => (ts.has(s as "completed") ? ts(s as "completed") : s);
   const link = (href: string) =>
     function StepLink(chunks: ReactNode) {
       return (
@@ -147,25 +150,23 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                     href={`/dashboard/activity/${encodeURIComponent(r.id)}`}
                     className="group block min-w-0 rounded-lg border border-slate-200 bg-white p-2 hover:border-brand-500"
                   >
-                    <div className="flex aspect-square items-center justify-center overflow-hidden rounded-md bg-slate-100">
-                      {r.thumbnailUrl ? (
-                        // Stored outputs are served by our own storage; next/image would only re-encode them.
-                        // eslint-disable-next-line @next/next/no-img-element
-                        <img
-                          src={r.thumbnailUrl}
-                          alt={t("outputOf", { model: r.modelId ?? r.operation })}
-                          className="h-full w-full object-cover"
-                          loading="lazy"
-                        />
-                      ) : (
-                        <span className="text-xs text-slate-600">{r.operation}</span>
-                      )}
-                    </div>
-                    <p className="mt-2 truncate font-mono text-xs text-slate-800" title={r.modelId ?? undefined}>
-                      {r.modelId ?? r.operation}
+                    <RunThumbnail
+                      size="fill"
+                      preview={r.thumbnailUrl ? { url: r.thumbnailUrl, contentType: "image/*" } : null}
+                      alt={t("outputOf", { model: r.modelId ?? ta(`op_${r.operation}` as "op_run") })}
+                      fallback={
+                        r.status === "completed"
+                          ? t("noPreview")
+                          : r.credits === 0 && (r.status === "failed" || r.status === "cancelled")
+                            ? t(r.status === "failed" ? "failedFree" : "cancelledFree")
+                            : t("noOutput")
+                      }
+                    />
+                    <p className="mt-2 min-w-0 text-xs text-slate-800" title={r.modelId ?? undefined}>
+                      {r.modelId ? <ModelId id={r.modelId} /> : ta(`op_${r.operation}` as "op_run")}
                     </p>
                     <div className="mt-1 flex flex-wrap items-center justify-between gap-1 text-xs text-slate-600">
-                      <Badge tone={statusTone(r.status)}>{ts.has(r.status as "completed") ? ts(r.status as "completed") : r.status}</Badge>
+                      <Badge tone={statusTone(r.status)}>{statusLabel(r.status)}</Badge>
                       <span className="tabular-nums">{f.money(r.credits, "charge")}</span>
                     </div>
                     <p className="mt-1 text-xs text-slate-600">{f.dateTime(r.createdAt)}</p>

@@ -16,11 +16,13 @@ import {
   type ActivityFilters,
   type FilterKey,
 } from "@/components/generation/activity-filters";
-import { Alert, Badge, Field, Input, Select, Table, Td } from "@/components/dashboard/ui";
+import { Alert, Badge, Field, Input, Select, Table, Td, WhenText } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/account/api-fetch";
 import { useFormat } from "@/lib/i18n/use-format";
+import { ModelId } from "@/components/generation/model-id";
+import { previewKind, RunThumbnail, type RunPreview } from "@/components/generation/run-thumbnail";
 
 export type ActivityRecord = {
   id: string;
@@ -33,6 +35,7 @@ export type ActivityRecord = {
   apiKeyId: string | null;
   durationMs: number | null;
   createdAt: string;
+  preview: RunPreview | null;
 };
 
 type Page = { items: ActivityRecord[]; total: number; limit: number; offset: number };
@@ -65,6 +68,7 @@ export function ActivityList({
     staleTime: 5_000,
   });
   const keyName = new Map(keys.map((k) => [k.id, k.name]));
+  const opLabel = (op: string) => ((OPERATIONS as readonly string[]).includes(op) ? t(`op_${op}` as "op_run") : op);
 
   const apply = (next: ActivityFilters) => {
     setFilters(next);
@@ -76,7 +80,7 @@ export function ActivityList({
     <div className="space-y-6">
       <Card>
         <form
-          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5"
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]"
           onSubmit={(e) => {
             e.preventDefault();
             set("modelId", modelDraft);
@@ -150,34 +154,53 @@ export function ActivityList({
               {t("empty")}
             </p>
           ) : (
-            <Table stack head={[t("colTime"), t("model"), t("operation"), t("status"), t("colCost"), t("colDuration"), t("colKey"), ""]}>
-              {data.items.map((r) => (
-                <tr key={r.id} data-testid="activity-row" data-request-id={r.requestId ?? ""}>
-                  <Td label={t("colTime")} className="whitespace-nowrap">
-                    {f.dateTime(r.createdAt)}
-                  </Td>
-                  <Td label={t("model")} className="font-mono text-xs">
-                    {r.modelId ?? "—"}
-                  </Td>
-                  <Td label={t("operation")}>{r.operation}</Td>
-                  <Td label={t("status")}>
-                    <Badge tone={statusTone(r.status)}>{ts.has(r.status as "completed") ? ts(r.status as "completed") : r.status}</Badge>
-                    {r.errorCode && <span className="ml-2 font-mono text-xs text-red-700">{r.errorCode}</span>}
-                  </Td>
-                  <Td label={t("colCost")} className="whitespace-nowrap">
-                    {f.money(r.credits, "charge")}
-                  </Td>
-                  <Td label={t("colDuration")} className="whitespace-nowrap">
-                    {f.duration(r.durationMs)}
-                  </Td>
-                  <Td label={t("colKey")}>{r.apiKeyId ? (keyName.get(r.apiKeyId) ?? t("deletedKey")) : t("dashboard")}</Td>
-                  <Td className="text-right">
-                    <Link href={`/dashboard/activity/${encodeURIComponent(r.id)}`} className="text-brand-700 hover:underline">
-                      {t("details")}
-                    </Link>
-                  </Td>
-                </tr>
-              ))}
+            <Table stack head={[t("colRun"), t("colTime"), t("status"), t("colCost"), t("colDuration"), t("colSource"), ""]}>
+              {data.items.map((r) => {
+                const kind = previewKind(r.preview);
+                return (
+                  <tr key={r.id} data-testid="activity-row" data-request-id={r.requestId ?? ""}>
+                    <Td label={t("colRun")}>
+                      <div className="flex min-w-0 items-center gap-3">
+                        <RunThumbnail
+                          preview={r.preview}
+                          alt={t("outputOf", { model: r.modelId ?? t(`op_${r.operation}` as "op_run") })}
+                          fallback={kind ? t(`kind_${kind}`) : r.status === "completed" ? t("noPreview") : "—"}
+                        />
+                        <div className="min-w-0">
+                          {r.modelId ? <ModelId id={r.modelId} className="text-xs text-slate-900" /> : "—"}
+                          <div className="text-xs text-slate-600" data-testid="activity-operation">
+                            {opLabel(r.operation)}
+                          </div>
+                        </div>
+                      </div>
+                    </Td>
+                    <Td label={t("colTime")}>
+                      <WhenText text={f.dateTime(r.createdAt)} />
+                    </Td>
+                    <Td label={t("status")}>
+                      <Badge tone={statusTone(r.status)}>{ts.has(r.status as "completed") ? ts(r.status as "completed") : r.status}</Badge>
+                      {r.errorCode && <span className="block font-mono text-xs text-red-700">{r.errorCode}</span>}
+                    </Td>
+                    <Td label={t("colCost")} className="whitespace-nowrap">
+                      {f.money(r.credits, "charge")}
+                    </Td>
+                    <Td label={t("colDuration")} className="whitespace-nowrap">
+                      {f.duration(r.durationMs)}
+                    </Td>
+                    <Td label={t("colSource")} className="max-w-40 [overflow-wrap:anywhere]">
+                      {r.apiKeyId ? t("viaKey", { name: keyName.get(r.apiKeyId) ?? t("deletedKey") }) : t("viaDashboard")}
+                    </Td>
+                    <Td className="text-right">
+                      <Link
+                        href={`/dashboard/activity/${encodeURIComponent(r.id)}`}
+                        className="whitespace-nowrap text-brand-700 hover:underline"
+                      >
+                        {t("details")}
+                      </Link>
+                    </Td>
+                  </tr>
+                );
+              })}
             </Table>
           )}
           {data && data.total > ACTIVITY_PAGE_SIZE && (

@@ -37,7 +37,7 @@ export function TopupForm({ minTopupRub, returnUrl }: { minTopupRub: number; ret
           <Input name="amountRub" type="number" min={minTopupRub} step={1} required defaultValue={500} />
         </Field>
         <label className="flex items-center gap-2 text-sm text-slate-700">
-          <input type="checkbox" name="save" defaultChecked className="h-4 w-4 rounded border-slate-300" />
+          <input type="checkbox" name="save" className="h-4 w-4 rounded border-slate-300" />
           {t("saveCard")}
         </label>
         <Button type="submit" disabled={start.isPending}>

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
-import { Badge, Input, Td } from "@/components/dashboard/ui";
+import { Badge, Input, Td, WhenText } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { useFormat } from "@/lib/i18n/use-format";
 import type { ApiKeyView } from "@/lib/account/keys/key-view";
@@ -66,12 +66,18 @@ export function KeyRow({ apiKey, onDelete }: { apiKey: ApiKeyView; onDelete: (ke
         </div>
       </Td>
       <Td label={t("colCreated")}>
-        <div>{f.dateTime(apiKey.createdAt)}</div>
-        <div className="text-xs text-slate-600">{t("expiresAt", { when: f.dateTime(apiKey.expiresAt, tu("never")) })}</div>
+        <div title={f.dateTime(apiKey.createdAt)} className="whitespace-nowrap">
+          {f.date(apiKey.createdAt)}
+        </div>
+        <div className="text-xs text-slate-600">
+          <WhenText text={t("expiresAt", { when: f.dateTime(apiKey.expiresAt, tu("never")) })} />
+        </div>
       </Td>
       <Td label={t("colUsage")}>
         <div>{t("requests", { count: apiKey.requests })}</div>
-        <div className="text-xs text-slate-600">{t("lastAt", { when: f.dateTime(apiKey.lastRequest, tu("never")) })}</div>
+        <div className="text-xs text-slate-600">
+          <WhenText text={t("lastAt", { when: f.dateTime(apiKey.lastRequest, tu("never")) })} />
+        </div>
       </Td>
       <Td label={t("colCap")}>
         {editing?.field === "cap" ? (
@@ -95,9 +101,10 @@ export function KeyRow({ apiKey, onDelete }: { apiKey: ApiKeyView; onDelete: (ke
         )}
         <div className="text-xs text-slate-600">{t("spent", { amount: f.rubles(apiKey.lifetimeCostRub, "balance") })}</div>
       </Td>
-      <Td className="whitespace-nowrap text-right">
+      <Td className="text-right">
         {update.error && <div className="mb-1 text-xs text-red-700">{update.error.message}</div>}
-        <div className="flex justify-end gap-1 max-md:flex-wrap max-md:justify-start">
+        {/* Two by two beside the row (four Russian labels in a line overflowed the card at 1366 px). */}
+        <div className="flex justify-end gap-1 max-md:flex-wrap max-md:justify-start md:grid md:grid-cols-2 md:justify-items-start md:[&>button]:px-2">
           <Button variant="ghost" onClick={() => setEditing({ id: apiKey.id, field: "name", value: apiKey.name })}>
             {t("rename")}
           </Button>

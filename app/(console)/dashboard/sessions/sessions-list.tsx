@@ -3,7 +3,8 @@
 import { useTranslations } from "next-intl";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { Badge, Table, Td } from "@/components/dashboard/ui";
+import { Badge, Table, Td, WhenText } from "@/components/dashboard/ui";
+import { DeviceLabel } from "@/components/account/device-label";
 import { useFormat } from "@/lib/i18n/use-format";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -37,16 +38,20 @@ export function SessionsList({ initialSessions }: { initialSessions: SessionView
         {sessions.map((s) => (
           <tr key={s.id} data-testid="session-row">
             <Td label={t("device")}>
-              <div className="max-w-xs truncate" title={s.userAgent ?? undefined}>
-                {s.userAgent ?? t("unknown")}
+              <div className="max-w-xs">
+                <DeviceLabel userAgent={s.userAgent} unknown={t("unknown")} on={(browser, os) => t("deviceOn", { browser, os })} />
               </div>
               {s.current && <Badge tone="brand">{t("thisBrowser")}</Badge>}
             </Td>
             <Td label={t("address")} className="font-mono text-xs">
               {s.ipAddress ?? "—"}
             </Td>
-            <Td label={t("signedIn")}>{f.dateTime(s.createdAt)}</Td>
-            <Td label={t("expires")}>{f.dateTime(s.expiresAt)}</Td>
+            <Td label={t("signedIn")}>
+              <WhenText text={f.dateTime(s.createdAt)} />
+            </Td>
+            <Td label={t("expires")}>
+              <WhenText text={f.dateTime(s.expiresAt)} />
+            </Td>
             <Td className="text-right">
               <Button variant="ghost" className="text-red-700" disabled={revoke.isPending} onClick={() => revoke.mutate(s)}>
                 {t("revoke")}

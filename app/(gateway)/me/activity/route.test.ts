@@ -27,6 +27,9 @@ describe("GET /me/activity", () => {
       apiKeyId: apiKey.id,
       errorCode: null,
     });
+    // Each record carries its first stored output for the list's thumbnail; a failed run has none.
+    expect(body.items[1]!.preview).toEqual({ url: ok.body.images[0].url, contentType: ok.body.images[0].content_type });
+    expect(body.items[0]!.preview).toBeNull();
 
     const byStatus = await call(GET, "/me/activity?status=failed", { key });
     expect(byStatus.body.items.map((i: { errorCode: string }) => i.errorCode)).toEqual(["generation_failed"]);

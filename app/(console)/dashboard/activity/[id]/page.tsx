@@ -8,6 +8,10 @@ import { JsonBlock, MediaGrid, ResultView, sizeLabel } from "@/components/genera
 import { assetMedia, type MediaItem } from "@/components/generation/result-media";
 import { Alert, Badge, cellClass, Table } from "@/components/dashboard/ui";
 import { Card, PageHeader } from "@/components/ui/card";
+import { ButtonLink } from "@/components/ui/button";
+import { ModelId } from "@/components/generation/model-id";
+import { runAgainHref } from "@/components/generation/run-again";
+import { listKeys } from "@/lib/account/keys/list-keys";
 import { requireViewer } from "@/lib/auth/viewer";
 import { getActivityDetail, getRetryStates, type RetryState } from "@/lib/generation";
 import { isDomainError } from "@/lib/core/errors";
@@ -17,13 +21,17 @@ export async function generateMetadata() {
   return { title: (await getTranslations("record"))("title") };
 }
 
-async function load(id: string): Promise<Awaited<ReturnType<typeof getActivityDetail>> & { retry: RetryState | null }> {
+async function load(
+  id: string,
+): Promise<Awaited<ReturnType<typeof getActivityDetail>> & { retry: RetryState | null; keyName: string | null }> {
   const ctx = { ...(await requireViewer()), requestId: randomUUID() };
   try {
     const detail = await getActivityDetail(ctx, id);
     const generationId = detail.generation?.id;
-    const retry = generationId ? ((await getRetryStates(ctx, [generationId])).get(generationId) ?? null) : null;
-    return { ...detail, retry };
+    const [retries, keys] = await Promise.all([generationId ? getRetryStates(ctx, [generationId]) : null, listKeys(ctx)]);
+    const retry = (generationId && retries?.get(generationId)) || null;
+    const keyName = keys.find((k) => k.id === detail.record.apiKeyId)?.name ?? null;
+    return { ...detail, retry, keyName };
   } catch (err) {
     // Someone else's record is exactly as missing as none.
     if (isDomainError(err) && err.code === "not_found") notFound();
@@ -45,10 +53,12 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
 /** One activity record: what was asked (input), what came back (output and stored files), its cost and duration. */
 export default async function ActivityDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { record, generation, assets, retry } = await load(decodeURIComponent(id));
+  const { record, generation, assets, retry, keyName } = await load(decodeURIComponent(id));
   const files = assets.map(assetMedia).filter((m): m is MediaItem => m !== null);
   const [t, ts, tm, f] = await Promise.all([getTranslations("record"), getTranslations("status"), getTranslations("media"), getFormat()]);
   const statusLabel = (s: string) => (ts.has(s as "completed") ? ts(s as "completed") : s);
+  const opLabel = (op: string) => (t.has(`op_${op}` as "op_run") ? t(`op_${op}` as "op_run") : op);
+  const again = runAgainHref(record.modelId, record.operation, generation?.input);
   return (
     <>
       <p className="mb-2 text-sm">
@@ -57,10 +67,15 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
         </Link>
       </p>
       <PageHeader
-        title={<span className="font-mono text-xl">{record.modelId ?? record.operation}</span>}
-        description={`${record.operation} · ${f.dateTime(record.createdAt)}`}
+        title={record.modelId ? <ModelId id={record.modelId} className="text-xl" /> : opLabel(record.operation)}
+        description={`${opLabel(record.operation)} · ${f.dateTime(record.createdAt)}`}
         actions={
-          <span className="flex flex-wrap gap-2">
+          <span className="flex flex-wrap items-center gap-2">
+            {again && (
+              <ButtonLink href={again} variant="secondary" data-testid="run-again">
+                {t("runAgain")}
+              </ButtonLink>
+            )}
             <span data-testid="activity-status">
               <Badge tone={statusTone(record.status)}>{statusLabel(record.status)}</Badge>
             </span>
@@ -88,7 +103,16 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
           {generation?.errorCode || record.errorCode ? (
             <Alert>
               <span className="font-mono text-xs">{generation?.errorCode ?? record.errorCode}</span>
-              {generation?.errorMessage ? ` — ${generation.errorMessage}` : ""}. {t("failedRefunded")}
+              {/* The provider's own words, in its language. */}
+              {generation?.errorMessage ? (
+                <>
+                  {" — "}
+                  <span lang="en">{generation.errorMessage}</span>
+                </>
+              ) : (
+                ""
+              )}
+              . {t("failedRefunded")}
             </Alert>
           ) : null}
           <Card title={t("output")}>
@@ -152,11 +176,24 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
               {f.duration(record.durationMs)}
             </Row>
             <Row label={t("status")}>{statusLabel(record.status)}</Row>
-            <Row label={t("operation")}>{record.operation}</Row>
-            {generation && <Row label={t("surface")}>{`${generation.surface} · ${generation.mode}`}</Row>}
+            <Row label={t("operation")}>{opLabel(record.operation)}</Row>
+            {generation && (
+              <Row label={t("surface")}>
+                {`${t.has(`surface_${generation.surface}` as "surface_gateway") ? t(`surface_${generation.surface}` as "surface_gateway") : generation.surface} · ${t(generation.mode === "queue" ? "mode_queue" : "mode_sync")}`}
+              </Row>
+            )}
             <Row label={t("created")}>{f.dateTime(record.createdAt)}</Row>
             {generation?.completedAt && <Row label={t("finished")}>{f.dateTime(generation.completedAt)}</Row>}
-            <Row label={t("apiKey")}>{record.apiKeyId ? <span className="font-mono text-xs">{record.apiKeyId}</span> : t("dashboard")}</Row>
+            <Row label={t("source")}>
+              {record.apiKeyId ? (
+                <>
+                  {t("viaKey", { name: keyName ?? t("deletedKey") })}
+                  <span className="block break-all font-mono text-xs text-slate-600">{record.apiKeyId}</span>
+                </>
+              ) : (
+                t("viaDashboard")
+              )}
+            </Row>
             <Row label={t("requestId")}>
               <span className="break-all font-mono text-xs">{record.requestId ?? "—"}</span>
             </Row>

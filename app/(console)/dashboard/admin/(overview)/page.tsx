@@ -61,7 +61,11 @@ export default async function AdminStatsPage({ searchParams }: { searchParams: P
                   >
                     {u.email ?? u.userId}
                   </Link>
-                  {u.name && <div className="text-xs text-slate-600">{u.name}</div>}
+                  {u.name && (
+                    <div className="text-xs text-slate-600" translate="no">
+                      {u.name}
+                    </div>
+                  )}
                 </Td>
                 <Td label={t("colOps")} className="tabular-nums">
                   {f.number(u.count)}

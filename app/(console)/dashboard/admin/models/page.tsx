@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { localCategory } from "@/components/catalog/category-label";
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Pager } from "@/components/dashboard/pager";
 import { AdminModelsTable, SyncCatalogButton } from "@/components/catalog/admin/models-table";
 import { PageHeader } from "@/components/ui/card";
 import { adminModelsQuery } from "@/lib/http/contracts/admin-models";
@@ -15,12 +15,15 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
+/** Rows per page: a page an admin can scan (the whole catalog on one page was 8,578 px tall). */
+const PAGE_SIZE = 25;
+
 // Admin Models: every model (hidden included), hide/show, price and discount, schema sync.
 export default async function AdminModelsPage({ searchParams }: { searchParams: SearchParams }) {
   const { db } = await requireAdmin();
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v.at(-1) : v]));
-  const parsed = adminModelsQuery.safeParse({ limit: "100", ...raw });
-  const query = parsed.success ? parsed.data : adminModelsQuery.parse({ limit: "100" });
+  const parsed = adminModelsQuery.safeParse({ limit: String(PAGE_SIZE), ...raw });
+  const query = parsed.success ? parsed.data : adminModelsQuery.parse({ limit: String(PAGE_SIZE) });
   const [initial, t, tc] = await Promise.all([listAdminModels(db, query), getTranslations("adminModels"), getTranslations("catalog")]);
   const qs = new URLSearchParams({
     limit: String(query.limit),
@@ -62,10 +65,13 @@ export default async function AdminModelsPage({ searchParams }: { searchParams: 
         </button>
       </form>
       <AdminModelsTable key={qs} query={qs} initial={initial} />
-      <nav className="mt-4 flex gap-2 text-sm">
-        {query.offset > 0 && <Link href={page(Math.max(0, query.offset - query.limit))}>{t("previous")}</Link>}
-        {query.offset + query.limit < initial.total && <Link href={page(query.offset + query.limit)}>{t("next")}</Link>}
-      </nav>
+      {initial.total > query.limit && (
+        <Pager
+          page={Math.floor(query.offset / query.limit) + 1}
+          pages={Math.ceil(initial.total / query.limit)}
+          hrefFor={(n) => page((n - 1) * query.limit)}
+        />
+      )}
     </div>
   );
 }

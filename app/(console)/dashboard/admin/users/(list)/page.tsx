@@ -1,4 +1,5 @@
 import { getTranslations } from "next-intl/server";
+import { Email } from "@/components/dashboard/email";
 import Link from "next/link";
 import { Badge, Field, Input, Select, Table, Td } from "@/components/dashboard/ui";
 import { listState, pageHref, Pager, type SearchParams } from "@/components/dashboard/pager";
@@ -64,9 +65,13 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
             <tr key={u.id} data-testid="admin-user-row">
               <Td label={t("colUser")}>
                 <Link href={`/dashboard/admin/users/${encodeURIComponent(u.id)}`} className="font-medium text-brand-700 hover:underline">
-                  {u.email ?? u.id}
+                  {u.email ? <Email address={u.email} /> : u.id}
                 </Link>
-                {u.name && <div className="text-xs text-slate-600">{u.name}</div>}
+                {u.name && (
+                  <div className="text-xs text-slate-600" translate="no">
+                    {u.name}
+                  </div>
+                )}
               </Td>
               <Td label={t("colRole")}>{u.role === "admin" ? <Badge tone="brand">{t("roleAdmin")}</Badge> : t("roleUser")}</Td>
               <Td label={t("colStatus")}>

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useFormat } from "@/lib/i18n/use-format";
 import { useState, type FormEvent } from "react";
+import { ConfirmDialog } from "@/components/dashboard/confirm-dialog";
 import { Alert, Field, Input } from "@/components/dashboard/ui";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -23,13 +24,21 @@ function creditsOf(text: string): number | null {
   }
 }
 
-/** Grant or claw back money (typed in rubles, sent in credits); the ledger row comes back and the page re-reads the balance. */
-export function CreditsCard({ userId }: { userId: string }) {
+type Move = { action: Action; body: { amount: number; description: string | null } };
+
+/**
+ * Grant or claw back money (typed in rubles, sent in credits); the ledger row comes back and the
+ * page re-reads the balance. Like a ban, the form only asks: the dialog names the amount and the
+ * user, and acts.
+ */
+export function CreditsCard({ user }: { user: { id: string; email: string | null } }) {
+  const userId = user.id;
   const t = useTranslations("adminUser");
   const f = useFormat();
   const [amount, setAmount] = useState("");
   const [done, setDone] = useState<string | null>(null);
-  const move = useAdminAction(({ action, body }: { action: Action; body: { amount: number; description: string | null } }) =>
+  const [asking, setAsking] = useState<Move | null>(null);
+  const move = useAdminAction(({ action, body }: Move) =>
     apiFetch<Result>(`/admin/users/${encodeURIComponent(userId)}/credits/${action}`, { body }).then((r) => {
       setDone(
         t(action === "grant" ? "granted" : "tookBack", {
@@ -49,7 +58,7 @@ export function CreditsCard({ userId }: { userId: string }) {
       e.preventDefault();
       const description = String(new FormData(form).get("description") ?? "").trim() || null;
       setDone(null);
-      move.mutate({ action, body: { amount: credits, description } });
+      setAsking({ action, body: { amount: credits, description } });
     };
   }
 
@@ -77,6 +86,23 @@ export function CreditsCard({ userId }: { userId: string }) {
         </div>
         <p className="text-xs text-slate-600">{t("clawbackNote")}</p>
       </form>
+      <ConfirmDialog
+        open={asking !== null}
+        title={t(asking?.action === "clawback" ? "clawbackConfirmTitle" : "grantConfirmTitle", {
+          amount: asking ? (f.exactMoney(asking.body.amount) ?? f.money(asking.body.amount, "balance")) : "",
+          who: user.email ?? user.id,
+        })}
+        confirmLabel={t(asking?.action === "clawback" ? "clawback" : "grant")}
+        variant={asking?.action === "clawback" ? "danger" : "primary"}
+        pending={move.isPending}
+        onConfirm={() => asking && move.mutate(asking, { onSettled: () => setAsking(null) })}
+        onClose={() => setAsking(null)}
+      >
+        <p data-testid="credits-confirm-body">
+          {t(asking?.action === "clawback" ? "clawbackConfirmBody" : "grantConfirmBody")}
+          {asking?.body.description ? ` ${t("confirmDescription", { description: asking.body.description })}` : ""}
+        </p>
+      </ConfirmDialog>
     </Card>
   );
 }

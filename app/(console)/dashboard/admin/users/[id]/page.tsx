@@ -13,6 +13,8 @@ import { getFormat } from "@/lib/i18n/server";
 import { listTransactions } from "@/lib/billing/ledger/list-transactions";
 import { Money } from "@/components/money/money";
 import { CreditsCard } from "./credits-card";
+import { windowLabel } from "@/components/usage/window-label";
+import { Email } from "@/components/dashboard/email";
 import { UserAdmin } from "./user-admin";
 
 export async function generateMetadata() {
@@ -33,17 +35,17 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
     listTransactions(db, { userId, limit: 10, offset: 0 }),
   ]);
   const { user } = detail;
-  const [t, f] = await Promise.all([getTranslations("adminUser"), getFormat()]);
+  const [t, tc, f] = await Promise.all([getTranslations("adminUser"), getTranslations("chart"), getFormat()]);
   return (
     <>
       <PageHeader
-        title={user.email ?? user.id}
+        title={user.email ? <Email address={user.email} /> : user.id}
         description={
           <>
             <Link href="/dashboard/admin/users" className="text-brand-700 underline">
               {t("users")}
             </Link>{" "}
-            / {user.name ?? t("noName")} · {t("joined", { when: f.dateTime(user.createdAt) })}
+            / {user.name ? <span translate="no">{user.name}</span> : t("noName")} · {t("joined", { when: f.dateTime(user.createdAt) })}
           </>
         }
         actions={
@@ -66,7 +68,7 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
           <Table head={[t("window"), t("operations"), t("charged")]}>
             {detail.usage.map((w) => (
               <tr key={w.window}>
-                <td className={cellClass}>{w.window}</td>
+                <td className={cellClass}>{windowLabel(tc, w.window, true)}</td>
                 <td className={`${cellClass} tabular-nums`}>{f.number(w.count)}</td>
                 <td className={`${cellClass} tabular-nums`}>{f.money(w.credits, "charge")}</td>
               </tr>
@@ -74,9 +76,10 @@ export default async function AdminUserPage({ params }: { params: Promise<{ id: 
           </Table>
         </Card>
       </div>
-      <div className="mb-6 grid gap-6 md:grid-cols-[20rem_1fr]">
-        <CreditsCard userId={user.id} />
+      <div className="mb-6 grid gap-6 lg:grid-cols-[20rem_minmax(0,1fr)]">
+        <CreditsCard user={{ id: user.id, email: user.email }} />
         <Card
+          className="min-w-0"
           title={t("transactions", { count: f.number(ledger.total) })}
           actions={
             <Link

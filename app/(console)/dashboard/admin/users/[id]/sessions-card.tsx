@@ -8,6 +8,7 @@ import { Card } from "@/components/ui/card";
 import { apiFetch } from "@/lib/account/api-fetch";
 import type { SessionView } from "@/lib/account/sessions";
 import { useAdminAction } from "./use-admin-action";
+import { DeviceLabel } from "@/components/account/device-label";
 
 export function SessionsCard({ userId, sessions }: { userId: string; sessions: SessionView[] }) {
   const t = useTranslations("adminUser");
@@ -31,7 +32,9 @@ export function SessionsCard({ userId, sessions }: { userId: string; sessions: S
         <Table head={[t("device"), t("address"), t("signedIn"), t("expires")]}>
           {sessions.map((s) => (
             <tr key={s.id}>
-              <td className={`${cellClass} max-w-xs truncate`}>{s.userAgent ?? t("unknown")}</td>
+              <td className={`${cellClass} max-w-xs`}>
+                <DeviceLabel userAgent={s.userAgent} unknown={t("unknown")} on={(browser, os) => t("deviceOn", { browser, os })} />
+              </td>
               <td className={`${cellClass} font-mono text-xs`}>{s.ipAddress ?? "—"}</td>
               <td className={cellClass}>{f.dateTime(s.createdAt)}</td>
               <td className={cellClass}>{f.dateTime(s.expiresAt)}</td>
