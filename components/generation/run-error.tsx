@@ -88,7 +88,10 @@ export function RunErrorAlert({ error, children }: { error: ErrorView; children?
           <p className="mt-1" data-testid="run-error-retry">
             {/* Shown only after a click (never server-rendered): the browser's own clock and time zone. */}
             {t("retryAt", {
-              s: error.retryAfterSec!,
+              wait:
+                error.retryAfterSec! > 90
+                  ? t("minutes", { m: Math.ceil(error.retryAfterSec! / 60) })
+                  : t("seconds", { s: error.retryAfterSec! }),
               time: retryAt.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
             })}
           </p>
