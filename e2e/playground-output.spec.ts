@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { formatMoney } from "../lib/i18n/format";
 import { withAppDb } from "./catalog-db";
@@ -25,6 +26,12 @@ async function expectInView(page: Page, locator: Locator, { start = false } = {}
   expect(box.y, "top edge on screen").toBeGreaterThanOrEqual(0);
   if (start) expect(box.y + 40, "its first line on screen").toBeLessThanOrEqual(viewport.height);
   else expect(box.y + box.height, "bottom edge on screen").toBeLessThanOrEqual(viewport.height);
+}
+
+/** Serious and critical axe findings (WCAG 2.x A and AA), as e2e/a11y.spec.ts counts them, on the playground as it is now. */
+async function expectAxeClean(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 }
 
 async function expectNoSidewaysScroll(page: Page) {
@@ -140,6 +147,7 @@ test("a failed generation reads as a sentence with the code in small print and s
   await expect(failure.getByTestId("run-failure-sentence")).toHaveText("The model could not produce a result for this input.");
   await expect(failure.getByTestId("error-small-print")).toContainText("generation_failed");
   await expect(page.getByTestId("run-cost")).toContainText("Nothing was charged");
+  await expectAxeClean(page);
 });
 
 test("a rate-limited run says which limit and when to try again, and that nothing was charged", async ({ page, context, baseURL }) => {
@@ -192,6 +200,7 @@ test("the form checks itself: Required only after trying, at the field, nothing 
   await expect(page.getByTestId("run-error")).toHaveCount(0);
   await expect(page.getByTestId("run-status")).toHaveCount(0);
   expect(sent).toEqual([]);
+  await expectAxeClean(page);
 
   // A number out of its bounds is marked as it is typed.
   await page.locator("#field-num_images").fill("9");
