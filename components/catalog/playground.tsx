@@ -120,6 +120,14 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
     if (box && box.top > window.innerHeight * 0.6) output.current!.scrollIntoView({ block: "start", behavior: "smooth" });
   }
 
+  // When the run ends, its output is brought into view if it is not (a result taller than what was
+  // left of the form pushed the sticky panel up; on a phone it may sit below the fold).
+  const ended = run.state.phase === "completed" || run.state.phase === "failed" || run.state.phase === "cancelled";
+  useEffect(() => {
+    const box = output.current?.getBoundingClientRect();
+    if (ended && box && (box.top < 0 || box.bottom > window.innerHeight)) output.current!.scrollIntoView({ block: "nearest" });
+  }, [ended]);
+
   const e = result.estimate;
   return (
     <div className="space-y-8">
