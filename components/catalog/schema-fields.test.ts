@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { seedEntries } from "@/lib/catalog/seed/entries";
-import { fieldsOf, initialValues, toInput } from "./schema-fields";
+import { fieldProblems, fieldsOf, humanizeOption, initialValues, toInput } from "./schema-fields";
 
 const flux = seedEntries().find((m) => m.modelId === "fal-ai/flux/dev")!;
 
@@ -52,5 +52,30 @@ describe("form fields from a model's input schema", () => {
     expect(toInput(loraFields, { ...initialValues(loraFields), loras: '[{"path":"https://x/y.safetensors"}]' }).loras).toEqual([
       { path: "https://x/y.safetensors" },
     ]);
+  });
+
+  test("the form checks itself from the schema: a missing required field, numbers that do not parse or leave their bounds", () => {
+    const fields = fieldsOf(flux.schema.input);
+    const values = initialValues(fields);
+    expect(fieldProblems(fields, values)).toEqual({ prompt: { kind: "required" } });
+    expect(fieldProblems(fields, { ...values, prompt: "   " })).toEqual({ prompt: { kind: "required" } });
+    expect(fieldProblems(fields, { ...values, prompt: "a cat", num_images: "9", seed: "1.5", guidance_scale: "x" })).toEqual({
+      num_images: { kind: "max", limit: 4 },
+      seed: { kind: "integer" },
+      guidance_scale: { kind: "number" },
+    });
+    expect(fieldProblems(fields, { ...values, prompt: "a cat", num_images: "0" })).toEqual({ num_images: { kind: "min", limit: 1 } });
+    // An empty optional field is no problem: it is left out of the input.
+    expect(fieldProblems(fields, { ...values, prompt: "a cat", seed: "" })).toEqual({});
+  });
+
+  test("enum values read as words; ratios, resolutions and numbers stay as they are", () => {
+    expect(humanizeOption("square_hd")).toBe("Square HD");
+    expect(humanizeOption("landscape_16_9")).toBe("Landscape 16:9");
+    expect(humanizeOption("portrait_4_3")).toBe("Portrait 4:3");
+    expect(humanizeOption("3d_animation")).toBe("3D animation");
+    expect(humanizeOption("jpeg")).toBe("JPEG");
+    expect(humanizeOption("anime")).toBe("Anime");
+    for (const kept of ["16:9", "720p", "1024", "Already Nice"]) expect(humanizeOption(kept)).toBe(kept);
   });
 });

@@ -128,3 +128,65 @@ export function toInput(fields: Field[], values: Record<string, FormValue>): Rec
   }
   return input;
 }
+
+/** Why a field keeps a run from being sent, checked in the browser against the schema. */
+export type FieldProblem =
+  | { kind: "required" }
+  | { kind: "integer" }
+  | { kind: "number" }
+  | { kind: "min"; limit: number }
+  | { kind: "max"; limit: number }
+  | { kind: "maxLength"; limit: number };
+
+/**
+ * The problems the schema lets the page see before sending: a required field left empty, a
+ * number that does not parse or is out of bounds, a text over its length. Anything subtler is
+ * left to the server's validation (its issues are shown beside the fields too).
+ */
+export function fieldProblems(fields: Field[], values: Record<string, FormValue>): Record<string, FieldProblem> {
+  const out: Record<string, FieldProblem> = {};
+  for (const f of fields) {
+    const v = values[f.name];
+    if (f.kind === "boolean" || typeof v === "object") continue;
+    const text = typeof v === "string" ? v.trim() : "";
+    if (text === "") {
+      if (f.required) out[f.name] = { kind: "required" };
+      continue;
+    }
+    if (f.kind === "integer" || f.kind === "number") {
+      if (!(f.kind === "integer" ? INT : NUM).test(text)) {
+        out[f.name] = { kind: f.kind };
+        continue;
+      }
+      const n = Number(text);
+      if (f.min !== undefined && n < f.min) out[f.name] = { kind: "min", limit: f.min };
+      else if (f.max !== undefined && n > f.max) out[f.name] = { kind: "max", limit: f.max };
+      continue;
+    }
+    const maxLength = f.schema.maxLength;
+    if (typeof maxLength === "number" && typeof v === "string" && v.length > maxLength)
+      out[f.name] = { kind: "maxLength", limit: maxLength };
+  }
+  return out;
+}
+
+const UPPERCASE = new Set(["hd", "sd", "uhd", "jpeg", "jpg", "png", "webp", "gif", "glb", "obj", "mp3", "mp4", "wav", "3d", "2d", "url"]);
+
+/**
+ * An enum value as words, for values the message files do not name: `square_hd` → "Square HD",
+ * `landscape_16_9` → "Landscape 16:9", `3d_animation` → "3D animation". Values that are not a
+ * snake_case word ("16:9", "720p", numbers) are shown as they are.
+ */
+export function humanizeOption(value: string): string {
+  if (!/^[a-z0-9]+(_[a-z0-9]+)+$|^[a-z]+$/.test(value)) return value;
+  const words: string[] = [];
+  for (const part of value.split("_")) {
+    const prev = words[words.length - 1];
+    // Two numbers in a row are a ratio: portrait_4_3 → "4:3".
+    if (/^\d+$/.test(part) && prev !== undefined && /^\d+$/.test(prev.split(":").pop()!)) words[words.length - 1] = `${prev}:${part}`;
+    else words.push(UPPERCASE.has(part) ? part.toUpperCase() : part);
+  }
+  const first = words[0]!;
+  words[0] = first.charAt(0).toUpperCase() + first.slice(1);
+  return words.join(" ");
+}

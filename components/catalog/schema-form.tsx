@@ -9,34 +9,50 @@ const input =
 type Props = {
   fields: Field[];
   values: Record<string, FormValue>;
+  /** Field → what is wrong with it, in words (shown under the field, which is marked invalid). */
   errors: Record<string, string>;
   onChange: (name: string, value: FormValue) => void;
   customLabel: string;
+  /** An enum value as the person reads it ("Square HD (1024×1024)"); the value sent stays the schema's. */
+  optionLabel: (field: Field, value: string) => string;
 };
+
+/** What every control of a field carries: its id, and when it is wrong, the invalid mark and its message. */
+const a11yOf = (f: Field, error: string | undefined) => ({
+  id: `field-${f.name}`,
+  "aria-invalid": error ? true : undefined,
+  "aria-describedby": error ? `field-${f.name}-error` : undefined,
+  "aria-required": f.required || undefined,
+});
 
 function Control({
   field: f,
   value,
   onChange,
   customLabel,
+  optionLabel,
+  error,
 }: {
   field: Field;
   value: FormValue | undefined;
   onChange: (v: FormValue) => void;
   customLabel: string;
+  optionLabel: Props["optionLabel"];
+  error: string | undefined;
 }) {
-  const id = `field-${f.name}`;
+  const a = a11yOf(f, error);
+  const invalid = error ? "border-red-500" : "";
   const text = typeof value === "string" ? value : "";
   switch (f.kind) {
     case "boolean":
-      return <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} className="h-4 w-4" />;
+      return <input {...a} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} className="h-4 w-4" />;
     case "select":
       return (
-        <select id={id} value={text} onChange={(e) => onChange(e.target.value)} className={input}>
+        <select {...a} value={text} onChange={(e) => onChange(e.target.value)} className={`${input} ${invalid}`}>
           {!f.required && f.schema.default === undefined && <option value="">—</option>}
           {f.options!.map((o) => (
             <option key={o} value={o}>
-              {o}
+              {optionLabel(f, o)}
             </option>
           ))}
         </select>
@@ -46,14 +62,14 @@ function Control({
       return (
         <div className="space-y-2">
           <select
-            id={id}
+            {...a}
             value={custom ? "__custom" : text}
             onChange={(e) => onChange(e.target.value === "__custom" ? { width: "1024", height: "1024" } : e.target.value)}
-            className={input}
+            className={`${input} ${invalid}`}
           >
             {f.options!.map((o) => (
               <option key={o} value={o}>
-                {o}
+                {optionLabel(f, o)}
               </option>
             ))}
             <option value="__custom">{customLabel}</option>
@@ -79,7 +95,7 @@ function Control({
     case "number":
       return (
         <input
-          id={id}
+          {...a}
           type="number"
           inputMode={f.kind === "integer" ? "numeric" : "decimal"}
           step={f.kind === "integer" ? 1 : "any"}
@@ -87,59 +103,78 @@ function Control({
           max={f.max}
           value={text}
           onChange={(e) => onChange(e.target.value)}
-          className={input}
+          className={`${input} ${invalid}`}
         />
       );
     case "textarea":
     case "json":
       return (
         <textarea
-          id={id}
+          {...a}
           rows={f.kind === "json" ? 2 : 3}
           value={text}
           onChange={(e) => onChange(e.target.value)}
-          className={`${input} ${f.kind === "json" ? "font-mono" : ""}`}
+          className={`${input} ${invalid} ${f.kind === "json" ? "font-mono" : ""}`}
         />
       );
     default:
       return (
-        <input id={id} type={f.kind === "url" ? "url" : "text"} value={text} onChange={(e) => onChange(e.target.value)} className={input} />
+        <input
+          {...a}
+          type={f.kind === "url" ? "url" : "text"}
+          value={text}
+          onChange={(e) => onChange(e.target.value)}
+          className={`${input} ${invalid}`}
+        />
       );
   }
 }
 
-/** A form generated from a model's input schema; labels in the schema's (or overlay's) language. */
-export function SchemaForm({ fields, values, errors, onChange, customLabel }: Props) {
-  const requiredNote = useTranslations("playground")("requiredNote");
+/**
+ * A form generated from a model's input schema; labels in the schema's (or overlay's) language.
+ * A wrong field is marked where it is (`aria-invalid`, its message under it and named by
+ * `aria-describedby`), so the form is fixed before anything is sent.
+ */
+export function SchemaForm({ fields, values, errors, onChange, customLabel, optionLabel }: Props) {
+  const requiredMark = useTranslations("playground")("requiredMark");
   return (
     <div className="space-y-4">
-      {fields.map((f) => (
-        <div key={f.name} className={f.kind === "boolean" ? "flex items-start gap-3" : ""}>
-          {f.kind === "boolean" && (
-            <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />
-          )}
-          <div className="flex-1">
-            <label htmlFor={`field-${f.name}`} className="block text-sm font-medium text-slate-800">
-              {f.title}
-              {f.required && <span className="text-red-600"> *</span>}
-              <span className="ml-2 font-mono text-xs font-normal text-slate-600">{f.name}</span>
-            </label>
-            {f.description && <p className="mb-1 text-xs text-slate-500">{f.description}</p>}
-            {f.kind !== "boolean" && (
-              <Control field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} customLabel={customLabel} />
-            )}
-            {errors[f.name] && (
-              // A field not filled in yet is a note, not an error: the price does not depend on it.
-              <p
-                className={`mt-1 text-xs ${errors[f.name] === "Required" ? "text-slate-600" : "text-red-600"}`}
-                role={errors[f.name] === "Required" ? undefined : "alert"}
-              >
-                {errors[f.name] === "Required" ? requiredNote : errors[f.name]}
-              </p>
-            )}
+      {fields.map((f) => {
+        const control = (
+          <Control
+            field={f}
+            value={values[f.name]}
+            onChange={(v) => onChange(f.name, v)}
+            customLabel={customLabel}
+            optionLabel={optionLabel}
+            error={errors[f.name]}
+          />
+        );
+        return (
+          <div key={f.name} className={f.kind === "boolean" ? "flex items-start gap-3" : ""}>
+            {f.kind === "boolean" && control}
+            <div className="flex-1">
+              <label htmlFor={`field-${f.name}`} className="block text-sm font-medium text-slate-800">
+                {f.title}
+                {f.required && (
+                  <span className="text-red-700" title={requiredMark}>
+                    {" "}
+                    *
+                  </span>
+                )}
+                <span className="ml-2 font-mono text-xs font-normal text-slate-600">{f.name}</span>
+              </label>
+              {f.description && <p className="mb-1 text-xs text-slate-500">{f.description}</p>}
+              {f.kind !== "boolean" && control}
+              {errors[f.name] && (
+                <p id={`field-${f.name}-error`} className="mt-1 text-xs font-medium text-red-700" data-testid="field-error">
+                  {errors[f.name]}
+                </p>
+              )}
+            </div>
           </div>
-        </div>
-      ))}
+        );
+      })}
     </div>
   );
 }

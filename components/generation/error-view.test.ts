@@ -46,6 +46,16 @@ describe("an error envelope as the pages show it", () => {
       code: "rate_limited",
       retryAfterSec: 12,
     });
+    // The limit the refusal is about, so the page can say why: X-RateLimit-Limit.
+    const limited = errorViewOf(
+      429,
+      { error: "rate_limited", message: "Generation limit reached" },
+      headers({ "retry-after": "21", "x-ratelimit-limit": "100" }),
+    );
+    expect(limited).toMatchObject({ retryAfterSec: 21, limit: 100 });
+    expect(
+      errorViewOf(503, { error: "provider_error" }, headers({ "retry-after": "5", "x-ratelimit-limit": "100" })).limit,
+    ).toBeUndefined();
     expect(errorViewOf(502, null)).toMatchObject({ code: "internal_error", message: "Request failed (502)" });
     expect(errorViewOf(404, "not json")).toMatchObject({ code: "error", message: "Request failed (404)" });
   });

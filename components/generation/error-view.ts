@@ -20,6 +20,10 @@ export type ErrorView = {
   topup?: { href: string; requiredRub?: number; availableRub?: number };
   /** 429 / 503: seconds to wait, from Retry-After. */
   retryAfterSec?: number;
+  /** When the wait ends (the response's arrival plus Retry-After), ISO, for "try again at …". */
+  retryAt?: string;
+  /** 429 from a rate limit: requests allowed per window, from X-RateLimit-Limit (the limit the refusal is about). */
+  limit?: number;
   /** X-Request-ID of the failed call, to quote to support. */
   supportId?: string;
 };
@@ -49,7 +53,12 @@ export function errorViewOf(status: number, body: unknown, headers?: { get(name:
   }
   if (code === "insufficient_balance") view.topup = { href: TOPUP_PAGE, requiredRub: rub(env.required), availableRub: rub(env.available) };
   const retry = Number(headers?.get("retry-after"));
-  if (Number.isFinite(retry) && retry > 0) view.retryAfterSec = Math.ceil(retry);
+  if (Number.isFinite(retry) && retry > 0) {
+    view.retryAfterSec = Math.ceil(retry);
+    view.retryAt = new Date(Date.now() + view.retryAfterSec * 1000).toISOString();
+  }
+  const limit = Number(headers?.get("x-ratelimit-limit"));
+  if (status === 429 && Number.isInteger(limit) && limit > 0) view.limit = limit;
   const supportId = headers?.get("x-request-id");
   if (supportId) view.supportId = supportId;
   return view;
