@@ -128,6 +128,34 @@ describe("PGlite on a worker thread", () => {
   });
 });
 
+describe("the loopback port beside the server's own statements", () => {
+  test("another process's statements and transactions never interleave with the server's", async () => {
+    const port = await thread.expose(0);
+    const other = postgres(`postgres://postgres@127.0.0.1:${port}/postgres`, { max: 2, onnotice: () => {} });
+    try {
+      const mine = Array.from({ length: 40 }, (_, i) => newUser(`mine-${i}-${crypto.randomUUID()}@x.test`));
+      // Parameterised statements of other shapes (Parse, Bind, Execute, Sync each a message of their own),
+      // and transactions that roll back: a statement of the server's inside them would roll back too.
+      const theirs = Array.from({ length: 40 }, async (_, i) => {
+        const [row] = await other`select ${i}::int + ${1}::int + ${2}::int as n`;
+        expect(row!.n).toBe(i + 3);
+        await other
+          .begin(async (tx) => {
+            await tx`insert into users (id, email) values (${`theirs-${i}`}, ${`theirs-${i}@x.test`})`;
+            throw new Error("roll back");
+          })
+          .catch(() => {});
+      });
+      const created = await Promise.all([...mine, ...theirs]);
+      const emails = new Set((await handle.db.select({ email: users.email }).from(users)).map((u) => u.email));
+      for (const user of created.slice(0, 40)) expect(emails.has((user as { email: string }).email)).toBe(true);
+      expect([...emails].filter((e) => e?.startsWith("theirs-"))).toEqual([]);
+    } finally {
+      await other.end();
+    }
+  });
+});
+
 describe("the embedded default's data directory on a thread", () => {
   test("served on a loopback port to other processes, and reopened with what it committed", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "gw-pglite-thread-"));

@@ -12,6 +12,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 
 if (!parentPort) throw new Error("db/pglite-worker.mjs runs as a worker thread");
@@ -93,12 +94,121 @@ function begin(m) {
 /** @type {{ port: number; stop: () => Promise<void> } | undefined} */
 let exposure;
 
+/**
+ * Holds PGlite's transaction lock (the one every `query` and `transaction` takes) until the
+ * returned release is called: what a served connection holds through a statement's messages and
+ * through a transaction of its own, so nothing else runs inside them.
+ * @returns {Promise<() => void>}
+ */
+const acquire = () =>
+  new Promise((acquired) => {
+    void pg._runExclusiveTransaction(() => new Promise((release) => acquired(() => release(undefined))));
+  });
+
+/** @type {Set<import("node:net").Socket>} */
+const sockets = new Set();
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+/** A simple-protocol ROLLBACK, for a connection that closed inside its transaction. */
+const ROLLBACK_MESSAGE = (() => {
+  const text = Buffer.from("ROLLBACK\0");
+  const m = Buffer.alloc(5 + text.length);
+  m.write("Q", 0);
+  m.writeInt32BE(4 + text.length, 1);
+  text.copy(m, 5);
+  return m;
+})();
+
+/**
+ * One connection to the served database. PGlite is one session: `@electric-sql/pglite-socket`
+ * interleaves connections message by message, so another connection's statement (or the
+ * server's own) could land between a Parse and its Bind, or inside a transaction. Here a
+ * connection takes the lock at its first message and keeps it until a Sync or simple query
+ * leaves no transaction open.
+ * @param {import("node:net").Socket} socket
+ */
+function serve(socket) {
+  sockets.add(socket);
+  socket.setNoDelay(true);
+  let buffer = Buffer.alloc(0);
+  let started = false;
+  /** @type {(() => void) | null} */
+  let release = null;
+  let chain = Promise.resolve();
+  const write = (/** @type {Uint8Array} */ data) => {
+    if (data.length && socket.writable) socket.write(Buffer.from(data));
+  };
+  const run = async (/** @type {Uint8Array} */ message) => {
+    release ??= await acquire();
+    await pg.runExclusive(() => pg.execProtocolRawStream(message, { onRawData: write }));
+  };
+  /** @param {{ kind: "startup" | "ssl" | "cancel" | "message"; type?: string; bytes: Buffer }} m */
+  const handle = async (m) => {
+    if (m.kind === "ssl") return void socket.write("N");
+    if (m.kind === "cancel") return void socket.end();
+    if (m.type === "X") return void socket.end();
+    await run(m.bytes);
+    if ((m.kind === "startup" || m.type === "S" || m.type === "Q") && release && !pg.isInTransaction()) {
+      release();
+      release = null;
+    }
+  };
+  const close = async () => {
+    if (!release) return;
+    if (pg.isInTransaction()) await pg.runExclusive(() => pg.execProtocolRawStream(ROLLBACK_MESSAGE, { onRawData: () => {} }));
+    release();
+    release = null;
+  };
+  socket.on("data", (data) => {
+    buffer = Buffer.concat([buffer, data]);
+    for (;;) {
+      /** @type {{ kind: "startup" | "ssl" | "cancel" | "message"; type?: string; bytes: Buffer } | null} */
+      let m = null;
+      if (!started) {
+        if (buffer.length < 8) break;
+        const length = buffer.readInt32BE(0);
+        if (buffer.length < length) break;
+        const code = buffer.readInt32BE(4);
+        const kind = code === SSL_REQUEST || code === GSSENC_REQUEST ? "ssl" : code === CANCEL_REQUEST ? "cancel" : "startup";
+        if (kind === "startup") started = true;
+        m = { kind, bytes: buffer.subarray(0, length) };
+        buffer = buffer.subarray(length);
+      } else {
+        if (buffer.length < 5) break;
+        const length = 1 + buffer.readInt32BE(1);
+        if (buffer.length < length) break;
+        m = { kind: "message", type: String.fromCharCode(buffer[0] ?? 0), bytes: buffer.subarray(0, length) };
+        buffer = buffer.subarray(length);
+      }
+      const message = m;
+      chain = chain.then(() => handle(message)).catch(() => socket.destroy());
+    }
+  });
+  socket.on("error", () => socket.destroy());
+  socket.on("close", () => {
+    sockets.delete(socket);
+    chain = chain.then(close, close);
+  });
+}
+
 /** Serves this PGlite on a loopback Postgres port, for CLI scripts, drizzle-kit and psql. */
 async function expose(/** @type {number} */ wanted) {
-  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-  const server = new PGLiteSocketServer({ db: pg, host: "127.0.0.1", port: wanted, maxConnections: 16 });
-  await server.start();
-  exposure = { port: Number(server.getServerConn().split(":").pop()), stop: () => server.stop() };
+  const server = createServer(serve);
+  server.maxConnections = 16;
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(wanted, "127.0.0.1", () => resolve(undefined));
+  });
+  const address = /** @type {import("node:net").AddressInfo} */ (server.address());
+  exposure = {
+    port: address.port,
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve(undefined));
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
   return exposure.port;
 }
 
