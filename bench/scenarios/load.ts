@@ -307,7 +307,8 @@ export const loadScenario: Scenario = {
     const port = Number(process.env.BENCH_PORT ?? 3300) + 2;
     const runs: Awaited<ReturnType<typeof measure>>[] = [];
     if (which !== "pglite") runs.push(await measure("postgres", port, n));
-    if (which !== "postgres") runs.push(await measure("pglite", port + 1, n));
+    // Any free port: the one after this scenario's may be another bench's.
+    if (which !== "postgres") runs.push(await measure("pglite", await freePort(), n));
     const [pg, lite] = [runs.find((r) => r.data.database === "postgres"), runs.find((r) => r.data.database === "pglite")];
     const tables =
       pg && lite
