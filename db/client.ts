@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -11,7 +11,8 @@ import { log } from "@/lib/core/logger";
 import { migrateDatabase } from "./migrate";
 import { seedDatabase } from "./seed";
 import * as schema from "./schema";
-import { exposePglite, type PgliteExposure } from "./pglite-exposure";
+import { announcePglite, type PgliteExposure } from "./pglite-exposure";
+import { openPgliteThread, type PgliteThread } from "./pglite-thread";
 
 /**
  * The database: PostgreSQL (postgres-js) when DATABASE_URL is set, otherwise PGlite stored under
@@ -94,29 +95,37 @@ export function pgliteDb(client: PGlite): Db {
   return drizzlePglite(client, { schema }) as unknown as Db;
 }
 
+/**
+ * The embedded default: PGlite on a thread of its own (db/pglite-thread.ts), so its queries do not
+ * stall the server's requests; served on a loopback port for other processes.
+ */
 async function openEmbedded(): Promise<DbHandle> {
   const dir = path.resolve(env().DATA_DIR, "pglite");
   mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
-  const db = pgliteDb(client);
-  await migrateDatabase({ kind: "pglite", db });
-  await seedDatabase(db);
+  const thread = await openPgliteThread({ dataDir: dir });
+  const handle = pgliteThreadHandle(thread);
+  await migrateDatabase({ kind: "pglite", db: handle.db });
+  await seedDatabase(handle.db);
   let exposure: PgliteExposure | undefined;
   try {
-    exposure = await exposePglite(client, env().PGLITE_PORT);
+    exposure = announcePglite(await thread.expose(env().PGLITE_PORT), async () => {});
     log.info("embedded database ready", { dir, port: exposure.port });
   } catch (err) {
     log.warn("embedded database is not reachable from other processes", { error: String(err) });
   }
   return {
-    db,
-    kind: "pglite",
+    ...handle,
     port: exposure?.port,
     close: async () => {
       await exposure?.stop();
-      await client.close();
+      await handle.close();
     },
   };
+}
+
+/** A handle on PGlite running on its own thread (the embedded default; tests may open one too). */
+export function pgliteThreadHandle(thread: PgliteThread): DbHandle {
+  return { db: pgliteDb(thread.client), kind: "pglite", close: thread.close };
 }
 
 const relaxedTwins = new WeakMap<Executor, Db>();

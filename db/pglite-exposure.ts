@@ -7,11 +7,18 @@ import { pgliteLockPath, readPgliteLock, type PgliteLock } from "./pglite-lock";
 
 export type PgliteExposure = { port: number; stop: () => Promise<void> };
 
-/** Serves the embedded PGlite on a loopback Postgres port and writes the lock file naming it. */
+/** Serves an in-thread PGlite on a loopback Postgres port and writes the lock file naming it. */
 export async function exposePglite(client: PGlite, port: number): Promise<PgliteExposure> {
   const server = new PGLiteSocketServer({ db: client, host: "127.0.0.1", port, maxConnections: 16 });
   await server.start();
-  const bound = Number(server.getServerConn().split(":").pop());
+  return announcePglite(Number(server.getServerConn().split(":").pop()), () => server.stop());
+}
+
+/**
+ * Writes the lock file naming this process and the port where its PGlite is served (by whatever
+ * serves it: the PGlite thread serves its own); `stop` runs after the lock is released.
+ */
+export function announcePglite(bound: number, stopServer: () => Promise<void>): PgliteExposure {
   const lockFile = pgliteLockPath(env().DATA_DIR);
   mkdirSync(path.dirname(lockFile), { recursive: true });
   writeFileSync(lockFile, JSON.stringify({ pid: process.pid, port: bound } satisfies PgliteLock));
@@ -23,7 +30,7 @@ export async function exposePglite(client: PGlite, port: number): Promise<Pglite
     port: bound,
     stop: async () => {
       release();
-      await server.stop();
+      await stopServer();
     },
   };
 }

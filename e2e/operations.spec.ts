@@ -348,6 +348,66 @@ test.describe("SIGTERM to npm start", () => {
   });
 });
 
+test.describe("SIGKILL to the embedded default under load", () => {
+  test("the data directory opens again and the ledger is exact: every answered charge kept, every balance its ledger's sum", async () => {
+    test.setTimeout(240_000);
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), "gw-ops-kill-"));
+    const server = npmStart({ LOG_LEVEL: "warn" }, { port, portVia: "flag", dataDir });
+    let restarted: Server | undefined;
+    try {
+      await healthy(server);
+      const users = [userWithKey(dataDir), userWithKey(dataDir)];
+      // The server process itself (PGlite's thread is in it): a crash, not npm going away.
+      const serverPid = readPgliteLock(dataDir)!.pid;
+
+      // 48 closed-loop sync runs of 0.3 s over the two users until the kill.
+      const answered: { userId: string; id: string }[] = [];
+      let killed = false;
+      const clients = Array.from({ length: 48 }, async (_, i) => {
+        const user = users[i % users.length]!;
+        while (!killed) {
+          const res = await fetch(`${server.base}/run/${MODEL}`, {
+            method: "POST",
+            headers: auth(user.apiKey),
+            body: JSON.stringify({ prompt: `kill ${i} [latency:300]` }),
+          }).catch(() => null);
+          const body = res?.ok ? ((await res.json().catch(() => null)) as { request_id?: string } | null) : null;
+          if (!killed && body?.request_id) answered.push({ userId: user.userId, id: body.request_id });
+        }
+      });
+      await expect.poll(() => answered.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(100);
+      const answeredBeforeKill = [...answered];
+      process.kill(serverPid, "SIGKILL");
+      killed = true;
+      await Promise.all(clients);
+      await server.exited;
+
+      restarted = npmStart({ LOG_LEVEL: "warn" }, { port, portVia: "flag", dataDir });
+      await healthy(restarted);
+      await withServerDb(dataDir, async (sql) => {
+        for (const { userId } of users) {
+          const [balance] = await sql`select credits::bigint as credits from balances where user_id = ${userId}`;
+          const [sum] = await sql`select coalesce(sum(amount), 0)::bigint as total from credit_transactions where user_id = ${userId}`;
+          expect(BigInt(balance!.credits), "balance = sum of the ledger").toBe(BigInt(sum!.total));
+          expect(BigInt(balance!.credits) >= 0n).toBe(true);
+        }
+        const doubled = await sql`select generation_id, type, count(*)::int as n from credit_transactions
+          where generation_id is not null group by generation_id, type having count(*) > 1`;
+        expect(doubled, "no job reserved or refunded twice").toEqual([]);
+        const ids = answeredBeforeKill.map((a) => a.id);
+        const kept = await sql`select g.id from generation_requests g
+          join credit_transactions t on t.generation_id = g.id and t.type = 'generation_reserve'
+          where g.status = 'completed' and g.id = any(${ids})`;
+        expect(kept.length, "every run answered 200 before the kill is completed and charged").toBe(ids.length);
+      });
+    } finally {
+      if (server.npm.exitCode === null && server.npm.signalCode === null) server.npm.kill("SIGKILL");
+      if (restarted) await stop(restarted);
+    }
+  });
+});
+
 /** A /metrics scrape read by a Prometheus text-format parser (NaN, which it cannot read, dropped first). */
 async function scrape(base: string, token: string): Promise<PromMetrics> {
   const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });

@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { pgliteDb, postgresHandle, type DbHandle } from "@/db/client";
+import { pgliteDb, pgliteThreadHandle, postgresHandle, type DbHandle } from "@/db/client";
+import { openPgliteThread } from "@/db/pglite-thread";
 
 /**
  * Test databases. On PostgreSQL (TEST_DATABASE_URL) each test file gets a database created from a
  * template that global setup migrated and seeded once; on PGlite each file loads a snapshot of a
- * migrated, seeded database. Either way the same migrations ran, and no file sees another's rows.
+ * migrated, seeded database (in-thread, or on a worker thread with TEST_PGLITE_THREAD=1). Either way the same migrations ran, and no file sees another's rows.
  */
 // Names carry the pid of the vitest main process, so concurrent runs never touch each other's
 // databases, and databases left by a killed run can be recognised and dropped.
@@ -46,6 +47,8 @@ export async function openFileDatabase(runId: string, snapshotPath: string | und
     };
   }
   if (!snapshotPath) throw new Error("global setup did not provide a PGlite snapshot");
+  // TEST_PGLITE_THREAD=1: every file on PGlite in a worker thread, as `npm start` runs it (db/pglite-thread.ts).
+  if (process.env.TEST_PGLITE_THREAD === "1") return pgliteThreadHandle(await openPgliteThread({ loadDataDir: snapshotPath }));
   const client = await PGlite.create({ loadDataDir: new Blob([await readFile(snapshotPath)]) });
   return { db: pgliteDb(client), kind: "pglite", close: () => client.close() };
 }
