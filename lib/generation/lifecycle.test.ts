@@ -333,10 +333,12 @@ describe("success", () => {
     expect(rows.checked.webhooks).toEqual([]);
     expect(rows.webhook.webhooks).toEqual([{ source: "provider", status: "OK" }]);
 
-    // The same rows, each driver against the inline run: only the route's own fields, the status
-    // check's view of the start and the webhook's receipt differ.
-    // (Its receipt in inbound_events, asserted above, is the webhook's own.)
-    expect({ ...rows.webhook, webhooks: [] }).toEqual(asQueued(rows.inline));
+    // The same rows, each driver against the inline run: only the route's own fields, the view of
+    // the start (the status check's, and the webhook's look before it ends the job) and the
+    // webhook's receipt differ. (Its receipt in inbound_events, asserted above, is the webhook's own.)
+    expect({ ...rows.webhook, webhooks: [] }).toEqual(
+      withCheckedStart(asQueued(rows.inline), simulatorLogs("Generation finished; uploading outputs")),
+    );
     // The ending clears the queue position and, for a completed job no status check saw start (the
     // inline run and the webhook never ask), sets `started_at` to its submission.
     expect(rows.inline.job).toMatchObject({ startedAt: "<time>", queuePosition: null });
@@ -397,8 +399,10 @@ describe("failure", () => {
     expect(rows.inline.providerRequests).toBe(1);
     expect(rows.webhook.webhooks).toEqual([{ source: "provider", status: "ERROR" }]);
 
-    // (Its receipt in inbound_events, asserted above, is the webhook's own.)
-    expect({ ...rows.webhook, webhooks: [] }).toEqual(asQueued(rows.inline));
-    expect(rows.checked).toEqual(withCheckedStart(asQueued(rows.inline), simulatorLogs("Error: the model failed to generate an output")));
+    // (Its receipt in inbound_events, asserted above, is the webhook's own.) The webhook's look
+    // before the ending records the start and the log as the status check does.
+    const failedLogs = simulatorLogs("Error: the model failed to generate an output");
+    expect({ ...rows.webhook, webhooks: [] }).toEqual(withCheckedStart(asQueued(rows.inline), failedLogs));
+    expect(rows.checked).toEqual(withCheckedStart(asQueued(rows.inline), failedLogs));
   });
 });

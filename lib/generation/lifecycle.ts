@@ -21,6 +21,7 @@ import type { EventHub } from "./event-hub";
 import { logEvent, progressEvent, statusEvent, type NewGenerationEvent } from "./event-log";
 import { finalizeGeneration } from "./finalize";
 import { watchJob } from "./follow";
+import { logsOf } from "./logs";
 import {
   appendEvents,
   generationById,
@@ -178,6 +179,31 @@ export async function check(db: Db, row: GenerationRow, model: ModelRow, logsSee
     await appendEvents(db, id, events);
   }
   return { state: isEndState(status.status) ? "done" : "pending", logsSeen: status.logs.length };
+}
+
+/**
+ * The webhook driver's look at the provider as it ends a job: the webhook carries the result but
+ * not the log, and the queued run's own looks are few (1 s in, then 16 s), so without it a job
+ * would keep only the lines those looks saw. The lines since the last look go to the journal,
+ * ahead of `storing`: the ending's one statement writes them. Best effort: a provider that does not
+ * answer leaves them out, and the job ends all the same.
+ */
+export async function lookBeforeEnd(db: Db, row: GenerationRow, model: Pick<ModelRow, "alias">, journal: RunJournal): Promise<void> {
+  if (row.status !== "queued" && row.status !== "in_progress") return;
+  const status = await providerOf(row)
+    .status(refOf(row, model), { logs: true })
+    .catch(() => null);
+  if (!status) return;
+  // A job seen running has its lines up to its last look recorded: only those after them.
+  const seen = row.status === "queued" ? 0 : (await logsOf(db, row.id)).length;
+  const lines = status.logs.slice(seen).map((l) => logEvent(l.message, l.timestamp));
+  // Never seen running (a job quicker than the first look): the move to running as a check writes
+  // it, the row's status and start with its events, in one statement.
+  if (row.status === "queued" && status.status !== "queued") {
+    await markInProgress(db, row.id, [statusEvent("in_progress"), progressEvent("running"), ...lines]);
+    return;
+  }
+  for (const line of lines) journal.progress(line);
 }
 
 // ── result ────────────────────────────────────────────────────────────────────────────────────

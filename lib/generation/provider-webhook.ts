@@ -8,7 +8,7 @@ import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/net/body";
 import { verifyProviderWebhook, webhookScheme, type ProviderWebhookEvent } from "@/lib/provider";
 import { cachedModelRow } from "@/lib/catalog/get";
 import type { ModelRow } from "@/lib/catalog/columns";
-import { collect, end, openJournal, resultOf, type RunResult } from "./lifecycle";
+import { collect, end, lookBeforeEnd, openJournal, resultOf, type RunResult } from "./lifecycle";
 import { isFinal, type GenerationRow } from "./types";
 
 export type WebhookAnswer = {
@@ -65,6 +65,7 @@ async function handle(db: Db, event: ProviderWebhookEvent, job: GenerationRow | 
   if (isFinal(job.status)) return { ok: true, status: job.status, deduped: false, unmapped: false, assets: noAssets };
   const model = (await cachedModelRow(db, job.modelId)) ?? { alias: job.modelId };
   const journal = openJournal(db, job, model);
+  await lookBeforeEnd(db, job, model, journal);
   const { outcome, assets } = await collect(db, job, await resultFrom(event, job, model), journal);
   const { row } = await end(db, job, outcome, await journal.close());
   await inngest
