@@ -11,9 +11,11 @@ const literal = (message: string) => message.replace(/\{[^{}]*(\{[^{}]*\}[^{}]*)
 const wordsOf = (text: string) =>
   text
     .split(/\s+/)
-    .map((token) => token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
-    // Ids, addresses, paths, codes and numbers are not words of a language; neither are acronyms (API, UTC).
+    .map((token) => token.replace(/[^\p{L}\p{N}]+$/gu, ""))
+    // Ids, addresses, paths (`/queue`), codes and numbers are not words of a language; neither are
+    // acronyms (API, UTC). Judged before a leading `/` is trimmed, so a path is not taken for a word.
     .filter((token) => !/[@/_:0-9=<>{}[\]]/.test(token))
+    .map((token) => token.replace(/^[^\p{L}\p{N}]+/gu, ""))
     .filter((word) => /^[A-Za-z][a-z]{2,}$/.test(word))
     .map((word) => word.toLowerCase());
 
