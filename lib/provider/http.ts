@@ -28,6 +28,20 @@ export type HttpConfig = {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 };
 
+/** A client's HttpConfig: its own header and limits; backoff, fetch and sleep defaulted alike for every provider. */
+export function httpConfig(
+  base: Pick<HttpConfig, "provider" | "authorization" | "timeoutMs" | "maxRetries">,
+  overrides: Partial<Pick<HttpConfig, "baseDelayMs" | "maxDelayMs" | "fetch" | "sleep">>,
+): HttpConfig {
+  return {
+    ...base,
+    baseDelayMs: overrides.baseDelayMs ?? 500,
+    maxDelayMs: overrides.maxDelayMs ?? 10_000,
+    fetch: overrides.fetch ?? ((...args) => fetch(...args)),
+    sleep: overrides.sleep ?? sleep,
+  };
+}
+
 export type ProviderResponse = { status: number; headers: Headers; body: unknown; text: string };
 
 export type ProviderRequest = {

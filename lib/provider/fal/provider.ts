@@ -9,7 +9,7 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
 } from "../errors";
-import { messageOf, parseAnswer, providerFetch, rejection, sleep, type HttpConfig, type ProviderResponse } from "../http";
+import { httpConfig, messageOf, parseAnswer, providerFetch, rejection, type HttpConfig, type ProviderResponse } from "../http";
 import { FalPlatform } from "./platform";
 import { falCancelSchema, falOutputSchema, falStatusSchema, falSubmitSchema } from "./schemas";
 import type {
@@ -82,16 +82,15 @@ export class FalProvider implements GenerationProvider {
   constructor(options: FalProviderOptions = {}) {
     const e = env();
     const key = options.key ?? e.FAL_KEY;
-    this.http = {
-      provider: "fal",
-      authorization: key ? `Key ${key}` : undefined,
-      timeoutMs: options.timeoutMs ?? e.FAL_TIMEOUT_MS,
-      maxRetries: options.maxRetries ?? e.FAL_MAX_RETRIES,
-      baseDelayMs: options.baseDelayMs ?? 500,
-      maxDelayMs: options.maxDelayMs ?? 10_000,
-      fetch: options.fetch ?? ((...args) => fetch(...args)),
-      sleep: options.sleep ?? sleep,
-    };
+    this.http = httpConfig(
+      {
+        provider: "fal",
+        authorization: key ? `Key ${key}` : undefined,
+        timeoutMs: options.timeoutMs ?? e.FAL_TIMEOUT_MS,
+        maxRetries: options.maxRetries ?? e.FAL_MAX_RETRIES,
+      },
+      options,
+    );
     this.queueUrl = trimSlash(options.queueUrl ?? e.FAL_QUEUE_URL);
     this.platform = new FalPlatform(this.http, trimSlash(options.apiUrl ?? e.FAL_API_URL));
     this.mediaLifetimeSeconds = options.mediaLifetimeSeconds ?? 86_400;

@@ -3,7 +3,16 @@ import { log } from "@/lib/core/logger";
 import { canCallBack } from "@/lib/net/reachable";
 import type { JsonSchema } from "@/db/schema/models";
 import { CANCELLED_ERROR_TYPE, ModelFailedError, type ProviderOperation, ProviderRejectedError, ProviderUnavailableError } from "../errors";
-import { messageOf, parseAnswer, providerFetch, rejection, retryAfterMsOf, sleep, type HttpConfig, type ProviderResponse } from "../http";
+import {
+  httpConfig,
+  messageOf,
+  parseAnswer,
+  providerFetch,
+  rejection,
+  retryAfterMsOf,
+  type HttpConfig,
+  type ProviderResponse,
+} from "../http";
 import type {
   CancelResult,
   GenerationProvider,
@@ -89,16 +98,15 @@ export class ReplicateProvider implements GenerationProvider {
   constructor(options: ReplicateProviderOptions = {}) {
     const e = env();
     const token = options.token ?? e.REPLICATE_API_TOKEN;
-    this.http = {
-      provider: "replicate",
-      authorization: token ? `Bearer ${token}` : undefined,
-      timeoutMs: options.timeoutMs ?? e.REPLICATE_TIMEOUT_MS,
-      maxRetries: options.maxRetries ?? e.REPLICATE_MAX_RETRIES,
-      baseDelayMs: options.baseDelayMs ?? 500,
-      maxDelayMs: options.maxDelayMs ?? 10_000,
-      fetch: options.fetch ?? ((...args) => fetch(...args)),
-      sleep: options.sleep ?? sleep,
-    };
+    this.http = httpConfig(
+      {
+        provider: "replicate",
+        authorization: token ? `Bearer ${token}` : undefined,
+        timeoutMs: options.timeoutMs ?? e.REPLICATE_TIMEOUT_MS,
+        maxRetries: options.maxRetries ?? e.REPLICATE_MAX_RETRIES,
+      },
+      options,
+    );
     this.apiUrl = (options.apiUrl ?? e.REPLICATE_API_URL).replace(/\/+$/, "");
     this.waitSeconds = Math.min(60, Math.max(1, options.waitSeconds ?? e.REPLICATE_WAIT_SECONDS));
     this.cancelAfter = options.cancelAfter !== undefined ? options.cancelAfter : e.REPLICATE_CANCEL_AFTER || null;
