@@ -7,6 +7,12 @@ import { users } from "./users";
 export const generationStatuses = ["queued", "in_progress", "completed", "failed", "cancelled"] as const;
 export type GenerationStatus = (typeof generationStatuses)[number];
 
+/** A route the job may be sent to, as planned at its start. */
+export type PlannedRoute = { provider: string; endpointId: string; inputMap?: Record<string, string>; costCredits?: number | null };
+export type RoutingPlan = { routes: PlannedRoute[]; allowFallbacks: boolean };
+/** `refused`: the submit failed before the provider took it; `not_started`: it did not start before its deadline (cancelled there). */
+export type RouteAttempt = { provider: string; outcome: "refused" | "not_started" | "skipped"; reason: string; at: string };
+
 /** One generation job, from either surface, sync or queued. Its id is the public request id (UUID). */
 export const generationRequests = pgTable(
   "generation_requests",
@@ -38,8 +44,20 @@ export const generationRequests = pgTable(
     costReservedCredits: credits("cost_reserved_credits").notNull().default(0),
     /** Credits finally charged after settling; null until settled or refunded. */
     costSettledCredits: credits("cost_settled_credits"),
+    /** The provider carrying the job now: the first route planned, then the one that accepted it. */
     provider: text("provider").notNull(),
     providerRequestId: text("provider_request_id"),
+    /** The provider's id of the model it was sent to (the route's); null: the model's alias. */
+    providerEndpointId: text("provider_endpoint_id"),
+    /**
+     * The routes planned at the start, in order, and whether the job may move to the next one
+     * (lib/generation/routing.ts); null: the one provider in `provider`.
+     */
+    routing: jsonb("routing").$type<RoutingPlan>(),
+    /** Each provider tried before the one serving and how it went (a refusal, a missed start). */
+    attempts: jsonb("attempts").$type<RouteAttempt[]>().notNull().default([]),
+    /** What the serving provider charges the operator for it (its route's cost × the units); null: unknown. */
+    providerCostCredits: credits("provider_cost_credits"),
     /** Completion callback URL (`webhook` / `webhook_url`). */
     webhookUrl: text("webhook_url"),
     /**

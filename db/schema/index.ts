@@ -13,3 +13,4 @@ export * from "./catalog";
 export * from "./jobs";
 export * from "./local-payments";
 export * from "./idempotency";
+export * from "./routes";

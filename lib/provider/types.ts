@@ -33,6 +33,13 @@ export type SubmitRequest = {
    * until the job ends (Replicate's `Prefer: wait`) may do so, saving the polls of a short job.
    */
   wait?: boolean;
+  /**
+   * The job must start within this many milliseconds of the submit, or the provider drops it
+   * unstarted and unbilled (Replicate's `Cancel-After`, fal's `X-Fal-Request-Timeout`): its
+   * status then reads `expired` and its result a `ProviderUnavailableError` with reason
+   * `start_deadline`, and the engine moves the job to its next route. Unset: no deadline.
+   */
+  startDeadlineMs?: number;
   /** The engine's generation request id: correlation in logs and in the simulator's records. */
   requestId: string;
   /** The catalog category (`text-to-image`, …). The simulator picks the kind of media by it; fal ignores it. */
