@@ -2,6 +2,10 @@ import { boolean, integer, jsonb, numeric, pgTable, primaryKey, text } from "dri
 import { timestamps } from "./_columns";
 import { models } from "./models";
 
+/** The generation providers a route may name (lib/provider: one folder each; `local` is the simulator). */
+export const providerNames = ["local", "fal", "replicate"] as const;
+export type ProviderName = (typeof providerNames)[number];
+
 /**
  * The ways a catalog model can be run: one row per provider that serves it, tried in `position`
  * order (lib/generation/routing.ts). A model without rows runs as it always did: on the configured
@@ -16,7 +20,7 @@ export const modelRoutes = pgTable(
       .notNull()
       .references(() => models.modelId, { onDelete: "cascade", onUpdate: "cascade" }),
     /** `fal`, `replicate` or `local` (the simulator). */
-    provider: text("provider").notNull(),
+    provider: text("provider", { enum: providerNames }).notNull(),
     /** The provider's id of the model: fal's endpoint id, Replicate's `owner/name[:version]`. */
     endpointId: text("endpoint_id").notNull(),
     /** Our input names → the provider's, where they differ (declared data, applied at submit). */

@@ -40,9 +40,16 @@ export const runGenerationFn = inngest.createFunction(
     const id = event.data.generationId;
     let check = await step.run("submit", () => submitJobStep(id));
     const callback = check.callback ?? false;
+    let moves = 0;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       if (check.state === "final") return { status: "final" };
-      if (check.state === "done") return step.run("collect", () => collectJobStep(id));
+      if (check.state === "done") {
+        const collected = await step.run(moves ? `collect-${moves}` : "collect", () => collectJobStep(id));
+        // Dropped unstarted at its provider and sent to the next route: checked on there.
+        if (collected.status !== "moved") return collected;
+        moves++;
+        check = { state: "pending", logsSeen: 0 };
+      }
       const woken = await step.waitForEvent(`wait-${round}`, {
         event: generationProviderCompleted,
         timeout: `${waitSeconds(round, callback)}s`,

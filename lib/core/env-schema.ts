@@ -167,6 +167,13 @@ export const envSchema = z
     PROVIDER_BREAKER_FAILURES: z.coerce.number().int().positive().default(5),
     /** …and lets one probe through after this cooldown. */
     PROVIDER_BREAKER_COOLDOWN_MS: int(30_000),
+    /** A provider that refused a submit is tried last for this long, while a model has another route (lib/provider/cooldown.ts). */
+    PROVIDER_COOLDOWN_MS: int(5_000),
+    /**
+     * A job that has another route must start within this long at its provider, or it is dropped
+     * there unstarted and sent to the next route (Replicate's Cancel-After, fal's X-Fal-Request-Timeout).
+     */
+    PROVIDER_START_DEADLINE_MS: int(60_000),
 
     // Jobs: Inngest server mode when keys or INNGEST_DEV are set, else the embedded executor.
     INNGEST_EVENT_KEY: z.string().optional(),

@@ -2,8 +2,8 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { randomUUID } from "node:crypto";
 import { isSandbox } from "@/lib/auth/principal";
 import type { ModelRow } from "@/lib/catalog/columns";
-import type { ProviderName } from "@/lib/provider";
 import type { Idempotency } from "./idempotency";
+import type { StartPlan } from "./routing";
 import { thisRunner } from "./runners";
 import { insertGeneration, type NewGenerationRow } from "./store";
 import type { GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
@@ -14,7 +14,8 @@ export type NewGeneration = {
   surface: GenerationSurface;
   mode: GenerationMode;
   operation: GenerationOperation;
-  provider: ProviderName;
+  /** The routes planned (routing.ts planRoutes): the job starts on the first. */
+  plan: StartPlan;
   quoteCredits: number;
   webhookUrl: string | null;
   passthrough: boolean;
@@ -42,7 +43,12 @@ export async function createGeneration(ctx: ServiceContext, g: NewGeneration): P
     status: "queued",
     input: g.input,
     costReservedCredits: sandbox ? 0 : g.quoteCredits,
-    provider: g.provider,
+    provider: g.plan.routing.routes[0]!.provider,
+    // A job with one route is what a job was before routes: no plan to keep.
+    routing: g.plan.routing.routes.length > 1 ? g.plan.routing : null,
+    providerEndpointId: g.plan.routing.routes[0]!.endpointId,
+    attempts: g.plan.attempts,
+    providerCostCredits: g.plan.routing.routes[0]!.costCredits ?? null,
     webhookUrl: g.webhookUrl,
     httpRequestId: ctx.requestId ?? null,
     // A sync job runs in this process: if it dies, its peers take the job over (runners.ts).

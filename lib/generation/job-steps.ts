@@ -2,7 +2,20 @@ import { getDb, type Db } from "@/db/client";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { cachedModelRow } from "@/lib/catalog/get";
 import { isProviderUnavailable, ProviderRejectedError } from "@/lib/provider";
-import { check, collect, end, fail, openJournal, providerOf, providerWebhookUrl, refOf, resultOf, submit } from "./lifecycle";
+import {
+  check,
+  collect,
+  end,
+  fail,
+  failOver,
+  missedStart,
+  openJournal,
+  providerOf,
+  providerWebhookUrl,
+  refOf,
+  resultOf,
+  submit,
+} from "./lifecycle";
 import { generationById } from "./store";
 import { isFinal, type GenerationRow } from "./types";
 
@@ -71,7 +84,11 @@ async function checkRow(db: Db, row: GenerationRow, model: ModelRow, logsSeen: n
   return checked === "ended" ? { state: "final", logsSeen } : checked;
 }
 
-/** Fetches the result, re-hosts it and ends the job (a webhook may have ended it already). */
+/**
+ * Fetches the result, re-hosts it and ends the job (a webhook may have ended it already). A job
+ * its provider dropped unstarted at the start deadline moves to its next route instead: `moved`,
+ * and the run checks on it there.
+ */
 export async function collectJobStep(id: string): Promise<{ status: string }> {
   const db = await getDb();
   const job = await load(db, id);
@@ -79,6 +96,7 @@ export async function collectJobStep(id: string): Promise<{ status: string }> {
   let result;
   try {
     result = await resultOf(job.row, job.model);
+    if (missedStart(result) && (await failOver(db, job.row, job.model, { webhook: true }))) return { status: "moved" };
   } catch (err) {
     if (isProviderUnavailable(err)) throw err;
     return { status: (await fail(db, job.row, err)).row.status };

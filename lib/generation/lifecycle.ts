@@ -1,4 +1,5 @@
 import { relaxedOf, type Db } from "@/db/client";
+import type { PlannedRoute, RouteAttempt } from "@/db/schema";
 import { rehostResult, type RehostResult } from "@/lib/assets/rehost";
 import type { ModelRow } from "@/lib/catalog/columns";
 import { env } from "@/lib/core/env";
@@ -28,12 +29,15 @@ import {
   generationEnded,
   markInProgress,
   setQueuePosition,
+  storeAttempts,
+  storeFailover,
   storeProgress,
   storeSubmission,
   type Submission,
   RunJournal,
   type Unrecorded,
 } from "./store";
+import { currentRoute, inputFor, leftRoute, routesAfter, startDeadlineFor } from "./routing";
 import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./types";
 
 /**
@@ -48,7 +52,7 @@ import { FINAL_STATUSES, type GenerationOutcome, type GenerationRow } from "./ty
 export const providerOf = (row: Pick<GenerationRow, "provider">): GenerationProvider => providerByName(row.provider as ProviderName);
 
 export const refOf = (row: GenerationRow, model: Pick<ModelRow, "alias">): ProviderRequestRef => ({
-  endpointId: model.alias,
+  endpointId: currentRoute(row, model).endpointId,
   providerRequestId: row.providerRequestId!,
 });
 
@@ -88,34 +92,112 @@ export type SubmitOptions = {
  */
 export async function submit(db: Db, row: GenerationRow, model: ModelRow, options: SubmitOptions): Promise<GenerationRow> {
   if (row.providerRequestId || FINAL_STATUSES.includes(row.status)) return row;
-  const submission = await sendToProvider(row, model, options);
+  const submission = await sendToProvider(row, model, currentRoute(row, model), options);
   if (!options.journal) return recordSubmission(db, row, model, submission);
   options.journal.submitted(submission);
-  return { ...row, providerRequestId: submission.providerRequestId, submittedAt: submission.at, queuePosition: submission.queuePosition };
+  return submittedRow(row, submission);
 }
 
-async function sendToProvider(row: GenerationRow, model: ModelRow, options: SubmitOptions): Promise<Submission> {
-  const provider = providerOf(row);
+/** The job as it stands once `submission` is recorded. */
+const submittedRow = (row: GenerationRow, s: Submission): GenerationRow => ({
+  ...row,
+  providerRequestId: s.providerRequestId,
+  submittedAt: s.at,
+  queuePosition: s.queuePosition,
+  provider: s.provider,
+  providerEndpointId: s.endpointId,
+  attempts: s.attempts,
+  providerCostCredits: s.costCredits,
+});
+
+/**
+ * Sends the job to `route`, and on to the plan's next routes while a provider refuses it before
+ * taking it (429, 5xx, a timeout before acceptance, an open breaker: routing.ts). A provider that
+ * may have taken it (`maybeAccepted`) or that rejects the request itself ends the walk: the job
+ * must never run twice, and a request one provider rejects is the caller's to fix. When every
+ * route refused, the last refusal is thrown and the attempts are kept on the job.
+ */
+async function sendToProvider(row: GenerationRow, model: ModelRow, route: PlannedRoute, options: SubmitOptions): Promise<Submission> {
+  const attempts = [...row.attempts];
+  for (;;) {
+    try {
+      return { ...(await sendTo(row, model, route, options)), attempts };
+    } catch (err) {
+      const next = routesAfter({ provider: route.provider, routing: row.routing })[0];
+      if (!next || !isProviderUnavailable(err) || err.maybeAccepted || options.signal?.aborted) {
+        if (attempts.length > row.attempts.length || (next && isProviderUnavailable(err)))
+          (err as { attempts?: RouteAttempt[] }).attempts = [...attempts, leftRoute(route, null, "refused", refusalReason(err))];
+        throw err;
+      }
+      attempts.push(leftRoute(route, next, "refused", refusalReason(err)));
+      log.info("provider refused the submit; trying the next route", { generationId: row.id, from: route.provider, to: next.provider });
+      route = next;
+    }
+  }
+}
+
+const refusalReason = (err: unknown) => (isCircuitOpen(err) ? "circuit_open" : isProviderUnavailable(err) ? err.reason : "refused");
+
+/** One route's submit, retrying a refusal that surely did not arrive (429/5xx before acceptance) when its client does not. */
+async function sendTo(row: GenerationRow, model: ModelRow, route: PlannedRoute, options: SubmitOptions): Promise<Omit<Submission, "attempts">> {
+  const provider = providerByName(route.provider as ProviderName);
+  const moving = { provider: route.provider, routing: row.routing };
   const request = {
-    endpointId: model.alias,
-    input: row.input,
+    endpointId: route.endpointId,
+    input: inputFor(route, row.input),
     requestId: row.id,
     category: model.category,
     webhookUrl: options.webhook ? providerWebhookUrl() : undefined,
     wait: !options.webhook,
+    startDeadlineMs: startDeadlineFor(moving),
     signal: options.signal,
   };
+  // With another route to go to, a refusal moves on at once instead of waiting here.
+  const retries = provider.retriesTransientFailures || routesAfter(moving).length > 0 ? 0 : (options.retries ?? 0);
   for (let attempt = 0; ; attempt++) {
     try {
       const submitted = await provider.submit(request);
-      return { providerRequestId: submitted.providerRequestId, queuePosition: submitted.queuePosition ?? null, at: new Date() };
+      return {
+        providerRequestId: submitted.providerRequestId,
+        queuePosition: submitted.queuePosition ?? null,
+        at: new Date(),
+        provider: route.provider,
+        endpointId: route.endpointId,
+        costCredits: route.costCredits ?? null,
+      };
     } catch (err) {
-      const retries = provider.retriesTransientFailures ? 0 : (options.retries ?? 0);
       const retry = isProviderUnavailable(err) && !isCircuitOpen(err) && !err.maybeAccepted && attempt < retries;
       if (!retry || options.signal?.aborted) throw err;
       await sleep(Math.min(err.retryAfterMs ?? 100 * 2 ** attempt, 2_000), options.signal);
     }
   }
+}
+
+/** Whether a result says the job never started before its start deadline (dropped there, unbilled). */
+export const missedStart = (result: RunResult): boolean =>
+  !result.ok && isProviderUnavailable(result.error) && result.error.reason === "start_deadline";
+
+/**
+ * A job its provider dropped unstarted at the start deadline moves to the plan's next route:
+ * submitted there (walking on past refusals) and recorded in place of the old provider's id.
+ * Answers the job as it then stands, or null when no route is left (the caller ends it).
+ */
+export async function failOver(db: Db, row: GenerationRow, model: ModelRow, options: SubmitOptions): Promise<GenerationRow | null> {
+  const next = routesAfter(row)[0];
+  if (!next || !row.providerRequestId) return null;
+  const from = currentRoute(row, model);
+  const moving = { ...row, attempts: [...row.attempts, leftRoute(from, next, "not_started", "start_deadline")] };
+  const submission = await sendToProvider(moving, model, next, options);
+  const moved = await storeFailover(db, row.id, row.providerRequestId, submission, [
+    progressEvent("submitted", { message: `Not started at ${from.provider} in time; sent to ${submission.provider}` }),
+  ]);
+  if (!moved) {
+    await providerByName(submission.provider as ProviderName)
+      .cancel({ endpointId: submission.endpointId, providerRequestId: submission.providerRequestId })
+      .catch(() => undefined);
+    return generationById(db, row.id);
+  }
+  return moved;
 }
 
 /**
@@ -132,8 +214,8 @@ async function recordSubmission(
 ): Promise<GenerationRow> {
   const stored = await storeSubmission(db, row.id, submission, events);
   if (!stored) {
-    await providerOf(row)
-      .cancel({ endpointId: model.alias, providerRequestId: submission.providerRequestId })
+    await providerByName(submission.provider as ProviderName)
+      .cancel({ endpointId: submission.endpointId, providerRequestId: submission.providerRequestId })
       .catch(() => undefined);
     return (await generationById(db, row.id))!;
   }
@@ -167,8 +249,10 @@ export async function check(db: Db, row: GenerationRow, model: ModelRow, logsSee
   }
   const events = status.logs.slice(logsSeen).map((l) => logEvent(l.message, l.timestamp));
   // The move to running writes its events and the new logs in its own statement.
+  // A job dropped unstarted (`expired`) never ran: its end is not a start.
   const started =
     status.status !== "queued" &&
+    status.status !== "expired" &&
     row.status === "queued" &&
     (await markInProgress(db, id, [statusEvent("in_progress"), progressEvent("running"), ...events]));
   if (!started) {
@@ -199,7 +283,7 @@ export async function lookBeforeEnd(db: Db, row: GenerationRow, model: Pick<Mode
   const lines = status.logs.slice(seen).map((l) => logEvent(l.message, l.timestamp));
   // Never seen running (a job quicker than the first look): the move to running as a check writes
   // it, the row's status and start with its events, in one statement.
-  if (row.status === "queued" && status.status !== "queued") {
+  if (row.status === "queued" && status.status !== "queued" && status.status !== "expired") {
     await markInProgress(db, row.id, [statusEvent("in_progress"), progressEvent("running"), ...lines]);
     return;
   }
@@ -302,8 +386,12 @@ export async function collect(db: Db, row: GenerationRow, result: RunResult, jou
 export const end = finalizeGeneration;
 
 /** Ends the job with a provider's or model's failure (refunded). */
-export const fail = async (db: Db, row: GenerationRow, err: unknown, unrecorded?: Unrecorded) =>
-  end(db, row, failureOutcome(err), unrecorded);
+export async function fail(db: Db, row: GenerationRow, err: unknown, unrecorded?: Unrecorded) {
+  // Every route refused the submit: the job keeps what each one said.
+  const attempts = (err as { attempts?: RouteAttempt[] } | null)?.attempts;
+  if (attempts) await storeAttempts(db, row.id, attempts);
+  return end(db, row, failureOutcome(err), unrecorded);
+}
 
 /** A provider or model failure as the outcome that ends the job (the charge is refunded). */
 export function failureOutcome(err: unknown): GenerationOutcome {

@@ -5,10 +5,10 @@ import { inngest } from "@/lib/jobs/client";
 import { generationProviderCompleted } from "@/lib/jobs/events";
 import { log } from "@/lib/core/logger";
 import { readBodyBytes, UNVERIFIED_BODY_MAX_BYTES } from "@/lib/net/body";
-import { verifyProviderWebhook, webhookScheme, type ProviderWebhookEvent } from "@/lib/provider";
+import { isProviderError, verifyProviderWebhook, webhookScheme, type ProviderWebhookEvent } from "@/lib/provider";
 import { cachedModelRow } from "@/lib/catalog/get";
 import type { ModelRow } from "@/lib/catalog/columns";
-import { collect, end, lookBeforeEnd, openJournal, resultOf, type RunResult } from "./lifecycle";
+import { collect, end, failOver, lookBeforeEnd, missedStart, openJournal, resultOf, type RunResult } from "./lifecycle";
 import { isFinal, type GenerationRow } from "./types";
 
 export type WebhookAnswer = {
@@ -63,10 +63,27 @@ const statusOf = (event: ProviderWebhookEvent) => (event.outcome.kind === "faile
 async function handle(db: Db, event: ProviderWebhookEvent, job: GenerationRow | undefined): Promise<WebhookAnswer> {
   if (!job) return { ok: true, status: statusOf(event), deduped: false, unmapped: true, assets: noAssets };
   if (isFinal(job.status)) return { ok: true, status: job.status, deduped: false, unmapped: false, assets: noAssets };
-  const model = (await cachedModelRow(db, job.modelId)) ?? { alias: job.modelId };
+  const model = await cachedModelRow(db, job.modelId);
+  const result = await resultFrom(event, job, model ?? { alias: job.modelId });
+  // Dropped unstarted at the start deadline: on to the next route; the queued run checks on it there.
+  if (model && missedStart(result)) {
+    try {
+      const moved = await failOver(db, job, model, { webhook: true });
+      if (moved) return { ok: true, status: moved.status, deduped: false, unmapped: false, assets: noAssets };
+    } catch (err) {
+      // Every route left refused it: the job ends with that refusal.
+      if (!isProviderError(err)) throw err;
+      return answerEnded(db, job, { ok: false, error: err }, model);
+    }
+  }
+  return answerEnded(db, job, result, model ?? { alias: job.modelId });
+}
+
+/** Ends the job with the provider's result and cancels the run waiting for it. */
+async function answerEnded(db: Db, job: GenerationRow, result: RunResult, model: Pick<ModelRow, "alias">): Promise<WebhookAnswer> {
   const journal = openJournal(db, job, model);
   await lookBeforeEnd(db, job, model, journal);
-  const { outcome, assets } = await collect(db, job, await resultFrom(event, job, model), journal);
+  const { outcome, assets } = await collect(db, job, result, journal);
   const { row } = await end(db, job, outcome, await journal.close());
   await inngest
     .send({ name: generationProviderCompleted.name, data: { generationId: job.id } })

@@ -6,7 +6,7 @@ import { log } from "@/lib/core/logger";
 import { drainableRun } from "@/lib/core/shutdown";
 import { isCircuitOpen, isProviderError, isProviderUnavailable } from "@/lib/provider";
 import { dispatchGeneration } from "./dispatch";
-import { collect, end, fail, openJournal, recordProgress, submit, waitForResult } from "./lifecycle";
+import { collect, end, fail, failOver, missedStart, openJournal, recordProgress, submit, waitForResult } from "./lifecycle";
 import { failureError, stillRunningError } from "./present";
 import type { Unrecorded } from "./store";
 import { generationById } from "./store";
@@ -70,9 +70,10 @@ function answerOf(row: GenerationRow, cause?: unknown): GenerationRow {
   if (row.status === "completed") return row;
   const error = failureError(row);
   if (row.errorCode !== "provider_error" || !isProviderUnavailable(cause)) throw error;
-  // The provider's own hint tells the client when a retry can work; an open circuit is 503.
+  // The provider's own hint tells the client when a retry can work; an open circuit, or every
+  // route refusing the submit, is 503.
   const retryAfter = { "Retry-After": String(Math.max(1, Math.ceil((cause.retryAfterMs ?? 1000) / 1000))) };
-  if (isCircuitOpen(cause)) throw new DomainError("provider_error", error.message, error.extra, retryAfter, 503);
+  if (isCircuitOpen(cause) || row.attempts.length > 0) throw new DomainError("provider_error", error.message, error.extra, retryAfter, 503);
   throw new DomainError("provider_error", error.message, error.extra, cause.retryAfterMs == null ? {} : retryAfter);
 }
 
@@ -86,14 +87,25 @@ async function executeInline(
 ): Promise<InlineRun> {
   let current = row;
   // A quick run (most) leaves its progress to its ending's statement; see RunJournal.
-  const journal = openJournal(db, row, model);
+  let journal = openJournal(db, row, model);
   // What the run left to its ending: if the ending fails, the hand-over must still record it.
   let leftToEnding: Unrecorded | null = null;
   try {
     current = await submit(db, row, model, { webhook: false, retries: 2, signal, journal });
     lap("submit");
     if (isFinal(current.status)) return { kind: "ended", row: current };
-    const result = await waitForResult(db, current, model, signal);
+    let result = await waitForResult(db, current, model, signal);
+    // Dropped unstarted at its start deadline: on to the next route (its progress written first,
+    // since the move replaces the provider's id), and wait again.
+    while (result && missedStart(result)) {
+      await recordProgress(db, current, model, await journal.close());
+      const moved = await failOver(db, current, model, { webhook: false, signal });
+      if (!moved) break;
+      if (isFinal(moved.status)) return { kind: "ended", row: moved };
+      current = moved;
+      journal = openJournal(db, current, model);
+      result = await waitForResult(db, current, model, signal);
+    }
     if (!result) {
       // Ended meanwhile (a cancel, another instance): answered as it ended; the provider's
       // request is left to finish (or was cancelled by whoever ended the job).

@@ -3,13 +3,13 @@ import { isSandbox } from "@/lib/auth/principal";
 import { getModelForRun } from "@/lib/catalog/get";
 import { validateModelInput } from "@/lib/catalog/validate-input";
 import { quoteForInput } from "@/lib/pricing/pricing";
-import { breakerFor, providerFor } from "@/lib/provider";
 import { createGeneration } from "./create-generation";
 import { dispatchGeneration } from "./dispatch";
 import { refuseUnfetchableInputUrls } from "./input-urls";
 import { keyedGeneration, replayGeneration, type Idempotency } from "./idempotency";
 import { lapper } from "@/lib/observability/server-timing";
 import { log } from "@/lib/core/logger";
+import { planRoutes, type ProviderPreferences } from "./routing";
 import { runSync } from "./run-sync";
 import type { GenerationMode, GenerationOperation, GenerationRow, GenerationSurface } from "./types";
 
@@ -28,11 +28,13 @@ export type StartGeneration = {
   idempotency?: Idempotency;
   /** The client's request: a repeat waiting on a running sync job stops when it goes away. */
   signal?: AbortSignal;
+  /** How the request steers the providers (the skill body's `provider`, the X-Gateway-Provider header). */
+  providers?: ProviderPreferences;
 };
 
 /**
  * The one entry of every generation: model lookup → input validation, media URLs included (400
- * before any charge) → quote → breaker (503, nothing charged) → the job row and its reserve in one
+ * before any charge) → quote → the routes it may take (routing.ts; every breaker open: 503, nothing charged) → the job row and its reserve in one
  * transaction (402 before anything runs) → dispatch: inline for sync, the queue function
  * otherwise. Returns the final row (sync) or the queued row (queue).
  *
@@ -51,8 +53,8 @@ export async function startGeneration(ctx: ServiceContext, o: StartGeneration): 
   const input = validateModelInput(model, o.input);
   await refuseUnfetchableInputUrls(input);
   const quote = quoteForInput(model, input);
-  const provider = providerFor({ sandbox: isSandbox(ctx.principal), modelProvider: model.provider });
-  breakerFor(provider.name).assertAvailable();
+  // The routes it may take; every provider's breaker open is a 503 before anything is charged.
+  const plan = await planRoutes(ctx.db, model, quote, { sandbox: isSandbox(ctx.principal), preferences: o.providers });
   lap("validate");
   let row: GenerationRow;
   try {
@@ -62,7 +64,7 @@ export async function startGeneration(ctx: ServiceContext, o: StartGeneration): 
       surface: o.surface,
       mode: o.mode,
       operation: o.operation,
-      provider: provider.name,
+      plan,
       quoteCredits: quote.credits,
       webhookUrl: o.webhookUrl ?? null,
       passthrough: o.passthrough ?? false,

@@ -20,6 +20,7 @@ export type Metrics = {
   httpDuration: Histogram<"route" | "method" | "status">;
   generations: Counter<"model" | "status">;
   providerDuration: Histogram<"provider" | "operation" | "outcome">;
+  failovers: Counter<"from" | "to" | "reason">;
   /** route → (status × 8 + method index) → labels, made once. */
   series: Map<string, Map<number, Labels>>;
 };
@@ -73,6 +74,12 @@ function build(): Metrics {
       buckets: PROVIDER_BUCKETS,
       registers,
     }),
+    failovers: new Counter({
+      name: "gateway_provider_failovers_total",
+      help: "Jobs moved to their next route before they started (a refused submit, a missed start deadline), by provider left, provider taken and reason",
+      labelNames: ["from", "to", "reason"],
+      registers,
+    }),
     series: new Map(),
   };
 }
@@ -106,6 +113,11 @@ export function countGeneration(modelId: string, status: string): void {
 /** One call to a provider's queue API under its circuit breaker. */
 export function observeProviderCall(provider: string, operation: string, ok: boolean, seconds: number): void {
   if (metricsEnabled()) metrics().providerDuration.observe({ provider, operation, outcome: ok ? "ok" : "error" }, seconds);
+}
+
+/** A job moved from one provider to the next before it started (lib/generation/routing.ts). */
+export function observeFailover(from: string, to: string, reason: string): void {
+  if (metricsEnabled()) metrics().failovers.inc({ from, to, reason });
 }
 
 // Open event streams are counted whether or not metrics are on, so an opening and its closing are

@@ -3,7 +3,7 @@
  * and ./types.ts for the contract.
  */
 export type * from "./types";
-export { isEndState, PROVIDER_END_STATES } from "./types";
+export { isEndState, PROVIDER_END_STATES, providerNames } from "./types";
 export {
   CircuitOpenError,
   describeDetail,
@@ -23,5 +23,6 @@ export {
   type ProviderOperation,
 } from "./errors";
 export { breakerFor, CircuitBreaker, type CircuitSnapshot, type CircuitState } from "./circuit-breaker";
-export { configuredProviderName, fetchProviderMedia, providerByName, providerFor, startProviders } from "./registry";
+export { configuredProviderName, fetchProviderMedia, providerByName, startProviders } from "./registry";
+export { coolDown, cooldownLeftMs, cooldownSnapshots, resetCooldowns, type CooldownSnapshot } from "./cooldown";
 export { verifyProviderWebhook, webhookScheme, type RawWebhook } from "./webhook-verify";

@@ -9,7 +9,7 @@ import { signedMediaUrl } from "@/simulators/local-provider/media-url";
 import {
   fetchProviderMedia,
   providerByName,
-  providerFor,
+  configuredProviderName,
   providerRegistration,
   registerProvider,
   resetProviders,
@@ -48,18 +48,15 @@ async function caught(p: Promise<unknown>): Promise<any> {
 }
 
 describe("selection", () => {
-  test("the embedded default is the local simulator, for live and sandbox keys", () => {
-    expect(providerFor({ sandbox: false }).name).toBe("local");
-    expect(providerFor({ sandbox: true }).name).toBe("local");
+  // Which provider a job runs on (sandbox keys, routes, preferences) is planned in lib/generation/routing.ts.
+  test("the embedded default is the local simulator", () => {
+    expect(providerByName(configuredProviderName()).name).toBe("local");
   });
 
-  test("PROVIDER=fal runs live keys on fal and sandbox keys still on the simulator", async () => {
+  test("PROVIDER=fal: the configured provider is fal, called with its key", async () => {
     setEnv({ PROVIDER: "fal", FAL_KEY: fal.key, FAL_QUEUE_URL: fal.queueUrl, FAL_API_URL: fal.apiUrl });
-    const live = providerFor({ sandbox: false });
+    const live = providerByName(configuredProviderName());
     expect(live.name).toBe("fal");
-    expect(providerFor({ sandbox: true }).name).toBe("local");
-    expect(providerFor({ sandbox: false, modelProvider: "local" }).name).toBe("local");
-    expect(providerFor({ sandbox: false, modelProvider: "fal" }).name).toBe("fal");
     const { providerRequestId } = await live.submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "r" });
     expect(fal.request(providerRequestId)).toBeDefined();
     expect(fal.calls.at(-1)!.headers.authorization).toBe(`Key ${fal.key}`);
@@ -71,14 +68,13 @@ describe("selection", () => {
     expect(parseEnv({ PROVIDER: "fal", FAL_KEY: "k" }).PROVIDER).toBe("fal");
   });
 
-  test("PROVIDER=replicate runs live keys on Replicate (sandbox keys on the simulator) and needs REPLICATE_API_TOKEN", () => {
+  test("PROVIDER=replicate is Replicate and needs REPLICATE_API_TOKEN", () => {
     expect(() => parseEnv({ PROVIDER: "replicate" })).toThrow(/REPLICATE_API_TOKEN: required when PROVIDER=replicate/);
     expect(() => parseEnv({ PROVIDER: "replicate", REPLICATE_API_TOKEN: "r8", REPLICATE_CANCEL_AFTER: "soon" })).toThrow(
       /REPLICATE_CANCEL_AFTER/,
     );
     setEnv({ PROVIDER: "replicate", REPLICATE_API_TOKEN: "r8_x", REPLICATE_API_URL: "http://127.0.0.1:9/v1" });
-    expect(providerFor({ sandbox: false }).name).toBe("replicate");
-    expect(providerFor({ sandbox: true }).name).toBe("local");
+    expect(providerByName(configuredProviderName()).name).toBe("replicate");
   });
 
   test("a bad LOCAL_PROVIDER_MODELS stops start-up too", () => {
@@ -135,9 +131,9 @@ describe("reading a result's media", () => {
     expect(await fetchProviderMedia(link.replace(/sig=[0-9a-f]+/, "sig=" + "0".repeat(32)))).toBeNull();
     expect({ local: local.built, fal: falBuilds.built }).toEqual({ local: 0, fal: 0 });
 
-    // The counters do count: a sandbox job builds the simulator (once), a live one fal.
-    providerFor({ sandbox: true });
-    providerFor({ sandbox: false });
+    // The counters do count: the simulator's first use builds it (once), fal's first use fal.
+    providerByName("local");
+    providerByName("fal");
     expect({ local: local.built, fal: falBuilds.built }).toEqual({ local: 1, fal: 1 });
   });
 });
@@ -145,7 +141,7 @@ describe("reading a result's media", () => {
 describe("circuit breaker in front of each provider", () => {
   test("consecutive provider failures open the provider's circuit; others stay closed", async () => {
     setEnv({ PROVIDER_BREAKER_FAILURES: "2", PROVIDER_BREAKER_COOLDOWN_MS: "60000" });
-    const local = providerFor({ sandbox: true });
+    const local = providerByName("local");
     const submit = (prompt: string) => local.submit({ endpointId: "fal-ai/flux/dev", input: { prompt }, requestId: "r" });
     expect(await caught(submit("[fail:provider]"))).toMatchObject({ status: 503 });
     expect(await caught(submit("[fail:provider]"))).toMatchObject({ status: 503 });
@@ -170,7 +166,7 @@ describe("circuit breaker in front of each provider", () => {
       PROVIDER_BREAKER_FAILURES: "2",
     });
     fal.failNext("status", { status: 503, body: {} }, { status: 502, body: {} });
-    const p = providerFor({ sandbox: false });
+    const p = providerByName("fal");
     const ref = { endpointId: "fal-ai/flux/dev", providerRequestId: "x" };
     await caught(p.status(ref));
     await caught(p.status(ref));

@@ -8,12 +8,10 @@ import { parseReplicateWebhook } from "./replicate/webhook";
 import type { GenerationProvider, MediaBytes, ProviderName, ProviderWebhookEvent } from "./types";
 
 /**
- * Which provider runs a generation:
- * - sandbox (`_test_`) keys: always `local`, whatever PROVIDER says (and so are models whose
- *   catalog row says `provider: "local"`);
- * - otherwise PROVIDER: `fal` (needs FAL_KEY; lib/core/env refuses to start without it),
- *   `replicate` (needs REPLICATE_API_TOKEN) or `local` (the default).
- * The engine stores the chosen name with the job and resumes it with `providerByName`.
+ * The providers by name. Which of them a job runs on (sandbox keys on `local`, a model's routes,
+ * PROVIDER for a model without routes: `fal` needs FAL_KEY, `replicate` REPLICATE_API_TOKEN,
+ * `local` the default) is planned by the engine (lib/generation/routing.ts), which stores the
+ * name with the job and resumes it with `providerByName`.
  *
  * Providers are registered by name: `fal` and `replicate` here, `local` (the simulator, which lib/ does not
  * import) by simulators/register.ts at start-up (instrumentation.ts, test/setup.ts, the bench).
@@ -76,14 +74,6 @@ const instances = (): Instances => (globalProviders.__gwProviders ??= { built: n
 
 export function configuredProviderName(): ProviderName {
   return env().PROVIDER;
-}
-
-/**
- * The provider for a new generation. `modelProvider` is the catalog row's `provider`: a model
- * that exists only on the simulator (`local`) runs there whatever PROVIDER says.
- */
-export function providerFor(options: { sandbox: boolean; modelProvider?: string | null }): GenerationProvider {
-  return providerByName(options.sandbox || options.modelProvider === "local" ? "local" : configuredProviderName());
 }
 
 /** A provider by the name stored with a job (guarded by its circuit breaker). */

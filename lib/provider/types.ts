@@ -1,4 +1,5 @@
 import type { ModelSchema } from "@/db/schema/models";
+import type { ProviderName } from "@/db/schema/routes";
 import type { ModelFailedError, ProviderUnavailableError } from "./errors";
 
 /**
@@ -15,8 +16,8 @@ import type { ModelFailedError, ProviderUnavailableError } from "./errors";
  * `CircuitOpenError` (the provider's breaker is open). A job's own failure is not thrown by
  * `result`: it comes back as `{ ok: false, error }`.
  */
-export type ProviderName = "local" | "fal" | "replicate";
-export const providerNames = ["local", "fal", "replicate"] as const satisfies readonly ProviderName[];
+export { providerNames } from "@/db/schema/routes";
+export type { ProviderName };
 
 export type SubmitRequest = {
   /**

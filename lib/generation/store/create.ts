@@ -22,6 +22,10 @@ export type NewGenerationRow = Pick<
   | "input"
   | "costReservedCredits"
   | "provider"
+  | "routing"
+  | "providerEndpointId"
+  | "attempts"
+  | "providerCostCredits"
   | "webhookUrl"
   | "httpRequestId"
   | "runner"
@@ -75,10 +79,12 @@ function insertJob(job: NewGenerationRow, condition: SQL): SQL {
   const v = job;
   return sql`insert into ${generationRequests}
       (id, user_id, api_key_id, model_id, surface, mode, operation, passthrough, sandbox, status, input,
-       cost_reserved_credits, provider, webhook_url, http_request_id, runner, created_at, updated_at)
+       cost_reserved_credits, provider, routing, provider_endpoint_id, attempts, provider_cost_credits, webhook_url, http_request_id,
+       runner, created_at, updated_at)
     select ${v.id}::text, ${v.userId}::text, ${v.apiKeyId}::text, ${v.modelId}::text, ${v.surface}::text, ${v.mode}::text,
        ${v.operation}::text, ${v.passthrough}::boolean, ${v.sandbox}::boolean, ${v.status}::text, ${JSON.stringify(v.input)}::jsonb,
-       ${v.costReservedCredits}::bigint, ${v.provider}::text, ${v.webhookUrl}::text, ${v.httpRequestId}::text, ${v.runner}::text,
+       ${v.costReservedCredits}::bigint, ${v.provider}::text, ${v.routing === null ? null : JSON.stringify(v.routing)}::jsonb,
+       ${v.providerEndpointId}::text, ${JSON.stringify(v.attempts)}::jsonb, ${v.providerCostCredits}::bigint, ${v.webhookUrl}::text, ${v.httpRequestId}::text, ${v.runner}::text,
        ${v.createdAt.toISOString()}::timestamptz, ${v.updatedAt.toISOString()}::timestamptz
      where ${condition}
     returning *`;

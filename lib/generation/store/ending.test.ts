@@ -7,6 +7,7 @@ import { quoteForOutput } from "@/lib/pricing/pricing";
 import { getModelForRun } from "@/lib/catalog/get";
 import { fundedActor } from "@/test/generation";
 import { createGeneration } from "../create-generation";
+import { singleRoute } from "../routing";
 import { progressEvent } from "../event-log";
 import { end as finalizeGeneration } from "../lifecycle";
 import type { GenerationOutcome } from "../types";
@@ -42,7 +43,7 @@ async function endTwin(path: EndingPath, outcome: GenerationOutcome) {
       surface: "gateway",
       mode: "sync",
       operation: "run",
-      provider: "local",
+      plan: singleRoute("local", model.alias),
       // The actual output's price: a completion settles nothing, so either path may end it.
       quoteCredits: quoteForOutput(model, providerOutput, input).credits,
       webhookUrl: null,
@@ -51,7 +52,7 @@ async function endTwin(path: EndingPath, outcome: GenerationOutcome) {
   );
   const at = (ms: number) => new Date(job.createdAt.getTime() + ms);
   const unrecorded = {
-    submission: { providerRequestId: `p-${job.id}`, queuePosition: null, at: at(5) },
+    submission: { providerRequestId: `p-${job.id}`, queuePosition: null, at: at(5), provider: "local", endpointId: job.modelId, attempts: [], costCredits: null },
     events: [progressEvent("submitted")],
     written: [],
   };

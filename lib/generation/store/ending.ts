@@ -93,6 +93,10 @@ async function runEnding(db: Executor, e: Ending, cost: number, discard = true):
       outcome.kind === "failed" ? outcome.message.slice(0, 1000) : outcome.kind === "cancelled" ? "Cancelled by the user" : null,
     providerRequestId: submission?.providerRequestId ?? null,
     submittedAt: submission?.at.toISOString() ?? null,
+    routeProvider: submission?.provider ?? null,
+    routeEndpointId: submission?.endpointId ?? null,
+    routeAttempts: submission ? JSON.stringify(submission.attempts) : null,
+    routeCost: submission?.costCredits ?? null,
     activityId: randomUUID(),
     durationMs: now.getTime() - job.createdAt.getTime(),
     events: JSON.stringify(e.events),
@@ -146,6 +150,11 @@ const endingStatement = preparedStatement((shape: EndingShape) => {
       ? [
           sql`provider_request_id = coalesce(provider_request_id, ${p("providerRequestId")}::text)`,
           sql`submitted_at = coalesce(submitted_at, ${p("submittedAt")}::timestamptz)`,
+          // The route that took the submission, unless one was recorded already (every right side reads the row as it was).
+          sql`provider = case when provider_request_id is null then ${p("routeProvider")}::text else provider end`,
+          sql`provider_endpoint_id = case when provider_request_id is null then ${p("routeEndpointId")}::text else provider_endpoint_id end`,
+          sql`attempts = case when provider_request_id is null then ${p("routeAttempts")}::jsonb else attempts end`,
+          sql`provider_cost_credits = case when provider_request_id is null then ${p("routeCost")}::bigint else provider_cost_credits end`,
         ]
       : []),
   ];

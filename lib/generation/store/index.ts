@@ -11,6 +11,8 @@ export {
   markInProgress,
   setQueuePosition,
   storeProgress,
+  storeAttempts,
+  storeFailover,
   storeSubmission,
   type Submission,
 } from "./progress";

@@ -6,6 +6,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { getModelForRun } from "@/lib/catalog/get";
 import { fundedActor } from "@/test/generation";
 import { createGeneration } from "../create-generation";
+import { singleRoute } from "../routing";
 import { logEvent, progressEvent, statusEvent } from "../event-log";
 import { end as finalizeGeneration } from "../lifecycle";
 import { markInProgress } from "./progress";
@@ -35,7 +36,7 @@ async function queuedJob() {
       surface: "gateway",
       mode: "queue",
       operation: "queue",
-      provider: "local",
+      plan: singleRoute("local", model.alias),
       quoteCredits: 100,
       webhookUrl: null,
       passthrough: false,

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { rawRows, relaxedOf, tableRow, type Db, type Executor } from "@/db/client";
-import { generationRequests } from "@/db/schema";
+import { generationRequests, type RouteAttempt } from "@/db/schema";
 import type { WrittenAsset } from "@/lib/assets/rehost";
 import type { NewGenerationEvent } from "../event-log";
 import { FINAL_STATUSES, FINAL_STATUS_SQL_LIST, type GenerationRow } from "../types";
@@ -11,8 +11,24 @@ import { appendEvents, insertEventsFor } from "./job-events";
 // stored marks commit asynchronously (relaxedOf: a PostgreSQL crash only makes the engine
 // resubmit or copy again, never charge twice; docs/database.md).
 
-/** What the provider answered to a submit: recorded on the job (`provider_request_id`, `submitted`). */
-export type Submission = { providerRequestId: string; queuePosition: number | null; at: Date };
+/**
+ * What the provider answered to a submit, and which route took it: recorded on the job
+ * (`provider_request_id`, `submitted`; the provider, its model id, the attempts before it and its cost).
+ */
+export type Submission = {
+  providerRequestId: string;
+  queuePosition: number | null;
+  at: Date;
+  provider: string;
+  endpointId: string;
+  attempts: RouteAttempt[];
+  costCredits: number | null;
+};
+
+/** The route columns a submission writes, as SQL assignments (one place for storeSubmission, a failover and the ending). */
+export const submissionRouteValues = (s: Submission) =>
+  sql`provider = ${s.provider}::text, provider_endpoint_id = ${s.endpointId}::text, attempts = ${JSON.stringify(s.attempts)}::jsonb,
+      provider_cost_credits = ${s.costCredits}::bigint`;
 
 export async function generationById(db: Executor, id: string): Promise<GenerationRow | null> {
   const [row] = await db.select().from(generationRequests).where(eq(generationRequests.id, id));
@@ -41,13 +57,44 @@ export async function storeSubmission(
     sql`with submitted_job as (
           update ${generationRequests}
              set provider_request_id = ${submission.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
-                 queue_position = ${submission.queuePosition}::integer
+                 queue_position = ${submission.queuePosition}::integer, ${submissionRouteValues(submission)}
            where id = ${id} and provider_request_id is null and status not in (${FINAL_STATUS_SQL_LIST})
           returning *
         ), submitted_events as (${insertEventsFor("submitted_job", events)})
         select * from submitted_job`,
   );
   return raw ? tableRow(generationRequests, raw) : null;
+}
+
+/**
+ * The job moves to another provider before it started (lifecycle.ts failOver): the new provider's
+ * id replaces the one it had (`from`), unless the job ended or another worker moved it first (null).
+ */
+export async function storeFailover(
+  db: Db,
+  id: string,
+  from: string,
+  submission: Submission,
+  events: NewGenerationEvent[],
+): Promise<GenerationRow | null> {
+  const at = submission.at.toISOString();
+  const [raw] = await rawRows<Record<string, unknown>>(
+    db,
+    sql`with moved_job as (
+          update ${generationRequests}
+             set provider_request_id = ${submission.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
+                 queue_position = ${submission.queuePosition}::integer, status = 'queued', started_at = null, ${submissionRouteValues(submission)}
+           where id = ${id} and provider_request_id = ${from} and status not in (${FINAL_STATUS_SQL_LIST})
+          returning *
+        ), moved_events as (${insertEventsFor("moved_job", events)})
+        select * from moved_job`,
+  );
+  return raw ? tableRow(generationRequests, raw) : null;
+}
+
+/** The attempts of a job that ends without a provider taking it (every route refused). */
+export async function storeAttempts(db: Db, id: string, attempts: RouteAttempt[]): Promise<void> {
+  await db.update(generationRequests).set({ attempts }).where(eq(generationRequests.id, id));
 }
 
 /** A run's progress events and the stored marks of its copied files, written now. */
