@@ -19,6 +19,7 @@ import { falBodyOf } from "./errors";
 import { endedError, falLogs, falOutput, falStatus, falStatusCode, falSubmitted, notReadyError } from "./render";
 import { falSse } from "./sse";
 import { heldStatus, statusStream } from "./status-stream";
+import { providerPreferencesOf } from "@/lib/http/generation/provider-preferences";
 import { idHeader, queueBaseOf, type FalVia } from "./urls";
 import { initiateUpload } from "./storage";
 import { type FalOperation } from "./target";
@@ -97,6 +98,7 @@ function runSync(
     timing: req,
     idempotency,
     signal: req.signal,
+    providers: providerPreferencesOf(req),
   }).catch((err) => falRunError(ctx, err));
 }
 
@@ -141,7 +143,8 @@ async function submit(ctx: ServiceContext, req: Request, call: Call, modelId: st
   const input = await inputOf(req);
   const webhookUrl = await webhookOf(call.query);
   const idempotency = idempotencyOf(req, ctx.principal, { operation: "fal-queue", modelId, body: input, options: { webhook: webhookUrl } });
-  const row = await startGeneration(ctx, { modelId, input, surface: "fal", mode: "queue", operation: "queue", webhookUrl, idempotency });
+  const providers = providerPreferencesOf(req);
+  const row = await startGeneration(ctx, { modelId, input, surface: "fal", mode: "queue", operation: "queue", webhookUrl, idempotency, providers });
   return Response.json(falSubmitted(row, queueBaseOf(call.via)), { headers: idHeader(row.id) });
 }
 

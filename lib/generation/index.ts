@@ -28,7 +28,8 @@ export { logsOf } from "./logs";
 export { takeStreamSlot } from "./stream-slots";
 
 // how a job is shown on each surface
-export { failureError, gatewayResult, queueUrls, skillQueued, skillResult, statusBody } from "./present";
+export { failureError, gatewayResult, queueUrls, servedBy, servedByHeaders, skillQueued, skillResult, statusBody } from "./present";
+export { providerPreferences, type ProviderPreferences } from "./routing";
 export { isFinal, type GenerationRow } from "./types";
 
 // the drivers the outside calls into: the queued function's steps, the provider's webhook, the sweeps

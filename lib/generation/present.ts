@@ -20,10 +20,45 @@ export function skillUrls(id: string) {
   return { poll_url: base, stream_url: `${base}/stream` };
 }
 
+/** One provider a job went to, and how it went there; the last is the one serving (or that served). */
+export type ServedAttempt = { provider: string; outcome: string; reason?: string };
+
+/**
+ * Who serves the job and what was tried first (docs/providers.md): the providers left before the
+ * job started there (`refused`, `not_started`, `skipped`, with the reason), then the one carrying
+ * it: `served` once completed, `failed` or `cancelled` as the job ended, else `accepted` (it holds
+ * the job) or `pending` (not submitted yet).
+ */
+export function servedBy(row: Pick<GenerationRow, "provider" | "attempts" | "status" | "providerRequestId">): {
+  provider: string;
+  attempts: ServedAttempt[];
+} {
+  const last =
+    row.status === "completed" ? "served" : row.status === "failed" || row.status === "cancelled" ? row.status : row.providerRequestId ? "accepted" : "pending";
+  return {
+    provider: row.provider,
+    attempts: [...row.attempts.map(({ provider, outcome, reason }) => ({ provider, outcome, reason })), { provider: row.provider, outcome: last }],
+  };
+}
+
+/**
+ * The same as response headers, on every answer that carries a job: `X-Gateway-Served-By: replicate`
+ * and `X-Gateway-Attempts: fal;outcome=refused;reason=unavailable, replicate;outcome=served` (a
+ * Structured Fields list, RFC 8941).
+ */
+export function servedByHeaders(row: Parameters<typeof servedBy>[0]): Record<string, string> {
+  const { provider, attempts } = servedBy(row);
+  const item = (a: ServedAttempt) => `${a.provider};outcome=${a.outcome}${a.reason ? `;reason=${sfToken(a.reason)}` : ""}`;
+  return { "X-Gateway-Served-By": provider, "X-Gateway-Attempts": attempts.map(item).join(", ") };
+}
+
+/** A reason as a Structured Fields token (letters, digits, `_-.:`), else a quoted string. */
+const sfToken = (v: string) => (/^[A-Za-z*][A-Za-z0-9_.:*-]*$/.test(v) ? v : JSON.stringify(v.replace(/[^\x20-\x7e]/g, "")));
+
 /** The result as `/run` and `GET /queue/…/requests/{id}` answer it (provider links with passthrough). */
 export function gatewayResult(row: GenerationRow, passthrough = false): Record<string, unknown> {
   const output = (passthrough || row.passthrough ? row.providerOutput : row.output) ?? row.output ?? {};
-  return { ...output, request_id: row.id };
+  return { ...output, request_id: row.id, served_by: servedBy(row) };
 }
 
 export function statusBody(row: GenerationRow, logs?: { message: string; timestamp: string }[]) {
@@ -34,6 +69,7 @@ export function statusBody(row: GenerationRow, logs?: { message: string; timesta
     ...(row.errorCode && row.status !== "completed" ? { error: row.errorCode } : {}),
     ...(logs ? { logs } : {}),
     ...queueUrls(row),
+    served_by: servedBy(row),
   };
 }
 
@@ -45,7 +81,7 @@ export function failureError(row: GenerationRow): DomainError {
     code === "provider_error"
       ? `The generation provider failed: ${row.errorMessage ?? "unavailable"}; the charge was refunded`
       : `Generation failed: ${row.errorMessage ?? "the model failed"}; the charge was refunded`;
-  return new DomainError(code, message, { requestId: row.id, request_id: row.id, status: "failed" });
+  return new DomainError(code, message, { requestId: row.id, request_id: row.id, status: "failed", served_by: servedBy(row) }, servedByHeaders(row));
 }
 
 /**
@@ -73,6 +109,7 @@ export function skillResult(row: GenerationRow) {
     ...(row.completedAt ? { processing_time_ms: row.completedAt.getTime() - row.createdAt.getTime() } : {}),
     cost_rub: creditsToRub(row.costSettledCredits ?? row.costReservedCredits),
     ...(row.status === "failed" || row.status === "cancelled" ? { error: row.errorMessage ?? row.errorCode ?? "failed" } : {}),
+    served_by: servedBy(row),
   };
 }
 

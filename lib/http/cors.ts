@@ -9,6 +9,9 @@ export const exposedHeaders = [
   "X-RateLimit-Reset",
   // fal's protocol (lib/fal-protocol): the job's id, read by @fal-ai/client as `requestId`.
   "X-Fal-Request-Id",
+  // Which provider served a job and what was tried first (lib/generation/present.ts servedByHeaders).
+  "X-Gateway-Served-By",
+  "X-Gateway-Attempts",
 ].join(", ");
 
 /**

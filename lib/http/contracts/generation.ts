@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { generationStatuses } from "@/db/schema/generations";
 import { idempotencyHeaders } from "@/lib/generation";
+import { providerHeader } from "../generation/provider-preferences";
 import { activityRecordSchema } from "./assets";
 import { booleanQuery, limitQuery, modelPathParams, offsetQuery } from "./models";
 import { defineOperations } from "./operation";
@@ -46,6 +47,25 @@ const fileObject = z.looseObject({
   file_size: z.int().optional(),
 });
 
+/** Who served the job and what was tried first (lib/generation/present.ts servedBy). */
+export const servedBySchema = z
+  .object({
+    provider: z.string().meta({ description: "The provider serving the job (or that served it)" }),
+    attempts: z
+      .array(z.object({ provider: z.string(), outcome: z.string(), reason: z.string().optional() }))
+      .meta({
+        description:
+          "Every provider the job went to, in order: those left before it started there (`refused`, `not_started`, `skipped`, with a reason), then the one serving it (`served`, `failed`, `cancelled`, `accepted` or `pending`)",
+      }),
+  })
+  .meta({
+    id: "ServedBy",
+    examples: [{ provider: "replicate", attempts: [{ provider: "fal", outcome: "refused", reason: "unavailable" }, { provider: "replicate", outcome: "served" }] }],
+  });
+
+/** The request headers of an operation that creates a job. */
+export const generationHeaders = idempotencyHeaders.extend(providerHeader.shape);
+
 export const gatewayResult = z
   .looseObject({
     request_id: z.string(),
@@ -53,6 +73,7 @@ export const gatewayResult = z
     video: fileObject.optional(),
     audio: fileObject.extend({ duration: z.number().optional() }).optional(),
     seed: z.int().optional(),
+    served_by: servedBySchema.optional(),
   })
   .meta({
     id: "GenerationGatewayResult",
@@ -110,6 +131,7 @@ export const statusResponse = z
     error: z.string().optional().meta({ description: "The error code of a failed job" }),
     logs: z.array(z.object({ message: z.string(), timestamp: z.string() })).optional(),
     ...queueLinks,
+    served_by: servedBySchema.optional(),
   })
   .meta({
     id: "GenerationStatus",
@@ -173,7 +195,7 @@ export const generationOperations = defineOperations([
     auth: "key",
     params: modelPathParams,
     query: runQuery,
-    headers: idempotencyHeaders,
+    headers: generationHeaders,
     body: modelInputBody,
     responses: { 200: { description: "The result", schema: gatewayResult } },
     errors: [...runErrors, circuitOpen, "timeout"],
@@ -190,7 +212,7 @@ export const generationOperations = defineOperations([
     auth: "key",
     params: modelPathParams,
     query: queueSubmitQuery,
-    headers: idempotencyHeaders,
+    headers: generationHeaders,
     body: modelInputBody,
     responses: { 200: { description: "Queued", schema: queueSubmitted } },
     errors: [...runErrors, "invalid_query"],

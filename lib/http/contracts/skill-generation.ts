@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { circuitOpen, idempotencyHeaders, runErrors } from "./generation";
+import { providerPreferences } from "@/lib/generation";
+import { circuitOpen, idempotencyHeaders, runErrors, servedBySchema } from "./generation";
 import { defineOperations } from "./operation";
 import { RESUME, sse, streamDone, streamHeaders, streamQuery } from "./streams";
 
@@ -12,6 +13,9 @@ export const skillGenerateBody = z.object({
   input: z.record(z.string(), z.unknown()),
   sync: z.boolean().default(false),
   webhook_url: z.url().max(2048).optional(),
+  provider: providerPreferences.optional().meta({
+    description: "Steers the providers of this job (OpenRouter's provider routing): order, only, ignore, allow_fallbacks",
+  }),
 });
 
 export const skillGenerationResult = z
@@ -23,6 +27,7 @@ export const skillGenerationResult = z
     processing_time_ms: z.int().optional(),
     cost_rub: z.number(),
     error: z.string().optional(),
+    served_by: servedBySchema.optional(),
   })
   .meta({ id: "GenerationResult" });
 

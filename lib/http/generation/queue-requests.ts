@@ -11,6 +11,7 @@ import {
   failureError,
   gatewayResult,
   queueUrls,
+  servedByHeaders,
   statusBody,
   logsOf,
 } from "@/lib/generation";
@@ -33,11 +34,11 @@ export async function readQueuedRequest(
   const row = await getGenerationOrThrow(ctx, path.requestId, path.modelId, carried);
   switch (path.kind) {
     case "result":
-      if (row.status === "completed") return json(gatewayResult(row, query.passthrough));
+      if (row.status === "completed") return json(gatewayResult(row, query.passthrough), { headers: servedByHeaders(row) });
       if (row.status === "failed") throw failureError(row);
-      return json(statusBody(row), { status: row.status === "cancelled" ? 200 : 202 });
+      return json(statusBody(row), { status: row.status === "cancelled" ? 200 : 202, headers: servedByHeaders(row) });
     case "status":
-      return json(statusBody(row, query.logs ? await logsOf(ctx.db, row.id) : undefined));
+      return json(statusBody(row, query.logs ? await logsOf(ctx.db, row.id) : undefined), { headers: servedByHeaders(row) });
     case "status-stream":
       return gatewayStatusStream(ctx, row, query.logs ?? false, req ? lastEventIdOf(req) : null, req?.signal);
     case "progress-stream":

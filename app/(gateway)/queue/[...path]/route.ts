@@ -1,7 +1,8 @@
 import { generationOperations as ops, resultQuery, statusQuery } from "@/lib/http/contracts/generation";
-import { checkCallbackUrl, idempotencyOf, startGeneration } from "@/lib/generation";
+import { servedByHeaders, checkCallbackUrl, idempotencyOf, startGeneration } from "@/lib/generation";
 import { carryQueuedRead, queuedAnswer, readQueuedRequest } from "@/lib/http/generation/queue-requests";
 import { DomainError, notFound } from "@/lib/core/errors";
+import { providerPreferencesOf } from "@/lib/http/generation/provider-preferences";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseQueuePath } from "@/lib/http/model-path";
@@ -34,8 +35,9 @@ export const POST = withGateway(
       operation: "queue",
       webhookUrl,
       idempotency,
+      providers: providerPreferencesOf(req),
     });
-    return json(queuedAnswer(row));
+    return json(queuedAnswer(row), { headers: servedByHeaders(row) });
   },
   { raw: ["params"], rateLimit: [userGenerationLimit] },
 );

@@ -1,5 +1,6 @@
 import { generationOperations } from "@/lib/http/contracts/generation";
-import { idempotencyOf, gatewayResult, startGeneration } from "@/lib/generation";
+import { idempotencyOf, gatewayResult, servedByHeaders, startGeneration } from "@/lib/generation";
+import { providerPreferencesOf } from "@/lib/http/generation/provider-preferences";
 import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { parseModelPath } from "@/lib/http/model-path";
@@ -22,8 +23,9 @@ export const POST = withGateway(
       timing: req,
       idempotency,
       signal: req.signal,
+      providers: providerPreferencesOf(req),
     });
-    return json(gatewayResult(row, query.passthrough));
+    return json(gatewayResult(row, query.passthrough), { headers: servedByHeaders(row) });
   },
   { raw: ["params"], rateLimit: [userGenerationLimit], serverTiming: true },
 );

@@ -1,5 +1,5 @@
 import { skillGenerationOperations } from "@/lib/http/contracts/skill-generation";
-import { checkCallbackUrl, idempotencyOf, skillQueued, skillResult, startGeneration } from "@/lib/generation";
+import { checkCallbackUrl, idempotencyOf, servedByHeaders, skillQueued, skillResult, startGeneration } from "@/lib/generation";
 import { DomainError, isDomainError } from "@/lib/core/errors";
 import { withSkill } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
@@ -22,8 +22,10 @@ export const POST = withSkill(
       webhookUrl,
       idempotency,
       signal: req.signal,
+      providers: body.provider,
     }).catch(unknownModelIsInvalid);
-    return body.sync ? json(skillResult(row)) : json(skillQueued(row), { status: 202 });
+    const headers = servedByHeaders(row);
+    return body.sync ? json(skillResult(row), { headers }) : json(skillQueued(row), { status: 202, headers });
   },
   { rateLimit: [skillTierLimit] },
 );
