@@ -34,6 +34,7 @@ export function simulatorOptions(cli: SimulatorCli) {
       "latency-scale": { type: "string" },
       "error-rate": { type: "string" },
       "latency-ms": { type: "string" },
+      "start-delay-ms": { type: "string" },
       seed: { type: "string" },
       "public-url": { type: "string" },
       quiet: { type: "boolean", default: false },
@@ -71,6 +72,8 @@ export function simulatorOptions(cli: SimulatorCli) {
     publicUrl: text("public-url"),
     quiet: values.quiet === true,
     settings,
+    /** Extra queue time before every job starts (to watch start deadlines pass); 0 by default. */
+    startDelayMs: number("start-delay-ms", text("start-delay-ms"), z.number().int().min(0)) ?? 0,
     random: seed === undefined ? undefined : seededRandom(seed),
     fail,
   };

@@ -1,6 +1,6 @@
 /**
  * `npm run sim:fal -- [--port 4010] [--host 127.0.0.1] [--key test:secret] [--profile instant|realistic]
- *                     [--latency-scale 1] [--error-rate 0.02] [--latency-ms 0] [--seed N] [--public-url URL] [--quiet]`
+ *                     [--latency-scale 1] [--error-rate 0.02] [--latency-ms 0] [--start-delay-ms 0] [--seed N] [--public-url URL] [--quiet]`
  *
  * The local simulator behind fal's wire format, on loopback: the queue API, the Platform API's
  * model list and prices, the webhook JWKS, signed `fal_webhook` deliveries and the media files
@@ -20,7 +20,7 @@ async function main() {
   });
   const key = o.credential;
   const log = o.quiet ? undefined : (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-  const sim = new FalSimulator({ key, settings: o.settings, random: o.random, log });
+  const sim = new FalSimulator({ key, settings: o.settings, random: o.random, log, startDelayMs: o.startDelayMs });
   sim.record = false;
   try {
     await sim.listen({ port: o.port, host: o.host, publicUrl: o.publicUrl });
@@ -30,7 +30,7 @@ async function main() {
   const s = o.settings;
   process.stdout.write(
     [
-      `fal simulator on ${sim.base} (profile ${s.profile}, ${s.profile === "realistic" ? `latency scale ${s.latencyScale}` : `latency ${s.latencyMs} ms`}, error rate ${s.errorRate})`,
+      `fal simulator on ${sim.base} (profile ${s.profile}, ${s.profile === "realistic" ? `latency scale ${s.latencyScale}` : `latency ${s.latencyMs} ms`}, error rate ${s.errorRate}${o.startDelayMs ? `, start delay ${o.startDelayMs} ms` : ""})`,
       "Run the app against it with:",
       `  PROVIDER=fal FAL_KEY=${key} FAL_QUEUE_URL=${sim.queueUrl} FAL_API_URL=${sim.apiUrl} FAL_JWKS_URL=${sim.jwksUrl} ALLOW_PRIVATE_URLS=true`,
       "",

@@ -1,6 +1,6 @@
 /**
  * `npm run sim:replicate -- [--port 4020] [--host 127.0.0.1] [--token test-token] [--profile instant|realistic]
- *                           [--latency-scale 1] [--error-rate 0.02] [--latency-ms 0] [--seed N] [--public-url URL] [--quiet]`
+ *                           [--latency-scale 1] [--error-rate 0.02] [--latency-ms 0] [--start-delay-ms 0] [--seed N] [--public-url URL] [--quiet]`
  *
  * The local simulator behind Replicate's prediction API, on loopback: creates (official models
  * and versions, `Prefer: wait`, `Cancel-After`), reads, cancels, signed webhooks, the webhook
@@ -20,7 +20,7 @@ async function main() {
   });
   const token = o.credential;
   const log = o.quiet ? undefined : (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-  const sim = new ReplicateSimulator({ token, settings: o.settings, random: o.random, log });
+  const sim = new ReplicateSimulator({ token, settings: o.settings, random: o.random, log, startDelayMs: o.startDelayMs });
   sim.record = false;
   try {
     await sim.listen({ port: o.port, host: o.host, publicUrl: o.publicUrl });
@@ -30,7 +30,7 @@ async function main() {
   const s = o.settings;
   process.stdout.write(
     [
-      `Replicate simulator on ${sim.base} (profile ${s.profile}, ${s.profile === "realistic" ? `latency scale ${s.latencyScale}` : `latency ${s.latencyMs} ms`}, error rate ${s.errorRate})`,
+      `Replicate simulator on ${sim.base} (profile ${s.profile}, ${s.profile === "realistic" ? `latency scale ${s.latencyScale}` : `latency ${s.latencyMs} ms`}, error rate ${s.errorRate}${o.startDelayMs ? `, start delay ${o.startDelayMs} ms` : ""})`,
       "Run the app against it with:",
       `  PROVIDER=replicate REPLICATE_API_TOKEN=${token} REPLICATE_API_URL=${sim.apiUrl} REPLICATE_WEBHOOK_SECRET=${sim.webhookSecret} ALLOW_PRIVATE_URLS=true`,
       "(catalog models run on Replicate under their alias: owner/name or owner/name:version)",

@@ -51,7 +51,10 @@ export class ProviderUnavailableError extends ProviderError {
        * (reset or timeout after sending), so submitting again could run the job twice.
        */
       maybeAccepted?: boolean;
-      /** `network`, `timeout`, `rate_limited`, `server_error`, `not_ready`, `circuit_open`. */
+      /**
+       * `network`, `timeout`, `rate_limited`, `server_error`, `not_ready`, `circuit_open`, or
+       * `start_deadline`: the job did not start before its `startDeadlineMs` and was dropped unstarted.
+       */
       reason?: string;
       cause?: unknown;
     } = {},

@@ -1,7 +1,7 @@
 import { settling, valueOf, type Settling } from "@/lib/core/settling";
 import type { MediaLinkIssuer } from "./media-url";
 import { buildOutput, simulatedModelFailure, type BuiltOutput } from "./outputs";
-import { completesAt, failureOf, queueMsOf, type TimelineRow } from "./timeline";
+import { completesAt, failureOf, runMsOf, type TimelineRow } from "./timeline";
 
 const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
 
@@ -38,7 +38,7 @@ export class OutputCache {
             category: r.category ?? null,
             input: r.input,
             linksExpireAt: Math.floor(end / 1000) + LINK_LIFETIME_SECONDS,
-            inferenceMs: r.latencyMs - queueMsOf(r),
+            inferenceMs: runMsOf(r),
             ...(this.options.links ? { links: this.options.links() } : {}),
           });
     const entry = settling(built, () => this.outputs.get(r.id) === entry && this.outputs.delete(r.id));

@@ -4,10 +4,14 @@ import type { Row } from "./store";
 /**
  * Where a simulated request stands at a given moment: a pure function of its row and the clock.
  * The first fifth of the latency is spent in the queue, the rest running; a request whose failure
- * is `timeout` starts and never ends; a cancelled one ends when it was cancelled. The fal-protocol
- * simulator (../fal-sim) keeps the same fields in memory and uses the same timeline.
+ * is `timeout` starts and never ends; a cancelled one ends when it was cancelled. The protocol
+ * simulators (tools/fal-sim, tools/replicate-sim) keep the same fields in memory and use the same
+ * timeline, plus `startDelayMs`: extra queue time before the start, added on top of the latency
+ * (their `startDelayMs` option, to make a start deadline pass); the local provider never sets it.
  */
-export type TimelineRow = Pick<Row, "endpointId" | "input" | "latencyMs" | "failure" | "submittedAt" | "cancelledAt">;
+export type TimelineRow = Pick<Row, "endpointId" | "input" | "latencyMs" | "failure" | "submittedAt" | "cancelledAt"> & {
+  startDelayMs?: number;
+};
 
 /** A runner's log line in fal's levels (the fal-protocol simulator sends them as they are; the local provider translates them). */
 export type SimLogLine = { message: string; level: "INFO" | "WARN" | "ERROR"; timestamp: string };
@@ -17,12 +21,17 @@ export type Phase = { state: "IN_QUEUE"; queuePosition: number } | { state: "IN_
 export const failureOf = (row: TimelineRow): Failure | null => (row.failure ? parseFailure(row.failure) : null);
 
 export function queueMsOf(row: TimelineRow): number {
-  return Math.round(row.latencyMs * 0.2);
+  return Math.round(row.latencyMs * 0.2) + (row.startDelayMs ?? 0);
+}
+
+/** How long it runs once started: the latency less its own queue part (the start delay is not run time). */
+export function runMsOf(row: TimelineRow): number {
+  return row.latencyMs - Math.round(row.latencyMs * 0.2);
 }
 
 /** When it completes (ms since epoch), or null if it never will. */
 export function completesAt(row: TimelineRow): number | null {
-  return failureOf(row)?.mode === "timeout" ? null : row.submittedAt.getTime() + row.latencyMs;
+  return failureOf(row)?.mode === "timeout" ? null : row.submittedAt.getTime() + row.latencyMs + (row.startDelayMs ?? 0);
 }
 
 export function phaseAt(row: TimelineRow, now: number): Phase {
@@ -47,7 +56,7 @@ export function logsAt(row: TimelineRow, now: number): SimLogLine[] {
   const start = row.submittedAt.getTime();
   const queueMs = queueMsOf(row);
   const end = completesAt(row);
-  const runMs = (end ?? start + Math.max(row.latencyMs, 60_000)) - start - queueMs;
+  const runMs = end === null ? Math.max(row.latencyMs, 60_000) - Math.round(row.latencyMs * 0.2) : runMsOf(row);
   const requested = Number(row.input.num_inference_steps);
   const steps = Number.isInteger(requested) && requested > 0 ? Math.min(requested, 50) : 8;
   // At most ten step lines, evenly spread.

@@ -18,7 +18,11 @@ export type WebhookDelivery = { requestId: string; status: number | null; body: 
 
 export type FalLogLine = { message: string; level: string; source: "USER"; timestamp: string };
 export type FalQueued = { id: string; endpointId: string; appId: string; input: Record<string, unknown>; webhookUrl: string | null };
-export type FalSubmission = Omit<FalQueued, "id"> & { body: string };
+export type FalSubmission = Omit<FalQueued, "id"> & {
+  body: string;
+  /** `X-Fal-Request-Timeout` in milliseconds: the time it has to start (notes/fal.md §2); null without one. */
+  requestTimeoutMs: number | null;
+};
 
 export type FalPhase =
   | { status: "IN_QUEUE"; queuePosition: number }

@@ -202,7 +202,7 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
       if (action === "drop") return req.socket.destroy();
       if (action === "hang") return;
       if (action === "accept-then-drop") {
-        this.enqueue(url, body);
+        this.enqueue(url, body, req.headers);
         return req.socket.destroy();
       }
       if (action) return send(action.status, action.body, action.headers);
@@ -214,7 +214,7 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
     }
     switch (route) {
       case "submit":
-        return this.onSubmit(url, body, send);
+        return this.onSubmit(url, body, req.headers, send);
       case "status":
       case "stream":
       case "result":
@@ -234,8 +234,8 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
   }
 
   /** Queues a submission; what to answer when it was refused instead. */
-  private enqueue(url: URL, body: string): { request: R; queuePosition: number } | Scripted {
-    const submission = parseSubmission(url, body, this.queuePrefix);
+  private enqueue(url: URL, body: string, headers: IncomingMessage["headers"]): { request: R; queuePosition: number } | Scripted {
+    const submission = parseSubmission(url, body, this.queuePrefix, headers);
     if ("status" in submission) return submission;
     const accepted = this.accept(submission);
     if ("refuse" in accepted) return accepted.refuse;
@@ -243,8 +243,8 @@ export abstract class FalQueueServer<R extends FalQueued = FalQueued> {
     return accepted;
   }
 
-  private onSubmit(url: URL, body: string, send: Send) {
-    const queued = this.enqueue(url, body);
+  private onSubmit(url: URL, body: string, headers: IncomingMessage["headers"], send: Send) {
+    const queued = this.enqueue(url, body, headers);
     if ("status" in queued) return send(queued.status, queued.body, queued.headers);
     send(200, submitBody(this.queueUrl, queued.request, queued.queuePosition));
   }

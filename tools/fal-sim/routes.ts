@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { appIdOf } from "./platform";
 import type { FalSubmission, Route, Scripted } from "./protocol-types";
 
@@ -18,8 +19,8 @@ export function routeOf(method: string, path: string, queuePrefix: string): Rout
   return "unknown";
 }
 
-/** Reads a submit: the submission, or fal's answer to a body or path it cannot take. */
-export function parseSubmission(url: URL, body: string, queuePrefix: string): FalSubmission | Scripted {
+/** Reads a submit: the submission, or fal's answer to a body, path or header it cannot take. */
+export function parseSubmission(url: URL, body: string, queuePrefix: string, headers: IncomingHttpHeaders = {}): FalSubmission | Scripted {
   const endpointId = url.pathname
     .slice(queuePrefix.length + 1)
     .split("/")
@@ -36,13 +37,31 @@ export function parseSubmission(url: URL, body: string, queuePrefix: string): Fa
     return { status: 422, body: { detail: [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }] } };
   }
   if (endpointId.split("/").length < 2) return { status: 404, body: { detail: "Application not found" } };
+  const timeout = requestTimeoutMsOf(headers["x-fal-request-timeout"]);
+  if (timeout === "invalid") {
+    // fal's request errors name an invalid timeout header as a `bad_request` (400).
+    return {
+      status: 400,
+      body: { detail: "Invalid X-Fal-Request-Timeout header", error_type: "bad_request" },
+      headers: { "x-fal-error-type": "bad_request" },
+    };
+  }
   return {
     endpointId,
     appId: appIdOf(endpointId),
     input: input as Record<string, unknown>,
     body,
     webhookUrl: url.searchParams.get("fal_webhook"),
+    requestTimeoutMs: timeout,
   };
+}
+
+/** `X-Fal-Request-Timeout: <seconds>` (fractions allowed) in milliseconds; null when absent. */
+function requestTimeoutMsOf(raw: string | string[] | undefined): number | null | "invalid" {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined) return null;
+  const seconds = Number(value.trim());
+  return value.trim() !== "" && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : "invalid";
 }
 
 /** The `owner/app` and request id of a status, stream, result or cancel path. */

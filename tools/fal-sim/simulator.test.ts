@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { ProviderUnavailableError } from "@/lib/provider/errors";
 import { FalProvider } from "@/lib/provider/fal/provider";
+import { parseFalWebhook } from "@/lib/provider/fal/webhook-payload";
 import { LOCAL_MODELS, localModelSchema } from "@/simulators/local-provider/models";
 import { seededRandom, type SimulatorSettings } from "@/simulators/local-provider/latency-profile";
 import { JwksCache } from "@/lib/provider/fal/webhook";
@@ -243,6 +245,136 @@ describe("transient failures", () => {
     } finally {
       await realistic.close();
     }
+  });
+});
+
+describe("start deadlines: X-Fal-Request-Timeout and startDelayMs", () => {
+  // Every request waits 5 s in the queue before it starts; the clock is the test's.
+  let slow: FalSimulator;
+  beforeAll(async () => {
+    slow = await new FalSimulator({ key: KEY, settings: instant, now: () => clock, startDelayMs: 5_000 }).listen();
+  });
+  afterAll(async () => {
+    await slow.close();
+  });
+  const on = (path: string, init: Parameters<typeof call>[1] = {}) => call(path, { ...init, base: slow.base });
+  const deadline = (seconds: string) => ({ "x-fal-request-timeout": seconds });
+
+  test("a request still queued when its request timeout passes ends unstarted: COMPLETED with the error, result a 504 of type user", async () => {
+    const sub = await on("/fal-ai/flux/dev", { body: { prompt: "[latency:1000]" }, headers: deadline("1") });
+    expect(sub.status).toBe(200);
+    const id = sub.body.request_id;
+    expect((await on(`${requestPath("fal-ai/flux", id)}/status`)).body).toMatchObject({ status: "IN_QUEUE" });
+    clock += 999;
+    expect((await on(`${requestPath("fal-ai/flux", id)}/status`)).body.status).toBe("IN_QUEUE");
+    clock += 1;
+    const status = await on(`${requestPath("fal-ai/flux", id)}/status?logs=1`);
+    expect(status).toMatchObject({
+      status: 200,
+      body: { status: "COMPLETED", logs: [], metrics: { inference_time: null }, error: "Request timed out", error_type: "request_timeout" },
+    });
+    const result = await on(requestPath("fal-ai/flux", id));
+    expect(result).toMatchObject({ status: 504, body: { detail: "Request timed out", error_type: "request_timeout" } });
+    expect(result.headers.get("x-fal-request-timeout-type")).toBe("user");
+    expect(result.headers.get("x-fal-error-type")).toBe("request_timeout");
+    expect(await on(`${requestPath("fal-ai/flux", id)}/cancel`, { method: "PUT" })).toMatchObject({
+      status: 400,
+      body: { status: "ALREADY_COMPLETED" },
+    });
+    // It never runs: past the time it would have started and ended, it is still the same ending.
+    clock += 10_000;
+    expect((await on(`${requestPath("fal-ai/flux", id)}/status?logs=1`)).body).toMatchObject({ logs: [], error_type: "request_timeout" });
+    expect((await on(requestPath("fal-ai/flux", id))).status).toBe(504);
+    // Its webhook is fal's ERROR with the 504's body, which the client hands to the result call.
+    const body = await slow.webhookBody(slow.request(id)!);
+    expect(body).toMatchObject({ status: "ERROR", error: "Invalid status code: 504", payload: { error_type: "request_timeout" } });
+    expect(parseFalWebhook("fal", JSON.stringify(body)).outcome).toEqual({ kind: "fetch_result", reason: "fal timed the request out" });
+  });
+
+  test("without a request timeout, or with one long enough, the request starts late and completes", async () => {
+    const late = (await on("/fal-ai/flux/dev", { body: { prompt: "[latency:1000]" } })).body.request_id;
+    const roomy = (await on("/fal-ai/flux/dev", { body: { prompt: "[latency:1000]" }, headers: deadline("5.5") })).body.request_id;
+    clock += 5_000;
+    expect((await on(`${requestPath("fal-ai/flux", late)}/status`)).body.status).toBe("IN_QUEUE");
+    clock += 200;
+    for (const id of [late, roomy]) expect((await on(`${requestPath("fal-ai/flux", id)}/status`)).body.status).toBe("IN_PROGRESS");
+    clock += 800;
+    for (const id of [late, roomy]) {
+      expect((await on(`${requestPath("fal-ai/flux", id)}/status`)).body).toMatchObject({
+        status: "COMPLETED",
+        metrics: { inference_time: 0.8 },
+      });
+      expect((await on(requestPath("fal-ai/flux", id))).status).toBe(200);
+    }
+  });
+
+  test("a cancel before the deadline is a cancel; an unreadable timeout is refused as fal's bad_request", async () => {
+    const id = (await on("/fal-ai/flux/dev", { body: { prompt: "p" }, headers: deadline("1") })).body.request_id;
+    expect(await on(`${requestPath("fal-ai/flux", id)}/cancel`, { method: "PUT" })).toMatchObject({ status: 200, body: { status: "OK" } });
+    clock += 2_000;
+    expect((await on(`${requestPath("fal-ai/flux", id)}/status`)).body).toMatchObject({ error_type: "request_cancelled" });
+    for (const bad of ["soon", "0", "-1", ""]) {
+      expect(await on("/fal-ai/flux/dev", { body: { prompt: "p" }, headers: deadline(bad) })).toMatchObject({
+        status: 400,
+        body: { error_type: "bad_request" },
+      });
+    }
+  });
+
+  test("the fal client: a start deadline sent as whole seconds; not started by then it reads expired and its result is start_deadline", async () => {
+    const p = new FalProvider({ key: KEY, queueUrl: slow.queueUrl, apiUrl: slow.apiUrl, baseDelayMs: 1, sleep: async () => {} });
+    const endpointId = "fal-ai/flux/dev";
+    const before = slow.callsTo("result").length;
+    const { providerRequestId } = await p.submit({
+      endpointId,
+      input: { prompt: "[latency:1000]" },
+      requestId: "r",
+      startDeadlineMs: 1_000,
+    });
+    expect(slow.callsTo("submit").at(-1)!.headers["x-fal-request-timeout"]).toBe("1");
+    const ref = { endpointId, providerRequestId };
+    expect(await p.status(ref)).toMatchObject({ status: "queued" });
+    clock += 1_000;
+    expect(await p.status(ref, { logs: true })).toEqual({
+      status: "expired",
+      logs: [],
+      inferenceTimeMs: null,
+      error: "Request timed out",
+      errorType: "start_deadline",
+    });
+    const result = await p.result(ref);
+    expect(result.ok).toBe(false);
+    const error = (result as { error: ProviderUnavailableError }).error;
+    expect(error).toBeInstanceOf(ProviderUnavailableError);
+    expect(error).toMatchObject({ provider: "fal", operation: "result", status: 504, reason: "start_deadline", retryable: true });
+    expect(slow.callsTo("result").length - before).toBe(1);
+    expect(await p.cancel(ref)).toEqual({ status: "already_ended" });
+
+    const late = await p.submit({ endpointId, input: { prompt: "[latency:1000]" }, requestId: "r2" });
+    expect(slow.callsTo("submit").at(-1)!.headers["x-fal-request-timeout"]).toBeUndefined();
+    const lateRef = { endpointId, providerRequestId: late.providerRequestId };
+    clock += 5_200;
+    expect(await p.status(lateRef)).toMatchObject({ status: "running" });
+    clock += 800;
+    expect(await p.status(lateRef)).toMatchObject({ status: "succeeded", inferenceTimeMs: 800 });
+    expect(await p.result(lateRef)).toMatchObject({ ok: true, output: { images: [expect.objectContaining({ url: expect.any(String) })] } });
+  });
+
+  test("the fal client: a submit fal answers with its start timeout is a start_deadline refusal nothing was accepted for", async () => {
+    const p = new FalProvider({ key: KEY, queueUrl: slow.queueUrl, apiUrl: slow.apiUrl, baseDelayMs: 1, sleep: async () => {} });
+    const before = slow.callsTo("submit").length;
+    slow.failNext("submit", {
+      status: 504,
+      body: { detail: "Request timed out", error_type: "request_timeout" },
+      headers: { "x-fal-request-timeout-type": "user", "x-fal-error-type": "request_timeout" },
+    });
+    const err = await p
+      .submit({ endpointId: "fal-ai/flux/dev", input: { prompt: "p" }, requestId: "r", startDeadlineMs: 200 })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ProviderUnavailableError);
+    expect(err).toMatchObject({ operation: "submit", status: 504, reason: "start_deadline", maybeAccepted: false });
+    expect(slow.callsTo("submit").length - before).toBe(1);
+    expect(slow.callsTo("submit").at(-1)!.headers["x-fal-request-timeout"]).toBe("1");
   });
 });
 

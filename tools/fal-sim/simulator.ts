@@ -5,7 +5,7 @@ import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "@/simulators/local-pr
 import { LOCAL_MODELS, localModelSchema } from "@/simulators/local-provider/models";
 import { OutputCache } from "@/simulators/local-provider/output-cache";
 import { simulatorSettings, type SimulatorSettings } from "@/simulators/local-provider/latency-profile";
-import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, type TimelineRow } from "@/simulators/local-provider/timeline";
+import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, runMsOf, type TimelineRow } from "@/simulators/local-provider/timeline";
 import { webhookBodyOf } from "./answers";
 import { falOpenApi, type FalModelFixture } from "./platform";
 import {
@@ -25,6 +25,9 @@ import {
  * bytes — so `PROVIDER=fal` with FAL_QUEUE_URL pointed here runs the real fal client end to end.
  * Requests live in memory (fal keeps results for an hour; so does this). Media links point at
  * this server and are signed with its own secret, so the app downloads them like fal's CDN files.
+ * `X-Fal-Request-Timeout` on a submit is a deadline to start (notes/fal.md §2): a request still
+ * queued then ends unstarted, its status COMPLETED with the error, its result fal's 504 with
+ * `X-Fal-Request-Timeout-Type: user`; it never runs (no logs, no run time).
  */
 export type FalSimulatorOptions = {
   /** The FAL_KEY it accepts (`Authorization: Key <key>`). */
@@ -39,9 +42,35 @@ export type FalSimulatorOptions = {
   webhookRetryBaseMs?: number;
   /** One line per event (submits, refusals, results, webhooks); default silent. */
   log?: (line: string) => void;
+  /** Extra queue time before every request starts (a slow fal, to make start deadlines pass); default 0. */
+  startDelayMs?: number;
 };
 
-type SimRequest = FalQueued & TimelineRow & { resultFetches: number };
+type SimRequest = FalQueued & TimelineRow & { resultFetches: number; startDeadlineAt: number | null };
+
+/** What fal answers for a request whose start deadline passed (notes/fal.md §2, §8). */
+const TIMED_OUT = { detail: "Request timed out", error_type: "request_timeout" } as const;
+
+/** When the request ended unstarted at its deadline: the deadline passed in the queue, before any cancel. */
+function expiresAt(r: SimRequest): number | null {
+  const deadline = r.startDeadlineAt;
+  if (deadline === null || deadline >= r.submittedAt.getTime() + queueMsOf(r)) return null;
+  return r.cancelledAt && r.cancelledAt.getTime() < deadline ? null : deadline;
+}
+
+/** When it ends (or ended): at its start deadline, or as the timeline says; null for never. */
+function endOf(r: SimRequest): number | null {
+  const expiry = expiresAt(r);
+  if (expiry !== null) return expiry;
+  const end = completesAt(r);
+  const cancelled = r.cancelledAt?.getTime() ?? null;
+  return cancelled !== null && (end === null || cancelled < end) ? cancelled : end;
+}
+
+const expiredBy = (r: SimRequest, now: number) => {
+  const expiry = expiresAt(r);
+  return expiry !== null && now >= expiry;
+};
 
 const RETENTION_MS = 60 * 60 * 1000;
 
@@ -63,6 +92,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
   private readonly now: () => number;
   private readonly mediaSecret: string;
   private readonly log: (line: string) => void;
+  private readonly startDelayMs: number;
   // "Fail the first N submits" markers count attempts of the same submission (endpoint + body);
   // an accepted one resets its count, so the same prompt sent again fails again.
   private submitAttempts = new Map<string, number>();
@@ -81,6 +111,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
     this.now = options.now ?? Date.now;
     this.mediaSecret = options.mediaSecret ?? randomBytes(32).toString("hex");
     this.log = options.log ?? (() => {});
+    this.startDelayMs = options.startDelayMs ?? 0;
     this.outputs = new OutputCache({ now: this.now, links: () => ({ base: this.base, secret: this.mediaSecret }) });
     this.models = LOCAL_MODELS.map((m): FalModelFixture => {
       const schema = localModelSchema(m.endpointId);
@@ -131,19 +162,28 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
       failure: kept,
       submittedAt: new Date(this.now()),
       cancelledAt: null,
+      startDelayMs: this.startDelayMs,
+      startDeadlineAt: s.requestTimeoutMs === null ? null : this.now() + s.requestTimeoutMs,
       resultFetches: 0,
     };
-    const end = completesAt(r);
+    const end = endOf(r);
     if (r.webhookUrl && end !== null) this.later(Math.max(0, end - this.now()), () => void this.sendWebhook(r));
-    this.log(
-      `submit ${s.endpointId} → ${r.id} (latency ${r.latencyMs} ms${kept ? `, fail:${kept}` : ""}${r.webhookUrl ? ", webhook" : ""})`,
-    );
+    const notes = [
+      kept ? `fail:${kept}` : "",
+      this.startDelayMs ? `start delay ${this.startDelayMs} ms` : "",
+      s.requestTimeoutMs !== null ? `start within ${s.requestTimeoutMs} ms${expiresAt(r) !== null ? ": will time out" : ""}` : "",
+      r.webhookUrl ? "webhook" : "",
+    ].filter(Boolean);
+    this.log(`submit ${s.endpointId} → ${r.id} (latency ${r.latencyMs} ms${notes.map((n) => `, ${n}`).join("")})`);
     const phase = phaseAt(r, this.now());
     return { request: r, queuePosition: phase.state === "IN_QUEUE" ? phase.queuePosition : 0 };
   }
 
   protected phase(r: SimRequest): FalPhase {
     const now = this.now();
+    // fal reports every ending as COMPLETED, a failed one with its error (notes/fal.md §2).
+    if (expiredBy(r, now))
+      return { status: "COMPLETED", logs: [], inferenceTimeSeconds: null, error: TIMED_OUT.detail, errorType: TIMED_OUT.error_type };
     const phase = phaseAt(r, now);
     const logs = logsAt(r, now).map((l) => ({ ...l, source: "USER" as const }));
     if (phase.state === "IN_QUEUE") return { status: "IN_QUEUE", queuePosition: phase.queuePosition };
@@ -151,7 +191,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
     const failure = failureOf(r);
     if (phase.cancelled)
       return { status: "COMPLETED", logs, inferenceTimeSeconds: null, error: "Request was cancelled", errorType: "request_cancelled" };
-    const inferenceTimeSeconds = (r.latencyMs - queueMsOf(r)) / 1000;
+    const inferenceTimeSeconds = runMsOf(r) / 1000;
     if (failure?.mode === "generation") {
       return {
         status: "COMPLETED",
@@ -165,6 +205,10 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
   }
 
   protected async outcome(r: SimRequest, countFetch = true): Promise<FalOutcome> {
+    if (expiredBy(r, this.now())) {
+      const headers = { "x-fal-request-timeout-type": "user", "x-fal-error-type": TIMED_OUT.error_type };
+      return { kind: "error", status: 504, body: { ...TIMED_OUT }, headers };
+    }
     const phase = phaseAt(r, this.now());
     if (phase.state !== "COMPLETED") return { kind: "pending" };
     if (phase.cancelled) return { kind: "cancelled" };
@@ -183,7 +227,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
 
   async webhookBody(r: SimRequest): Promise<Record<string, unknown>> {
     // Like the local provider: a request whose result fetch fails says so instead of carrying it.
-    if (failureOf(r)?.mode === "result") {
+    if (failureOf(r)?.mode === "result" && !expiredBy(r, this.now())) {
       return {
         request_id: r.id,
         gateway_request_id: r.id,
@@ -197,7 +241,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
 
   protected cancelRequest(r: SimRequest) {
     const phase = phaseAt(r, this.now());
-    if (phase.state === "COMPLETED") return "ALREADY_COMPLETED" as const;
+    if (phase.state === "COMPLETED" || expiredBy(r, this.now())) return "ALREADY_COMPLETED" as const;
     r.cancelledAt = new Date(this.now());
     this.log(`cancel ${r.id} (${phase.state})`);
     return phase.state === "IN_QUEUE" ? ("OK" as const) : ("CANCELLATION_REQUESTED" as const);
@@ -242,9 +286,9 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
 
   private async sendWebhook(r: SimRequest) {
     if (r.cancelledAt) return; // cancelled: no webhook, like the local provider
-    if (phaseAt(r, this.now()).state !== "COMPLETED") {
+    if (phaseAt(r, this.now()).state !== "COMPLETED" && !expiredBy(r, this.now())) {
       // A timer may fire a millisecond before Date.now() reaches its due time: look again then.
-      const end = completesAt(r);
+      const end = endOf(r);
       if (end !== null) this.later(Math.max(1, end - this.now()), () => void this.sendWebhook(r));
       return;
     }
@@ -255,7 +299,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
   private prune() {
     const now = this.now();
     for (const [id, r] of this.requests) {
-      const end = completesAt(r) ?? r.submittedAt.getTime() + 24 * RETENTION_MS;
+      const end = endOf(r) ?? r.submittedAt.getTime() + 24 * RETENTION_MS;
       if (Math.min(end, r.cancelledAt?.getTime() ?? Infinity) + RETENTION_MS < now) {
         this.requests.delete(id);
         this.outputs.delete(id);

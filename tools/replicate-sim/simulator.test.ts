@@ -281,6 +281,89 @@ describe("ending without an output", () => {
   });
 });
 
+describe("start deadlines: Cancel-After from startDeadlineMs, and startDelayMs", () => {
+  // The test's clock: `slow` keeps every prediction `starting` 5 s longer, `timed` does not.
+  let clock = Date.now();
+  let slow: ReplicateSimulator;
+  let timed: ReplicateSimulator;
+  const instant = { profile: "instant", latencyMs: 0, latencyScale: 1, errorRate: 0 } as const;
+  beforeAll(async () => {
+    slow = await new ReplicateSimulator({ token: TOKEN, settings: instant, now: () => clock, startDelayMs: 5_000 }).listen();
+    timed = await new ReplicateSimulator({ token: TOKEN, settings: instant, now: () => clock }).listen();
+  });
+  afterAll(async () => {
+    await slow.close();
+    await timed.close();
+  });
+
+  test("the start deadline replaces the configured Cancel-After, in whole seconds rounded up", async () => {
+    const p = client({ apiUrl: slow.apiUrl, cancelAfter: "2h" });
+    for (const [ms, header] of [
+      [1_000, "1s"],
+      [1, "1s"],
+      [1_001, "2s"],
+      [90_000, "90s"],
+    ] as const) {
+      await p.submit({ endpointId: MODEL, input: { prompt: "p" }, requestId: "g", startDeadlineMs: ms });
+      expect(slow.calls.at(-1)!.headers["cancel-after"]).toBe(header);
+    }
+    await p.submit({ endpointId: MODEL, input: { prompt: "p" }, requestId: "g" });
+    expect(slow.calls.at(-1)!.headers["cancel-after"]).toBe("2h");
+  });
+
+  test("not started within the deadline: aborted, read as expired, the result a retryable start_deadline", async () => {
+    const p = client({ apiUrl: slow.apiUrl });
+    const { providerRequestId } = await p.submit({
+      endpointId: MODEL,
+      input: { prompt: "[latency:1000]" },
+      requestId: "g",
+      startDeadlineMs: 1_000,
+    });
+    const ref = { endpointId: MODEL, providerRequestId };
+    expect(await p.status(ref)).toMatchObject({ status: "queued" });
+    clock += 1_000;
+    expect(await p.status(ref, { logs: true })).toMatchObject({ status: "expired", errorType: "start_deadline", logs: [] });
+    const result = await p.result(ref);
+    expect(result.ok).toBe(false);
+    const error = (result as { error: ProviderUnavailableError }).error;
+    expect(error).toBeInstanceOf(ProviderUnavailableError);
+    expect(error).toMatchObject({ provider: "replicate", reason: "start_deadline", retryable: true });
+    // It never runs: long after it would have ended it is still aborted, never started.
+    clock += 10_000;
+    expect(slow.prediction(providerRequestId)).toMatchObject({ abortedAt: expect.any(Number) });
+    expect(await slow.view(slow.prediction(providerRequestId)!)).toMatchObject({ status: "aborted", started_at: null, logs: "" });
+    expect(await p.cancel(ref)).toEqual({ status: "already_ended" });
+  });
+
+  test("without a deadline the same prediction starts late and succeeds", async () => {
+    const p = client({ apiUrl: slow.apiUrl });
+    const { providerRequestId } = await p.submit({ endpointId: MODEL, input: { prompt: "[latency:1000]" }, requestId: "g" });
+    const ref = { endpointId: MODEL, providerRequestId };
+    clock += 5_000;
+    expect(await p.status(ref)).toMatchObject({ status: "queued" });
+    clock += 200;
+    expect(await p.status(ref)).toMatchObject({ status: "running" });
+    clock += 800;
+    expect(await p.status(ref)).toMatchObject({ status: "succeeded", inferenceTimeMs: 800 });
+    expect(await p.result(ref)).toMatchObject({ ok: true, output: { images: [expect.objectContaining({ width: 1024, height: 1024 })] } });
+  });
+
+  test("Replicate's deadline covers the whole prediction: one that started in time but runs past it is cancelled, not expired", async () => {
+    const p = client({ apiUrl: timed.apiUrl });
+    const { providerRequestId } = await p.submit({
+      endpointId: MODEL,
+      input: { prompt: "[latency:3000]" },
+      requestId: "g",
+      startDeadlineMs: 1_000,
+    });
+    const ref = { endpointId: MODEL, providerRequestId };
+    clock += 600;
+    expect(await p.status(ref)).toMatchObject({ status: "running" });
+    clock += 400;
+    expect(await p.status(ref)).toMatchObject({ status: "cancelled", errorType: "request_cancelled" });
+  });
+});
+
 describe("refusals", () => {
   test("429 with Retry-After: the create is retried after the hint; past the retries it is rate_limited with the hint", async () => {
     const p = client({ maxRetries: 2 });

@@ -6,7 +6,7 @@ import { behaviourOf, formatFailure } from "@/simulators/local-provider/behaviou
 import { simulatorSettings, type SimulatorSettings } from "@/simulators/local-provider/latency-profile";
 import { checkMediaLink, MEDIA_PREFIX, renderMedia } from "@/simulators/local-provider/media-url";
 import { OutputCache } from "@/simulators/local-provider/output-cache";
-import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, type TimelineRow } from "@/simulators/local-provider/timeline";
+import { completesAt, failureOf, logsAt, phaseAt, queueMsOf, runMsOf, type TimelineRow } from "@/simulators/local-provider/timeline";
 
 /**
  * Replicate's prediction API on loopback (`npm run sim:replicate`, notes/replicate.md): create on
@@ -37,6 +37,8 @@ export type ReplicateSimulatorOptions = {
   /** Delivers a webhook (tests hand it to the app in-process); default fetch. */
   deliver?: (url: string, init: { method: "POST"; headers: Record<string, string>; body: string }) => Promise<{ status: number }>;
   log?: (line: string) => void;
+  /** Extra `starting` time before every prediction starts (a slow Replicate, to make a Cancel-After pass unstarted); default 0. */
+  startDelayMs?: number;
 };
 
 export type SimPrediction = TimelineRow & {
@@ -192,7 +194,9 @@ export class ReplicateSimulator {
         cancel: `${this.apiUrl}/predictions/${p.id}/cancel`,
         web: `${this.base}/p/${p.id}`,
       },
-      ...(status === "succeeded" ? { metrics: { predict_time: (p.latencyMs - queueMsOf(p)) / 1000, total_time: p.latencyMs / 1000 } } : {}),
+      ...(status === "succeeded"
+        ? { metrics: { predict_time: runMsOf(p) / 1000, total_time: (p.latencyMs + (p.startDelayMs ?? 0)) / 1000 } }
+        : {}),
     };
   }
 
@@ -312,6 +316,7 @@ export class ReplicateSimulator {
       failure: kept,
       submittedAt: new Date(now),
       cancelledAt: null,
+      startDelayMs: this.options.startDelayMs ?? 0,
       abortedAt: null,
       webhook: typeof body.webhook === "string" ? body.webhook : null,
       events: Array.isArray(body.webhook_events_filter) ? body.webhook_events_filter.map(String) : ["start", "output", "logs", "completed"],
@@ -324,7 +329,7 @@ export class ReplicateSimulator {
     }
     this.predictions.set(p.id, p);
     this.log(
-      `create ${model} → ${p.id} (latency ${p.latencyMs} ms${kept ? `, fail:${kept}` : ""}${deadline !== null ? `, cancel-after ${deadline} ms` : ""}${p.webhook ? ", webhook" : ""})`,
+      `create ${model} → ${p.id} (latency ${p.latencyMs} ms${kept ? `, fail:${kept}` : ""}${p.startDelayMs ? `, start delay ${p.startDelayMs} ms` : ""}${deadline !== null ? `, cancel-after ${deadline} ms` : ""}${p.webhook ? ", webhook" : ""})`,
     );
     this.scheduleWebhook(p);
     const wait = /^wait(=(\d+))?$/.exec(headerOf(headers, "prefer")?.trim() ?? "");

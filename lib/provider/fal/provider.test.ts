@@ -313,11 +313,40 @@ describe("retries", () => {
     expect(sleeps).toHaveLength(3);
   });
 
-  test("a 504 that is the caller's own start timeout is not retried", async () => {
+  test("a 504 that is the caller's own start timeout is not retried: the start deadline passed, nothing was accepted", async () => {
     fal.failNext("submit", { status: 504, body: { detail: "timeout" }, headers: { "x-fal-request-timeout-type": "user" } });
-    const err = await caught(client().submit({ endpointId: "fal-ai/flux/dev", input: {}, requestId: "r" }));
-    expect(err).toBeInstanceOf(ProviderRejectedError);
+    const err = await caught(client().submit({ endpointId: "fal-ai/flux/dev", input: {}, requestId: "r", startDeadlineMs: 1_000 }));
+    expect(err).toBeInstanceOf(ProviderUnavailableError);
+    expect(err).toMatchObject({ operation: "submit", status: 504, reason: "start_deadline", maybeAccepted: false, retryable: true });
     expect(fal.callsTo("submit")).toHaveLength(1);
+    expect(fal.callsTo("submit")[0]!.headers["x-fal-request-timeout"]).toBe("1");
+  });
+
+  test("a 504 on result that is the start timeout is the job's ending, not retried: start_deadline", async () => {
+    const p = client();
+    const { providerRequestId } = await p.submit({ endpointId: "fal-ai/flux/dev", input: {}, requestId: "r", startDeadlineMs: 1_500 });
+    expect(fal.callsTo("submit")[0]!.headers["x-fal-request-timeout"]).toBe("2");
+    await fal.complete(providerRequestId);
+    // Without fal's request id on it, as an ingress answer would come: the timeout type alone tells.
+    fal.failNext("result", {
+      status: 504,
+      body: { detail: "Request timed out", error_type: "request_timeout" },
+      headers: { "x-fal-request-timeout-type": "user" },
+    });
+    const result = await p.result({ endpointId: "fal-ai/flux/dev", providerRequestId });
+    expect(result.ok).toBe(false);
+    expect((result as { error: ProviderUnavailableError }).error).toBeInstanceOf(ProviderUnavailableError);
+    expect((result as { error: ProviderUnavailableError }).error).toMatchObject({
+      operation: "result",
+      status: 504,
+      reason: "start_deadline",
+    });
+    expect(fal.callsTo("result")).toHaveLength(1);
+  });
+
+  test("without a start deadline no X-Fal-Request-Timeout is sent", async () => {
+    await client().submit({ endpointId: "fal-ai/flux/dev", input: {}, requestId: "r" });
+    expect(fal.callsTo("submit")[0]!.headers["x-fal-request-timeout"]).toBeUndefined();
   });
 
   test("a 503 on result without the request's own error is retried", async () => {

@@ -64,11 +64,37 @@ const LOG_LEVELS: Partial<Record<string, ProviderLogLevel>> = {
   ERROR: "error",
 };
 
-/** fal says only COMPLETED; its error fields tell a failure, and `request_cancelled` a cancel. */
-function endStateOf(error: string | null, errorType: string | null): ProviderEndState {
+/** fal's `error_type` of a request that timed out (its start deadline among them: notes/fal.md §8). */
+const REQUEST_TIMEOUT = "request_timeout";
+
+/**
+ * fal says only COMPLETED; its error fields tell a failure, and `request_cancelled` a cancel. A
+ * `request_timeout` with no run time is read as the start deadline passing (the status call has no
+ * `X-Fal-Request-Timeout-Type` to be sure; the result's 504 has, and the engine trusts the result).
+ */
+function endStateOf(error: string | null, errorType: string | null, inferenceTime: number | null): ProviderEndState {
   if (errorType === CANCELLED_ERROR_TYPE) return "cancelled";
+  if (errorType === REQUEST_TIMEOUT && inferenceTime == null) return "expired";
   return error || errorType ? "failed" : "succeeded";
 }
+
+/** An ended request's status; an expired one carries the engine's word, as the Replicate client's does. */
+function endedStatus(logs: ProviderLog[], error: string | null, errorType: string | null, inferenceTime: number | null): ProviderStatus {
+  const status = endStateOf(error, errorType, inferenceTime);
+  return {
+    status,
+    logs,
+    inferenceTimeMs: inferenceTime != null ? Math.round(inferenceTime * 1000) : null,
+    error,
+    errorType: status === "expired" ? "start_deadline" : errorType,
+  };
+}
+
+/** fal's answer when a request's `X-Fal-Request-Timeout` passed before it started: never retried, never billed. */
+const isStartTimeout = (res: ProviderResponse) => res.status === 504 && res.headers.get("x-fal-request-timeout-type") === "user";
+
+/** `X-Fal-Request-Timeout` takes whole seconds here: the deadline rounded up, at least one. */
+export const falRequestTimeout = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
 
 /** fal's queue API (queue.fal.run) and Platform API (api.fal.ai/v1, ./platform.ts), over HTTP. */
 export class FalProvider implements GenerationProvider {
@@ -111,6 +137,7 @@ export class FalProvider implements GenerationProvider {
       body: request.input,
       headers: {
         "x-fal-object-lifecycle-preference": JSON.stringify({ expiration_duration_seconds: this.mediaLifetimeSeconds }),
+        ...(request.startDeadlineMs !== undefined ? { "x-fal-request-timeout": falRequestTimeout(request.startDeadlineMs) } : {}),
       },
       retry: "submit",
       signal: request.signal,
@@ -128,6 +155,8 @@ export class FalProvider implements GenerationProvider {
   // fal validates input at submit for some apps: a 4xx with `detail` is the model refusing it.
   private submitFailure(res: ProviderResponse): Error {
     if (res.status === 400 || res.status === 422) return modelFailure("submit", res);
+    // The start deadline passed before fal queued it: nothing was accepted, so the engine may move on.
+    if (isStartTimeout(res)) return startDeadlineError("submit", res.status);
     return rejection("fal", "submit", res, "Submit refused");
   }
 
@@ -152,25 +181,13 @@ export class FalProvider implements GenerationProvider {
       case "IN_PROGRESS":
         return { status: "running", logs };
       case "COMPLETED":
-        return {
-          status: endStateOf(body.error ?? null, body.error_type ?? null),
-          logs,
-          inferenceTimeMs: body.metrics?.inference_time != null ? Math.round(body.metrics.inference_time * 1000) : null,
-          error: body.error ?? null,
-          errorType: body.error_type ?? null,
-        };
+        return endedStatus(logs, body.error ?? null, body.error_type ?? null, body.metrics?.inference_time ?? null);
       default:
         // fal documents three states. Final-sounding ones are treated as done (the result call
         // then tells what happened); anything else keeps the caller polling, as fal's clients do.
         if (/^(FAILED|ERROR|CANCELL?ED)$/.test(body.status)) {
           const errorType = body.error_type ?? (/^CANCEL/.test(body.status) ? CANCELLED_ERROR_TYPE : null);
-          return {
-            status: endStateOf(body.error ?? body.status, errorType),
-            logs,
-            inferenceTimeMs: null,
-            error: body.error ?? body.status,
-            errorType,
-          };
+          return endedStatus(logs, body.error ?? body.status, errorType, null);
         }
         log.warn("fal reported an unknown status", { status: body.status });
         return { status: "running", logs };
@@ -185,10 +202,11 @@ export class FalProvider implements GenerationProvider {
       retry: "idempotent",
       // A failed job answers with the model's own status and body, 5xx included: that is its
       // final outcome, not a hiccup. Only an answer that did not come from the request is retried.
-      retryableStatus: (r) => [429, 500, 502, 503, 504].includes(r.status) && !isRequestOutcome(r),
+      retryableStatus: (r) => [429, 500, 502, 503, 504].includes(r.status) && !isRequestOutcome(r) && !isStartTimeout(r),
       signal: options.signal,
     });
     if (res.status < 300) return { ok: true, output: parseAnswer("fal", falOutputSchema, res, "result") };
+    if (isStartTimeout(res)) return { ok: false, error: startDeadlineError("result", res.status) };
     if (res.status === 401 || res.status === 403 || res.status === 404) throw rejection("fal", "result", res, "Result refused");
     if (res.status === 400 && isNotReady(res.body)) {
       throw new ProviderUnavailableError("fal", "result", "The request has not completed yet", { status: 400, reason: "not_ready" });
@@ -242,6 +260,14 @@ function isRequestOutcome(res: ProviderResponse): boolean {
 function isNotReady(body: unknown): boolean {
   const detail = (body as { detail?: unknown } | null)?.detail;
   return typeof detail === "string" && /in progress|in queue|not (yet )?(completed|finished|ready)/i.test(detail);
+}
+
+function startDeadlineError(operation: ProviderOperation, status: number): ProviderUnavailableError {
+  return new ProviderUnavailableError("fal", operation, "fal did not start the request before its deadline", {
+    status,
+    reason: "start_deadline",
+    maybeAccepted: false,
+  });
 }
 
 function modelFailure(operation: ProviderOperation, res: ProviderResponse): ModelFailedError {

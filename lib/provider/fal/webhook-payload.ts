@@ -54,6 +54,8 @@ function outcomeOf(provider: ProviderName, body: FalWebhookBody): ProviderWebhoo
   const payload = body.payload as { detail?: unknown; error_type?: unknown } | null | undefined;
   const detail = payload && typeof payload === "object" && "detail" in payload ? payload.detail : (payload ?? null);
   const errorType = payload && typeof payload === "object" && typeof payload.error_type === "string" ? payload.error_type : null;
+  // A timed-out request may never have started (its start deadline): only the result's headers tell, so fetch it.
+  if (status === 504 && errorType === "request_timeout") return { kind: "fetch_result", reason: "fal timed the request out" };
   const message = describeDetail(detail) ?? body.error ?? "the model failed";
   return {
     kind: "failed",

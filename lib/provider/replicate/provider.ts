@@ -38,7 +38,7 @@ export type ReplicateProviderOptions = Partial<Omit<HttpConfig, "provider" | "au
   apiUrl?: string;
   /** `Prefer: wait=N` on a submit whose caller waits inline (1–60 s). */
   waitSeconds?: number;
-  /** `Cancel-After` on every create (e.g. `2h`); null: none. */
+  /** `Cancel-After` on every create (e.g. `2h`); null: none. A request's start deadline replaces it. */
   cancelAfter?: string | null;
   /** Reads the head of an output file (tests); default a range request under the outbound rules. */
   readHead?: ReadHead;
@@ -125,7 +125,8 @@ export class ReplicateProvider implements GenerationProvider {
     if (request.webhookUrl) Object.assign(body, { webhook: request.webhookUrl, webhook_events_filter: ["completed"] });
     const headers: Record<string, string> = {};
     if (request.wait) headers.prefer = `wait=${this.waitSeconds}`;
-    if (this.cancelAfter) headers["cancel-after"] = this.cancelAfter;
+    const cancelAfter = request.startDeadlineMs !== undefined ? cancelAfterOf(request.startDeadlineMs) : this.cancelAfter;
+    if (cancelAfter) headers["cancel-after"] = cancelAfter;
     const res = await providerFetch(this.http, {
       operation: "submit",
       method: "POST",
@@ -319,6 +320,13 @@ export class ReplicateProvider implements GenerationProvider {
     return rejection("replicate", operation, res, `${operation} refused`);
   }
 }
+
+/**
+ * A start deadline as Replicate's `Cancel-After` duration: whole seconds, rounded up, at least 1 s.
+ * Replicate's deadline covers the whole prediction: one that started in time but is still running
+ * then is `canceled` (and billed), not `aborted` (notes/replicate.md §1).
+ */
+export const cancelAfterOf = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))}s`;
 
 /** How an ended prediction came out, in the engine's words. */
 export async function resultOf(p: Prediction, readHead: ReadHead = readHeadOverNetwork): Promise<ProviderResult> {
