@@ -281,7 +281,7 @@ describe("ending without an output", () => {
   });
 });
 
-describe("start deadlines: Cancel-After from startDeadlineMs, and startDelayMs", () => {
+describe("start deadlines: Replicate has only Cancel-After, a deadline for the whole prediction", () => {
   // The test's clock: `slow` keeps every prediction `starting` 5 s longer, `timed` does not.
   let clock = Date.now();
   let slow: ReplicateSimulator;
@@ -296,29 +296,15 @@ describe("start deadlines: Cancel-After from startDeadlineMs, and startDelayMs",
     await timed.close();
   });
 
-  test("the start deadline replaces the configured Cancel-After, in whole seconds rounded up", async () => {
+  test("a start deadline is not sent: the configured Cancel-After stays (it would cancel, and bill, a job that started)", async () => {
     const p = client({ apiUrl: slow.apiUrl, cancelAfter: "2h" });
-    for (const [ms, header] of [
-      [1_000, "1s"],
-      [1, "1s"],
-      [1_001, "2s"],
-      [90_000, "90s"],
-    ] as const) {
-      await p.submit({ endpointId: MODEL, input: { prompt: "p" }, requestId: "g", startDeadlineMs: ms });
-      expect(slow.calls.at(-1)!.headers["cancel-after"]).toBe(header);
-    }
-    await p.submit({ endpointId: MODEL, input: { prompt: "p" }, requestId: "g" });
+    await p.submit({ endpointId: MODEL, input: { prompt: "p" }, requestId: "g", startDeadlineMs: 1_000 });
     expect(slow.calls.at(-1)!.headers["cancel-after"]).toBe("2h");
   });
 
-  test("not started within the deadline: aborted, read as expired, the result a retryable start_deadline", async () => {
-    const p = client({ apiUrl: slow.apiUrl });
-    const { providerRequestId } = await p.submit({
-      endpointId: MODEL,
-      input: { prompt: "[latency:1000]" },
-      requestId: "g",
-      startDeadlineMs: 1_000,
-    });
+  test("not started within Cancel-After: aborted, read as expired, the result a retryable start_deadline", async () => {
+    const p = client({ apiUrl: slow.apiUrl, cancelAfter: "1s" });
+    const { providerRequestId } = await p.submit({ endpointId: MODEL, input: { prompt: "[latency:1000]" }, requestId: "g" });
     const ref = { endpointId: MODEL, providerRequestId };
     expect(await p.status(ref)).toMatchObject({ status: "queued" });
     clock += 1_000;
@@ -349,13 +335,8 @@ describe("start deadlines: Cancel-After from startDeadlineMs, and startDelayMs",
   });
 
   test("Replicate's deadline covers the whole prediction: one that started in time but runs past it is cancelled, not expired", async () => {
-    const p = client({ apiUrl: timed.apiUrl });
-    const { providerRequestId } = await p.submit({
-      endpointId: MODEL,
-      input: { prompt: "[latency:3000]" },
-      requestId: "g",
-      startDeadlineMs: 1_000,
-    });
+    const p = client({ apiUrl: timed.apiUrl, cancelAfter: "1s" });
+    const { providerRequestId } = await p.submit({ endpointId: MODEL, input: { prompt: "[latency:3000]" }, requestId: "g" });
     const ref = { endpointId: MODEL, providerRequestId };
     clock += 600;
     expect(await p.status(ref)).toMatchObject({ status: "running" });

@@ -125,8 +125,9 @@ export class ReplicateProvider implements GenerationProvider {
     if (request.webhookUrl) Object.assign(body, { webhook: request.webhookUrl, webhook_events_filter: ["completed"] });
     const headers: Record<string, string> = {};
     if (request.wait) headers.prefer = `wait=${this.waitSeconds}`;
-    const cancelAfter = request.startDeadlineMs !== undefined ? cancelAfterOf(request.startDeadlineMs) : this.cancelAfter;
-    if (cancelAfter) headers["cancel-after"] = cancelAfter;
+    // Not the start deadline: Replicate's Cancel-After also cancels (and bills) a prediction that
+    // started in time and still runs, so a job here is never moved on for a slow start.
+    if (this.cancelAfter) headers["cancel-after"] = this.cancelAfter;
     const res = await providerFetch(this.http, {
       operation: "submit",
       method: "POST",
@@ -321,12 +322,6 @@ export class ReplicateProvider implements GenerationProvider {
   }
 }
 
-/**
- * A start deadline as Replicate's `Cancel-After` duration: whole seconds, rounded up, at least 1 s.
- * Replicate's deadline covers the whole prediction: one that started in time but is still running
- * then is `canceled` (and billed), not `aborted` (notes/replicate.md §1).
- */
-export const cancelAfterOf = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))}s`;
 
 /** How an ended prediction came out, in the engine's words. */
 export async function resultOf(p: Prediction, readHead: ReadHead = readHeadOverNetwork): Promise<ProviderResult> {
