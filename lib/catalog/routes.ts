@@ -15,7 +15,11 @@ import { unknownModel } from "./get";
  */
 export type ModelRoute = Pick<ModelRouteRow, "provider" | "endpointId" | "inputMap" | "costRub" | "enabled" | "position">;
 
-const inputName = z.string().min(1).max(100).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an input name: letters, digits and '_'");
+const inputName = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an input name: letters, digits and '_'");
 
 /** A cost per unit in rubles: a decimal string (or number) ≥ 0 with at most 8 decimals, kept exact. */
 const costRub = z.union([z.string(), z.number()]).transform((v, ctx) => {
@@ -43,7 +47,10 @@ export const routeInput = z
       .record(inputName, inputName)
       .default({})
       .meta({ description: "Our input names → the provider's, where they differ; the rest pass as they are" }),
-    costRub: costRub.nullable().default(null).meta({ description: "What the provider charges per unit of the model's price unit, in rubles; null: unknown" }),
+    costRub: costRub
+      .nullable()
+      .default(null)
+      .meta({ description: "What the provider charges per unit of the model's price unit, in rubles; null: unknown" }),
     enabled: z.boolean().default(true),
   })
   .meta({ id: "ModelRouteInput" });
@@ -55,16 +62,29 @@ export const replaceRoutesBody = z
       .array(routeInput)
       .max(providerNames.length)
       .refine((r) => new Set(r.map((x) => x.provider)).size === r.length, "one route per provider")
-      .meta({ description: "Every route of the model, in the order they are tried; [] removes them (the model runs on PROVIDER under its alias)" }),
+      .meta({
+        description: "Every route of the model, in the order they are tried; [] removes them (the model runs on PROVIDER under its alias)",
+      }),
   })
   .meta({ id: "ModelRoutesReplace" });
 export type ReplaceRoutesBody = z.output<typeof replaceRoutesBody>;
 
-const select = { provider: modelRoutes.provider, endpointId: modelRoutes.endpointId, inputMap: modelRoutes.inputMap, costRub: modelRoutes.costRub, enabled: modelRoutes.enabled, position: modelRoutes.position };
+const select = {
+  provider: modelRoutes.provider,
+  endpointId: modelRoutes.endpointId,
+  inputMap: modelRoutes.inputMap,
+  costRub: modelRoutes.costRub,
+  enabled: modelRoutes.enabled,
+  position: modelRoutes.position,
+};
 
 /** A model's routes in order (disabled ones included). */
 export async function listModelRoutes(db: Executor, modelId: string): Promise<ModelRoute[]> {
-  return db.select(select).from(modelRoutes).where(eq(modelRoutes.modelId, modelId)).orderBy(asc(modelRoutes.position), asc(modelRoutes.provider));
+  return db
+    .select(select)
+    .from(modelRoutes)
+    .where(eq(modelRoutes.modelId, modelId))
+    .orderBy(asc(modelRoutes.position), asc(modelRoutes.provider));
 }
 
 /** Replaces a model's routes (404 for a model not in the catalog); answers them as stored. */

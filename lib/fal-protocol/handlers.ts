@@ -144,7 +144,16 @@ async function submit(ctx: ServiceContext, req: Request, call: Call, modelId: st
   const webhookUrl = await webhookOf(call.query);
   const idempotency = idempotencyOf(req, ctx.principal, { operation: "fal-queue", modelId, body: input, options: { webhook: webhookUrl } });
   const providers = providerPreferencesOf(req);
-  const row = await startGeneration(ctx, { modelId, input, surface: "fal", mode: "queue", operation: "queue", webhookUrl, idempotency, providers });
+  const row = await startGeneration(ctx, {
+    modelId,
+    input,
+    surface: "fal",
+    mode: "queue",
+    operation: "queue",
+    webhookUrl,
+    idempotency,
+    providers,
+  });
   return Response.json(falSubmitted(row, queueBaseOf(call.via)), { headers: idHeader(row.id) });
 }
 

@@ -139,9 +139,15 @@ async function sendToProvider(row: GenerationRow, model: ModelRow, route: Planne
 const refusalReason = (err: unknown) => (isCircuitOpen(err) ? "circuit_open" : isProviderUnavailable(err) ? err.reason : "refused");
 
 /** One route's submit, retrying a refusal that surely did not arrive (429/5xx before acceptance) when its client does not. */
-async function sendTo(row: GenerationRow, model: ModelRow, route: PlannedRoute, options: SubmitOptions): Promise<Omit<Submission, "attempts">> {
+async function sendTo(
+  row: GenerationRow,
+  model: ModelRow,
+  route: PlannedRoute,
+  options: SubmitOptions,
+): Promise<Omit<Submission, "attempts">> {
   const provider = providerByName(route.provider as ProviderName);
   const moving = { provider: route.provider, routing: row.routing };
+  const elsewhere = routesAfter(moving).length > 0;
   const request = {
     endpointId: route.endpointId,
     input: inputFor(route, row.input),
@@ -150,10 +156,11 @@ async function sendTo(row: GenerationRow, model: ModelRow, route: PlannedRoute, 
     webhookUrl: options.webhook ? providerWebhookUrl() : undefined,
     wait: !options.webhook,
     startDeadlineMs: startDeadlineFor(moving),
+    // With another route to go to, a refusal moves on at once instead of being retried here or in the client.
+    retries: elsewhere ? 0 : undefined,
     signal: options.signal,
   };
-  // With another route to go to, a refusal moves on at once instead of waiting here.
-  const retries = provider.retriesTransientFailures || routesAfter(moving).length > 0 ? 0 : (options.retries ?? 0);
+  const retries = provider.retriesTransientFailures || elsewhere ? 0 : (options.retries ?? 0);
   for (let attempt = 0; ; attempt++) {
     try {
       const submitted = await provider.submit(request);

@@ -34,10 +34,19 @@ export function servedBy(row: Pick<GenerationRow, "provider" | "attempts" | "sta
   attempts: ServedAttempt[];
 } {
   const last =
-    row.status === "completed" ? "served" : row.status === "failed" || row.status === "cancelled" ? row.status : row.providerRequestId ? "accepted" : "pending";
+    row.status === "completed"
+      ? "served"
+      : row.status === "failed" || row.status === "cancelled"
+        ? row.status
+        : row.providerRequestId
+          ? "accepted"
+          : "pending";
   return {
     provider: row.provider,
-    attempts: [...row.attempts.map(({ provider, outcome, reason }) => ({ provider, outcome, reason })), { provider: row.provider, outcome: last }],
+    attempts: [
+      ...row.attempts.map(({ provider, outcome, reason }) => ({ provider, outcome, reason })),
+      { provider: row.provider, outcome: last },
+    ],
   };
 }
 
@@ -81,7 +90,12 @@ export function failureError(row: GenerationRow): DomainError {
     code === "provider_error"
       ? `The generation provider failed: ${row.errorMessage ?? "unavailable"}; the charge was refunded`
       : `Generation failed: ${row.errorMessage ?? "the model failed"}; the charge was refunded`;
-  return new DomainError(code, message, { requestId: row.id, request_id: row.id, status: "failed", served_by: servedBy(row) }, servedByHeaders(row));
+  return new DomainError(
+    code,
+    message,
+    { requestId: row.id, request_id: row.id, status: "failed", served_by: servedBy(row) },
+    servedByHeaders(row),
+  );
 }
 
 /**

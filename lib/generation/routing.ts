@@ -63,7 +63,10 @@ export async function planRoutes(
         provider: r.provider,
         endpointId: r.endpointId,
         ...(Object.keys(r.inputMap).length ? { inputMap: r.inputMap } : {}),
-        costCredits: r.costRub === null ? null : quote({ priceRub: r.costRub, priceUnit: model.priceUnit, discountPercent: "0", creditCost: 0 }, price.quantity).credits,
+        costCredits:
+          r.costRub === null
+            ? null
+            : quote({ priceRub: r.costRub, priceUnit: model.priceUnit, discountPercent: "0", creditCost: 0 }, price.quantity).credits,
       }))
     : [{ provider: configuredProviderName(), endpointId: model.alias }];
   const p = o.preferences ?? {};
@@ -71,10 +74,15 @@ export async function planRoutes(
   if (p.only) planned = planned.filter((r) => p.only!.includes(r.provider as ProviderName));
   if (p.ignore) planned = planned.filter((r) => !p.ignore!.includes(r.provider as ProviderName));
   if (p.order?.length) {
-    const rank = (r: PlannedRoute) => (p.order!.includes(r.provider as ProviderName) ? p.order!.indexOf(r.provider as ProviderName) : p.order!.length);
-    planned = planned.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map(({ r }) => r);
+    const rank = (r: PlannedRoute) =>
+      p.order!.includes(r.provider as ProviderName) ? p.order!.indexOf(r.provider as ProviderName) : p.order!.length;
+    planned = planned
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+      .map(({ r }) => r);
   }
-  if (!allowFallbacks) planned = p.order?.length ? planned.filter((r) => p.order!.includes(r.provider as ProviderName)) : planned.slice(0, 1);
+  if (!allowFallbacks)
+    planned = p.order?.length ? planned.filter((r) => p.order!.includes(r.provider as ProviderName)) : planned.slice(0, 1);
   if (planned.length === 0) {
     const message = `No provider of ${model.modelId} is left by the provider preferences (it runs on: ${routes.map((r) => r.provider).join(", ") || configuredProviderName()})`;
     throw new DomainError("invalid_body", message, { issues: [{ path: ["provider"], message }] });
@@ -82,19 +90,27 @@ export async function planRoutes(
   // An open breaker refuses every call: skipped. All open: 503 with the soonest Retry-After, before any charge.
   const open = planned.filter((r) => !breakerFor(r.provider as ProviderName).canRequest());
   if (open.length === planned.length) {
-    const soonest = open.reduce((a, b) => (breakerFor(a.provider as ProviderName).retryAfterMs() <= breakerFor(b.provider as ProviderName).retryAfterMs() ? a : b));
+    const soonest = open.reduce((a, b) =>
+      breakerFor(a.provider as ProviderName).retryAfterMs() <= breakerFor(b.provider as ProviderName).retryAfterMs() ? a : b,
+    );
     breakerFor(soonest.provider as ProviderName).assertAvailable();
   }
   const attempts: RouteAttempt[] = open.map((r) => ({ provider: r.provider, outcome: "skipped", reason: "circuit_open", at: now }));
   const usable = planned.filter((r) => !open.includes(r));
   // Cooling down after a refusal: tried after the others (stable), never dropped.
   const cooling = (r: PlannedRoute) => (cooldownLeftMs(r.provider as ProviderName) > 0 ? 1 : 0);
-  const ordered = usable.map((r, i) => ({ r, i })).sort((a, b) => cooling(a.r) - cooling(b.r) || a.i - b.i).map(({ r }) => r);
+  const ordered = usable
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => cooling(a.r) - cooling(b.r) || a.i - b.i)
+    .map(({ r }) => r);
   return { routing: { routes: ordered, allowFallbacks }, attempts };
 }
 
 /** The route the job is on now: its plan's entry for its provider, else (older jobs, no plan) the model's alias there. */
-export function currentRoute(row: Pick<GenerationRow, "provider" | "providerEndpointId" | "routing">, model: Pick<ModelRow, "alias">): PlannedRoute {
+export function currentRoute(
+  row: Pick<GenerationRow, "provider" | "providerEndpointId" | "routing">,
+  model: Pick<ModelRow, "alias">,
+): PlannedRoute {
   const planned = row.routing?.routes.find((r) => r.provider === row.provider);
   return planned ?? { provider: row.provider, endpointId: row.providerEndpointId ?? model.alias };
 }
@@ -126,7 +142,6 @@ export function leftRoute(from: PlannedRoute, to: PlannedRoute | null, outcome: 
 /** The start deadline sent with a submit: only when the job has somewhere to go if it is missed. */
 export const startDeadlineFor = (row: Pick<GenerationRow, "provider" | "routing">): number | undefined =>
   routesAfter(row).length > 0 ? env().PROVIDER_START_DEADLINE_MS : undefined;
-
 
 /** A plan of one route (tests, and jobs that may run in one place only). */
 export const singleRoute = (provider: ProviderName, endpointId: string): StartPlan => ({

@@ -72,9 +72,9 @@ function answerOf(row: GenerationRow, cause?: unknown): GenerationRow {
   if (row.errorCode !== "provider_error" || !isProviderUnavailable(cause)) throw error;
   // The provider's own hint tells the client when a retry can work; an open circuit, or every
   // route refusing the submit, is 503.
-  const retryAfter = { "Retry-After": String(Math.max(1, Math.ceil((cause.retryAfterMs ?? 1000) / 1000))) };
+  const retryAfter = { ...error.headers, "Retry-After": String(Math.max(1, Math.ceil((cause.retryAfterMs ?? 1000) / 1000))) };
   if (isCircuitOpen(cause) || row.attempts.length > 0) throw new DomainError("provider_error", error.message, error.extra, retryAfter, 503);
-  throw new DomainError("provider_error", error.message, error.extra, cause.retryAfterMs == null ? {} : retryAfter);
+  throw new DomainError("provider_error", error.message, error.extra, cause.retryAfterMs == null ? error.headers : retryAfter);
 }
 
 /** The inline work; it never throws (see runSync for what each way out means). */

@@ -59,6 +59,8 @@ export type ProviderRequest = {
   /** Extra say on whether a non-2xx answer is worth retrying (default: 429/502/503/504, +500 for reads). */
   retryableStatus?: (res: ProviderResponse) => boolean;
   signal?: AbortSignal;
+  /** This call's retries, in place of the client's (a submit the engine can send elsewhere: 0). */
+  maxRetries?: number;
 };
 
 const RETRYABLE = new Set([429, 502, 503, 504]);
@@ -94,7 +96,7 @@ function errorCode(err: unknown): string | undefined {
 export async function providerFetch(config: HttpConfig, req: ProviderRequest): Promise<ProviderResponse> {
   const host = new URL(req.url).host;
   for (let attempt = 0; ; attempt++) {
-    const canRetry = attempt < config.maxRetries;
+    const canRetry = attempt < (req.maxRetries ?? config.maxRetries);
     let res: ProviderResponse;
     try {
       res = await once(config, req);

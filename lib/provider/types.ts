@@ -41,6 +41,11 @@ export type SubmitRequest = {
    * `start_deadline`, and the engine moves the job to its next route. Unset: no deadline.
    */
   startDeadlineMs?: number;
+  /**
+   * How often the client may retry a refused submit itself; unset: as configured. The engine says
+   * 0 when another route can take the job, so a refusal moves it on at once (one retry loop).
+   */
+  retries?: number;
   /** The engine's generation request id: correlation in logs and in the simulator's records. */
   requestId: string;
   /** The catalog category (`text-to-image`, …). The simulator picks the kind of media by it; fal ignores it. */

@@ -11,7 +11,11 @@ import type { ModelRouteRow } from "@/db/schema";
 type SeedRoute = Pick<ModelRouteRow, "provider" | "endpointId" | "inputMap">;
 
 const fal = (endpointId: string): SeedRoute => ({ provider: "fal", endpointId, inputMap: {} });
-const replicate = (endpointId: string, inputMap: Record<string, string> = {}): SeedRoute => ({ provider: "replicate", endpointId, inputMap });
+const replicate = (endpointId: string, inputMap: Record<string, string> = {}): SeedRoute => ({
+  provider: "replicate",
+  endpointId,
+  inputMap,
+});
 const images = { num_images: "num_outputs" };
 
 export const seedRoutes: Record<string, SeedRoute[]> = {

@@ -52,7 +52,15 @@ async function endTwin(path: EndingPath, outcome: GenerationOutcome) {
   );
   const at = (ms: number) => new Date(job.createdAt.getTime() + ms);
   const unrecorded = {
-    submission: { providerRequestId: `p-${job.id}`, queuePosition: null, at: at(5), provider: "local", endpointId: job.modelId, attempts: [], costCredits: null },
+    submission: {
+      providerRequestId: `p-${job.id}`,
+      queuePosition: null,
+      at: at(5),
+      provider: "local",
+      endpointId: job.modelId,
+      attempts: [],
+      costCredits: null,
+    },
     events: [progressEvent("submitted")],
     written: [],
   };

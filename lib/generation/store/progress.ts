@@ -92,9 +92,17 @@ export async function storeFailover(
   return raw ? tableRow(generationRequests, raw) : null;
 }
 
-/** The attempts of a job that ends without a provider taking it (every route refused). */
+/**
+ * A job every route refused: the last provider asked is the one it ends on, the others its attempts
+ * before it (as a job a provider took is recorded).
+ */
 export async function storeAttempts(db: Db, id: string, attempts: RouteAttempt[]): Promise<void> {
-  await db.update(generationRequests).set({ attempts }).where(eq(generationRequests.id, id));
+  const last = attempts.at(-1);
+  if (!last) return;
+  await db
+    .update(generationRequests)
+    .set({ provider: last.provider, attempts: attempts.slice(0, -1) })
+    .where(and(eq(generationRequests.id, id), sql`provider_request_id is null`));
 }
 
 /** A run's progress events and the stored marks of its copied files, written now. */

@@ -51,16 +51,22 @@ const fileObject = z.looseObject({
 export const servedBySchema = z
   .object({
     provider: z.string().meta({ description: "The provider serving the job (or that served it)" }),
-    attempts: z
-      .array(z.object({ provider: z.string(), outcome: z.string(), reason: z.string().optional() }))
-      .meta({
-        description:
-          "Every provider the job went to, in order: those left before it started there (`refused`, `not_started`, `skipped`, with a reason), then the one serving it (`served`, `failed`, `cancelled`, `accepted` or `pending`)",
-      }),
+    attempts: z.array(z.object({ provider: z.string(), outcome: z.string(), reason: z.string().optional() })).meta({
+      description:
+        "Every provider the job went to, in order: those left before it started there (`refused`, `not_started`, `skipped`, with a reason), then the one serving it (`served`, `failed`, `cancelled`, `accepted` or `pending`)",
+    }),
   })
   .meta({
     id: "ServedBy",
-    examples: [{ provider: "replicate", attempts: [{ provider: "fal", outcome: "refused", reason: "unavailable" }, { provider: "replicate", outcome: "served" }] }],
+    examples: [
+      {
+        provider: "replicate",
+        attempts: [
+          { provider: "fal", outcome: "refused", reason: "unavailable" },
+          { provider: "replicate", outcome: "served" },
+        ],
+      },
+    ],
   });
 
 /** The request headers of an operation that creates a job. */

@@ -35,7 +35,12 @@ export function providerPreferencesOf(req: Request): ProviderPreferences | undef
       throw invalid("is neither a comma list of providers nor a JSON object");
     }
   } else {
-    value = { order: raw.split(",").map((p) => p.trim().toLowerCase()).filter(Boolean) };
+    value = {
+      order: raw
+        .split(",")
+        .map((p) => p.trim().toLowerCase())
+        .filter(Boolean),
+    };
   }
   const parsed = providerPreferences.safeParse(value);
   if (!parsed.success) throw invalid(parsed.error.issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; "));

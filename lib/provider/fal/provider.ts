@@ -141,6 +141,7 @@ export class FalProvider implements GenerationProvider {
       },
       retry: "submit",
       signal: request.signal,
+      maxRetries: request.retries,
     });
     if (res.status >= 300) throw this.submitFailure(res);
     const body = parseAnswer("fal", falSubmitSchema, res, "submit");

@@ -140,6 +140,7 @@ export class ReplicateProvider implements GenerationProvider {
       retryableStatus: (r) => r.status === 429,
       timeoutMs: request.wait ? this.http.timeoutMs + this.waitSeconds * 1000 : undefined,
       signal: request.signal,
+      maxRetries: request.retries,
     });
     if (res.status >= 300) throw this.failure("submit", res);
     const prediction = parseAnswer("replicate", predictionSchema, res, "submit");
