@@ -138,6 +138,9 @@ export const activity = pgTable(
     providerRequestId: text("provider_request_id"),
     durationMs: bigint("duration_ms", { mode: "number" }),
     sandbox: boolean("sandbox").notNull().default(false),
+    /** The provider the job ended on, and those it left before starting there (its job's `attempts`). */
+    provider: text("provider"),
+    attempts: jsonb("attempts").$type<RouteAttempt[]>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -31,5 +31,8 @@ export function toActivityRecord(row: typeof activity.$inferSelect) {
     apiKeyId: row.apiKeyId,
     durationMs: row.durationMs,
     createdAt: row.createdAt.toISOString(),
+    // Who served the job and the providers left before it (not for uploads): the service's own extension.
+    provider: row.provider,
+    attempts: row.attempts?.map(({ provider, outcome, reason }) => ({ provider, outcome, reason })) ?? [],
   };
 }

@@ -4,6 +4,7 @@ import { activity, assets, generationRequests } from "@/db/schema";
 import { getActivityWithAssets } from "@/lib/assets/activity-assets";
 import { toActivityRecord, toAsset } from "@/lib/assets/present";
 import { notFound } from "@/lib/core/errors";
+import { servedBy } from "../present";
 
 export type ActivityDetail = Awaited<ReturnType<typeof getActivityDetail>>;
 
@@ -56,6 +57,7 @@ async function findGeneration(ctx: ServiceContext, requestId: string | null) {
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     completedAt: row.completedAt?.toISOString() ?? null,
+    servedBy: servedBy(row),
   };
 }
 

@@ -168,9 +168,9 @@ const endingStatement = preparedStatement((shape: EndingShape) => {
         refund === "refund" ? sql`${refundCtes("finished_job", { apiKeyId: sql`(select api_key_id from finished_job)` })}, ` : sql``
       }finished_activity as (
         insert into ${activity} (id, user_id, api_key_id, model_id, operation, credits, status, error_code, request_id,
-            provider_request_id, duration_ms, sandbox)
+            provider_request_id, duration_ms, sandbox, provider, attempts)
         select ${p("activityId")}::text, user_id, api_key_id, model_id, operation, coalesce(cost_settled_credits, 0), status, error_code, id,
-            provider_request_id, ${p("durationMs")}::bigint, sandbox
+            provider_request_id, ${p("durationMs")}::bigint, sandbox, provider, attempts
           from finished_job
         on conflict do nothing
       ), finished_events as (${insertEventListFor("finished_job", p("events"))})${

@@ -32,6 +32,10 @@ export const activityRecordSchema = z
     apiKeyId: z.string().nullable(),
     durationMs: z.int().nullable(),
     createdAt: z.iso.datetime(),
+    provider: z.string().nullable().meta({ description: "The service's own extension: the provider the job ended on (null for uploads)" }),
+    attempts: z
+      .array(z.object({ provider: z.string(), outcome: z.string(), reason: z.string() }))
+      .meta({ description: "The providers left before it started there: `refused`, `not_started` or `skipped`, with the reason" }),
   })
   .meta({ id: "ActivityRecord" });
 

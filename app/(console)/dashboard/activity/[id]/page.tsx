@@ -178,6 +178,22 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
             <Row label={t("status")}>{statusLabel(record.status)}</Row>
             <Row label={t("operation")}>{opLabel(record.operation)}</Row>
             {generation && (
+              <Row label={t("servedBy")} testId="activity-provider">
+                {generation.servedBy.provider}
+              </Row>
+            )}
+            {generation && generation.servedBy.attempts.length > 1 && (
+              <Row label={t("triedFirst")} testId="activity-attempts">
+                {generation.servedBy.attempts
+                  .slice(0, -1)
+                  .map(
+                    (a) =>
+                      `${a.provider}: ${t.has(`outcome_${a.outcome}` as "outcome_refused") ? t(`outcome_${a.outcome}` as "outcome_refused") : a.outcome}${a.reason ? ` (${a.reason})` : ""}`,
+                  )
+                  .join("; ")}
+              </Row>
+            )}
+            {generation && (
               <Row label={t("surface")}>
                 {`${t.has(`surface_${generation.surface}` as "surface_gateway") ? t(`surface_${generation.surface}` as "surface_gateway") : generation.surface} · ${t(generation.mode === "queue" ? "mode_queue" : "mode_sync")}`}
               </Row>
