@@ -14,6 +14,7 @@ import { POST as RUN } from "@/app/(gateway)/run/[...path]/route";
 import { POST as QUEUE_POST } from "@/app/(gateway)/queue/[...path]/route";
 import { POST as GENERATE } from "@/app/api/v1/generate/route";
 import { POST as WEBHOOK } from "@/app/(gateway)/webhooks/provider/route";
+import { GET as HEALTH } from "@/app/(gateway)/health/route";
 import { balanceOf, fundedActor, jobRow, ledgerOf, pathOf } from "@/test/generation";
 import { call } from "@/test/http";
 
@@ -138,6 +139,11 @@ describe("failover before the job starts", () => {
     const second = await run({ prompt: "second [latency:50]", image_size: "square" }, key);
     expect(second.body.served_by).toEqual({ provider: "replicate", attempts: [{ provider: "replicate", outcome: "served" }] });
     expect(fal.callsTo("submit").length).toBe(before);
+    // /health says so, with the time left.
+    const health = await call(HEALTH, "/health");
+    expect(health.body.parts.providers.cooldowns).toEqual([
+      { provider: "fal", retryAfterMs: expect.any(Number), reason: expect.any(String) },
+    ]);
   });
 
   test("both refuse: 503 provider_error with Retry-After; reserved and refunded, nothing charged", async () => {

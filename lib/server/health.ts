@@ -8,6 +8,7 @@ import { currentExecutor } from "@/lib/jobs/runtime";
 import { log } from "@/lib/core/logger";
 import { processWide } from "@/lib/core/process-wide";
 import { breakerSnapshots } from "@/lib/provider/circuit-breaker";
+import { cooldownSnapshots } from "@/lib/provider/cooldown";
 import { isSettled, settling, valueOf, type Settling } from "@/lib/core/settling";
 import { currentStorage, storageFailure, storageState } from "@/lib/storage";
 import { lastOutcome } from "../observability/outcomes";
@@ -157,13 +158,17 @@ function jobsPart(): Part {
   return currentExecutor()?.running ? { status: "ok", mode: "embedded" } : { status: "down", mode: "embedded", reason: "not_running" };
 }
 
-/** Down while any provider's circuit breaker is not closed (its calls fail fast or wait for a probe). */
+/**
+ * Down while any provider's circuit breaker is not closed (its calls fail fast or wait for a probe).
+ * `cooldowns`: providers that refused a submit lately, tried after a model's other routes.
+ */
 function providersPart(): Part {
   const snapshots = breakerSnapshots();
   const configured = env().PROVIDER;
   const breakers = snapshots.map(({ provider, state, retryAfterMs }) => ({ provider, state, retryAfterMs }));
   if (!breakers.some((b) => b.provider === configured)) breakers.unshift({ provider: configured, state: "closed", retryAfterMs: 0 });
-  return { status: breakers.every((b) => b.state === "closed") ? "ok" : "down", breakers };
+  const cooldowns = cooldownSnapshots();
+  return { status: breakers.every((b) => b.state === "closed") ? "ok" : "down", breakers, cooldowns };
 }
 
 /** Local: in-process, always up. YooKassa: configured, and its last call (if recent) answered. */

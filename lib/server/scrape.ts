@@ -7,6 +7,7 @@ import { jobsMode } from "@/lib/jobs/mode";
 import { currentExecutor } from "@/lib/jobs/runtime";
 import { log } from "@/lib/core/logger";
 import { breakerSnapshots } from "@/lib/provider/circuit-breaker";
+import { cooldownSnapshots } from "@/lib/provider/cooldown";
 import { metrics, openStreamCount } from "../observability/metrics";
 import { withTimeout } from "../observability/timeout";
 
@@ -41,6 +42,17 @@ export function registerScrapeGauges(): void {
       for (const breaker of breakers) {
         for (const state of CIRCUIT_STATES) this.set({ provider: breaker.provider, state }, breaker.state === state ? 1 : 0);
       }
+    },
+  });
+
+  new Gauge({
+    name: "gateway_provider_cooldown_seconds",
+    help: "Seconds left of each provider's cooldown after a refused submit (tried after a model's other routes meanwhile); 0 when none",
+    labelNames: ["provider"],
+    registers,
+    collect() {
+      this.reset();
+      for (const c of cooldownSnapshots()) this.set({ provider: c.provider }, c.retryAfterMs / 1000);
     },
   });
 
