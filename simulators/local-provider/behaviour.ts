@@ -18,16 +18,20 @@ import { drawFailure, drawLatencyMs, simulatorSettings, type SimulatorSettings }
  *   [fail:rate_limit] / [fail:rate_limit:N] submit answers 429 with Retry-After: 1
  *   [fail:result] / [fail:result:N]         fetching the result answers 503
  *   [fail:timeout]                 the request starts and never finishes
+ *   [queue:N]                      it waits N ms more in the queue before it starts (the protocol simulators)
+ * A marker may name the simulator it is meant for, so one prompt can treat the providers of a
+ * failover differently: `[fail@fal:provider]` is read by the fal-protocol simulator only,
+ * `[queue@fal:60000]` likewise; `@replicate` is the Replicate simulator's, `@local` the built-in's.
  */
 export type Failure =
   | { mode: "generation"; errorType: string | null }
   | { mode: "provider" | "rate_limit" | "result"; times: number | null }
   | { mode: "timeout" };
 
-export type Behaviour = { latencyMs: number; failure: Failure | null };
+export type Behaviour = { latencyMs: number; failure: Failure | null; startDelayMs?: number };
 
 export const MAX_LATENCY_MS = 24 * 60 * 60 * 1000;
-const MARKER = /\[(fail|latency):([a-z_]+(?::[a-z0-9_]+)?|\d+)\]/gi;
+const MARKER = /\[(fail|latency|queue)(?:@([a-z]+))?:([a-z_]+(?::[a-z0-9_]+)?|\d+)\]/gi;
 
 export function parseFailure(text: string): Failure | null {
   const [mode, arg] = text.toLowerCase().split(":") as [string, string | undefined];
@@ -75,17 +79,24 @@ export type BehaviourOptions = {
   category?: string | null;
   /** Defaults to the environment's (simulatorSettings()). */
   settings?: SimulatorSettings;
+  /** Which simulator reads it (`local`, `fal`, `replicate`): markers scoped to another are ignored. */
+  simulator?: string;
   random?: () => number;
 };
 
 export function behaviourOf(endpointId: string, input: Record<string, unknown>, options: BehaviourOptions = {}): Behaviour {
   let latencyMs: number | undefined;
   let failure: Failure | null | undefined;
+  let startDelayMs: number | undefined;
   for (const value of Object.values(input)) {
     if (typeof value !== "string" || !value.includes("[")) continue;
     for (const m of value.matchAll(MARKER)) {
-      if (m[1]!.toLowerCase() === "latency" && /^\d+$/.test(m[2]!)) latencyMs ??= Math.min(MAX_LATENCY_MS, Number(m[2]));
-      if (m[1]!.toLowerCase() === "fail") failure ??= parseFailure(m[2]!);
+      const [, kind, scope, arg] = m as unknown as [string, string, string | undefined, string];
+      if (scope && scope.toLowerCase() !== (options.simulator ?? "local")) continue;
+      const number = /^\d+$/.test(arg) ? Math.min(MAX_LATENCY_MS, Number(arg)) : undefined;
+      if (kind.toLowerCase() === "latency" && number !== undefined) latencyMs ??= number;
+      if (kind.toLowerCase() === "queue" && number !== undefined) startDelayMs ??= number;
+      if (kind.toLowerCase() === "fail") failure ??= parseFailure(arg);
     }
   }
   const config = modelConfig(endpointId);
@@ -97,5 +108,5 @@ export function behaviourOf(endpointId: string, input: Record<string, unknown>, 
       ? Math.min(MAX_LATENCY_MS, drawLatencyMs(outputKindOf(endpointId, options.category), random, settings.latencyScale))
       : settings.latencyMs);
   failure ??= config?.fail ? parseFailure(config.fail) : null;
-  return { latencyMs, failure: failure ?? drawFailure(settings.errorRate, random) };
+  return { latencyMs, failure: failure ?? drawFailure(settings.errorRate, random), ...(startDelayMs !== undefined ? { startDelayMs } : {}) };
 }

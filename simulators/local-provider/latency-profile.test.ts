@@ -127,6 +127,18 @@ describe("precedence", () => {
     }
   });
 
+  test("a marker may name its simulator: the others ignore it; [queue:N] delays the start", () => {
+    const prompt = { prompt: "x [fail@fal:provider] [queue@fal:60000] [latency@replicate:700] [latency:300]" };
+    const none = { settings: { ...realistic, profile: "instant" as const }, random: seededRandom(3) };
+    expect(behaviourOf("m", prompt, { ...none, simulator: "fal" })).toEqual({
+      latencyMs: 300,
+      failure: { mode: "provider", times: null },
+      startDelayMs: 60_000,
+    });
+    expect(behaviourOf("m", prompt, { ...none, simulator: "replicate" })).toEqual({ latencyMs: 700, failure: null });
+    expect(behaviourOf("m", prompt, none)).toEqual({ latencyMs: 300, failure: null });
+  });
+
   test("markers and LOCAL_PROVIDER_MODELS win over the profile; a latency marker leaves the failure draw", () => {
     process.env.LOCAL_PROVIDER_MODELS = JSON.stringify({ "acme/fixed": { latencyMs: 123 } });
     resetEnv();

@@ -142,7 +142,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
   }
 
   protected accept(s: FalSubmission) {
-    const behaviour = behaviourOf(s.endpointId, s.input, { settings: this.settings, random: this.random });
+    const behaviour = behaviourOf(s.endpointId, s.input, { settings: this.settings, random: this.random, simulator: "fal" });
     const failure = behaviour.failure;
     const key = createHash("sha256").update(`${s.endpointId}\n${s.body}`).digest("hex");
     if (failure && (failure.mode === "provider" || failure.mode === "rate_limit")) {
@@ -162,7 +162,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
       failure: kept,
       submittedAt: new Date(this.now()),
       cancelledAt: null,
-      startDelayMs: this.startDelayMs,
+      startDelayMs: behaviour.startDelayMs ?? this.startDelayMs,
       startDeadlineAt: s.requestTimeoutMs === null ? null : this.now() + s.requestTimeoutMs,
       resultFetches: 0,
     };
@@ -170,7 +170,7 @@ export class FalSimulator extends FalQueueServer<SimRequest> {
     if (r.webhookUrl && end !== null) this.later(Math.max(0, end - this.now()), () => void this.sendWebhook(r));
     const notes = [
       kept ? `fail:${kept}` : "",
-      this.startDelayMs ? `start delay ${this.startDelayMs} ms` : "",
+      r.startDelayMs ? `start delay ${r.startDelayMs} ms` : "",
       s.requestTimeoutMs !== null ? `start within ${s.requestTimeoutMs} ms${expiresAt(r) !== null ? ": will time out" : ""}` : "",
       r.webhookUrl ? "webhook" : "",
     ].filter(Boolean);

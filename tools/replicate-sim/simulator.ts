@@ -291,7 +291,7 @@ export class ReplicateSimulator {
     }
     const input = body.input as Record<string, unknown>;
     const model = modelMatch ? `${modelMatch[1]}/${modelMatch[2]}` : `version/${version}`;
-    const behaviour = behaviourOf(model, input, { settings: this.settings, random: this.random });
+    const behaviour = behaviourOf(model, input, { settings: this.settings, random: this.random, simulator: "replicate" });
     const failure = behaviour.failure;
     const key = createHash("sha256").update(`${model}\n${raw}`).digest("hex");
     if (failure && (failure.mode === "provider" || failure.mode === "rate_limit")) {
@@ -316,7 +316,7 @@ export class ReplicateSimulator {
       failure: kept,
       submittedAt: new Date(now),
       cancelledAt: null,
-      startDelayMs: this.options.startDelayMs ?? 0,
+      startDelayMs: behaviour.startDelayMs ?? this.options.startDelayMs ?? 0,
       abortedAt: null,
       webhook: typeof body.webhook === "string" ? body.webhook : null,
       events: Array.isArray(body.webhook_events_filter) ? body.webhook_events_filter.map(String) : ["start", "output", "logs", "completed"],
