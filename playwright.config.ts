@@ -9,8 +9,12 @@ export const baseURL = `http://127.0.0.1:${port}`;
 // sim:fal) for the field suite; the rest does not depend on the provider, so the page-only checks
 // (a11y, /docs: a third of the time) run there too, balancing the two side-by-side runs.
 const onFalRun = /(field|a11y|docs)\.spec\.ts$/;
-const provider = process.env.E2E_PROVIDER === "fal" ? "fal" : "local";
+// E2E_PROVIDER=routes: fal and Replicate both, each its protocol simulator on loopback, for the
+// failover suite (a model with two routes; PROVIDER_COOLDOWN_MS=0 keeps its tests independent).
+const onRoutesRun = /failover\.spec\.ts$/;
+const provider = process.env.E2E_PROVIDER === "fal" ? "fal" : process.env.E2E_PROVIDER === "routes" ? "routes" : "local";
 const sim = `http://127.0.0.1:${port + 1}`;
+const replicateSim = `http://127.0.0.1:${port + 2}`;
 const falEnv = {
   PROVIDER: "fal",
   FAL_KEY: "e2e:secret",
@@ -18,14 +22,28 @@ const falEnv = {
   FAL_API_URL: `${sim}/v1`,
   FAL_JWKS_URL: `${sim}/.well-known/jwks.json`,
 };
+const routesEnv = {
+  ...falEnv,
+  REPLICATE_API_TOKEN: "r8_e2e",
+  REPLICATE_API_URL: `${replicateSim}/v1`,
+  REPLICATE_WAIT_SECONDS: "2",
+  PROVIDER_START_DEADLINE_MS: "2000",
+  PROVIDER_COOLDOWN_MS: "0",
+};
+const falSimServer = {
+  command: `npx tsx scripts/sim-fal.ts --port ${port + 1} --key e2e:secret --quiet`,
+  url: `${sim}/.well-known/jwks.json`,
+  timeout: 60_000,
+  reuseExistingServer: false,
+};
 // A fresh embedded database per run, unless the caller points at one.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "gw-e2e-"));
 process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: "./e2e",
-  testMatch: provider === "fal" ? onFalRun : undefined,
-  testIgnore: provider === "fal" ? undefined : /(a11y|docs)\.spec\.ts$/,
+  testMatch: provider === "fal" ? onFalRun : provider === "routes" ? onRoutesRun : undefined,
+  testIgnore: provider === "local" ? /(a11y|docs|failover)\.spec\.ts$/ : undefined,
   // Both runs go side by side (scripts/test-e2e.mjs): each keeps its own artifacts.
   outputDir: `test-results/${provider}`,
   fullyParallel: false,
@@ -52,11 +70,13 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: [
-    ...(provider === "fal"
+    ...(provider !== "local" ? [falSimServer] : []),
+    ...(provider === "routes"
       ? [
           {
-            command: `npx tsx scripts/sim-fal.ts --port ${port + 1} --key e2e:secret --quiet`,
-            url: `${sim}/.well-known/jwks.json`,
+            command: `npx tsx scripts/sim-replicate.ts --port ${port + 2} --token r8_e2e --quiet`,
+            // 401 without the token: up.
+            url: `${replicateSim}/v1/webhooks/default/secret`,
             timeout: 60_000,
             reuseExistingServer: false,
           },
@@ -80,7 +100,7 @@ export default defineConfig({
         ALLOW_PRIVATE_URLS: "true",
         // The field suite fails the provider on purpose; its circuit must not open for the next test.
         PROVIDER_BREAKER_FAILURES: "1000",
-        ...(provider === "fal" ? falEnv : {}),
+        ...(provider === "fal" ? falEnv : provider === "routes" ? routesEnv : {}),
       },
     },
   ],

@@ -1,5 +1,6 @@
-// npm run test:e2e: the browser suites on the production build. The local-simulator run and the
-// fal-protocol run (field suite, plus the a11y and /docs pages) use separate servers, ports, databases and output folders,
+// npm run test:e2e: the browser suites on the production build. The local-simulator run, the
+// fal-protocol run (field suite, plus the a11y and /docs pages) and the routes run (fal and
+// Replicate both: the failover suite) use separate servers, ports, databases and output folders,
 // so they run side by side: most of their time is spent waiting on simulated provider latency.
 // Each line is prefixed with its run; the exit code is non-zero if either run failed.
 import { spawn } from "node:child_process";
@@ -23,6 +24,7 @@ function run(name, env) {
 const results = await Promise.all([
   run("local", { E2E_PORT: process.env.E2E_PORT ?? "3210" }),
   run("fal", { E2E_PROVIDER: "fal", E2E_PORT: process.env.E2E_FAL_PORT ?? "3220" }),
+  run("routes", { E2E_PROVIDER: "routes", E2E_PORT: process.env.E2E_ROUTES_PORT ?? "3230" }),
 ]);
 const failed = results.filter((r) => r.code !== 0);
 for (const r of results) console.log(`${r.name}: ${r.code === 0 ? "passed" : `failed (exit ${r.code})`}`);

@@ -70,7 +70,11 @@ export function gatewayResult(row: GenerationRow, passthrough = false): Record<s
   return { ...output, request_id: row.id, served_by: servedBy(row) };
 }
 
-export function statusBody(row: GenerationRow, logs?: { message: string; timestamp: string }[]) {
+/**
+ * `servedBy: false` for a stream's events: each is the job as of that event, and who carried it
+ * then is not kept, so a replay would tell it differently; polls and the final answer say it.
+ */
+export function statusBody(row: GenerationRow, logs?: { message: string; timestamp: string }[], o: { servedBy?: boolean } = {}) {
   return {
     status: row.status,
     request_id: row.id,
@@ -78,7 +82,7 @@ export function statusBody(row: GenerationRow, logs?: { message: string; timesta
     ...(row.errorCode && row.status !== "completed" ? { error: row.errorCode } : {}),
     ...(logs ? { logs } : {}),
     ...queueUrls(row),
-    served_by: servedBy(row),
+    ...(o.servedBy === false ? {} : { served_by: servedBy(row) }),
   };
 }
 

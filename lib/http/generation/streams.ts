@@ -137,7 +137,7 @@ export function gatewayStatusStream(ctx: ServiceContext, job: GenerationRow, wit
   // Every job's log opens with its `queued` status; a log line cannot come before it.
   let state: StatusData = { status: "queued" };
   let logs: LogLine[] = [];
-  const body = () => statusBody(asOf(job, state), withLogs ? [...logs] : undefined);
+  const body = () => statusBody(asOf(job, state), withLogs ? [...logs] : undefined, { servedBy: false });
   return streamOf(
     ctx,
     "gateway",

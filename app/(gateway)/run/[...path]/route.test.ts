@@ -266,6 +266,7 @@ describe("failures", () => {
       message: expect.stringMatching(/^Generation failed: .*refunded$/),
       requestId: id,
       request_id: id,
+      served_by: { provider: "local", attempts: [{ provider: "local", outcome: "failed" }] },
       status: "failed",
     });
     expect(await balanceOf(user.id)).toBe(1_000_000);

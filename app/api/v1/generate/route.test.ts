@@ -49,8 +49,14 @@ describe("success", () => {
       }),
       processing_time_ms: expect.any(Number),
       cost_rub: 2.3593,
+      served_by: { provider: "local", attempts: [{ provider: "local", outcome: "served" }] },
     });
-    expect((await activityOf(res.body.id))[0]).toMatchObject({ operation: "generate", status: "completed" });
+    expect((await activityOf(res.body.id))[0]).toMatchObject({
+      operation: "generate",
+      status: "completed",
+      provider: "local",
+      attempts: [],
+    });
     expect(await balanceOf(user.id)).toBe(1_000_000 - 23_593);
   });
 
@@ -66,7 +72,13 @@ describe("success", () => {
       poll_url: `http://localhost:3000/api/v1/requests/${id}`,
       stream_url: `http://localhost:3000/api/v1/requests/${id}/stream`,
     });
-    expect((await getRequest(id, key)).body).toEqual({ id, status: "queued", model: FLUX, cost_rub: 2.3593 });
+    expect((await getRequest(id, key)).body).toEqual({
+      id,
+      status: "queued",
+      model: FLUX,
+      cost_rub: 2.3593,
+      served_by: { provider: "local", attempts: [{ provider: "local", outcome: expect.stringMatching(/^(pending|accepted)$/) }] },
+    });
     const open = await openStream(STREAM, `/api/v1/requests/${id}/stream`, { key, params: { requestId: id } });
     await jobs.drain();
     expect((await getRequest(id, key)).body).toMatchObject({ id, status: "completed", output: { images: expect.any(Array) } });
