@@ -150,7 +150,7 @@ test("under load with half of fal's submits failing, ≥ 99 % succeed, each char
     Array.from({ length: N }, async (_, i) => {
       await new Promise((r) => setTimeout(r, (i * 5_000) / N));
       const marker = i % 2 === 0 ? " [fail@fal:provider]" : "";
-      const res = await json(request, "POST", `/run/${MODEL}`, user, {
+      const res = await json(request, "POST", `/run/${MODEL}`, users[i % users.length]!, {
         prompt: `load ${i} [latency:${1000 + (i % 5) * 200}]${marker}`,
         ...SMALL,
       });

@@ -47,7 +47,8 @@ const fresh = (timestamp: string | undefined, now: number, toleranceSeconds: num
  * present and its timestamp is fresh, or 401 before a byte of the body is read.
  */
 export function webhookScheme(headers: Headers, options: VerifyOptions = {}): WebhookScheme {
-  if ((options.acceptFal ?? env().PROVIDER === "fal") && isFalWebhook(headers)) {
+  // fal's webhooks while fal can run jobs here (FAL_KEY: PROVIDER=fal, or a model's route to it).
+  if ((options.acceptFal ?? Boolean(env().FAL_KEY)) && isFalWebhook(headers)) {
     checkFalHeaders(headers, { nowSeconds: nowOf(options) });
     return "fal";
   }

@@ -6,8 +6,9 @@ import { webhookSecretSchema } from "./schemas";
 /**
  * The secret Replicate signs this account's webhooks with (one per account, `whsec_…`):
  * REPLICATE_WEBHOOK_SECRET, or read once from `GET /webhooks/default/secret` with the API token.
- * Only while Replicate runs jobs here (PROVIDER=replicate, or the secret set): otherwise no
- * Replicate job exists, and a forged request must not make the service call Replicate. A failed
+ * Only while Replicate can run jobs here (its token is set: PROVIDER=replicate, or a model's route
+ * to it): otherwise no Replicate job exists, and a forged request must not make the service call
+ * Replicate. A failed
  * read is remembered for a minute (null: the webhook is refused, and Replicate retries it).
  */
 const FAILURE_BACKOFF_MS = 60_000;
@@ -17,7 +18,7 @@ const slot = () => processWide("replicate.webhook-secret", (): { value: Slot | n
 export async function replicateWebhookSecret(): Promise<string | null> {
   const e = env();
   if (e.REPLICATE_WEBHOOK_SECRET) return e.REPLICATE_WEBHOOK_SECRET;
-  if (e.PROVIDER !== "replicate" || !e.REPLICATE_API_TOKEN) return null;
+  if (!e.REPLICATE_API_TOKEN) return null;
   const held = slot().value;
   if (held?.apiUrl === e.REPLICATE_API_URL && (held.key || Date.now() - held.failedAt < FAILURE_BACKOFF_MS)) return held.key;
   let key: string | null = null;
