@@ -10,6 +10,7 @@ export { startGeneration } from "./start-generation";
 export { generateNow } from "./generate-now";
 export { idempotencyHeaders, idempotencyOf, pruneIdempotencyKeys, type Idempotency } from "./idempotency";
 export { checkCallbackUrl } from "./callbacks";
+export { providerConfigured } from "./routing";
 
 // get and list
 export { generationReadFor, getGenerationOrThrow } from "./get-generation";

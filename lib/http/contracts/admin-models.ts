@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { licenseTypes, priceUnits } from "@/db/schema/models";
 import { upsertModelBody } from "@/lib/catalog/admin-input";
+import { replaceRoutesBody } from "@/lib/catalog/routes";
+import { providerNames } from "@/db/schema/routes";
 import { booleanQuery, csvOf, limitQuery, offsetQuery, slug } from "@/lib/catalog/list-query";
 import { defineOperations } from "./operation";
 
@@ -61,6 +63,38 @@ export const syncCatalogResponse = z
   })
   .meta({ id: "CatalogSyncResult" });
 
+export const modelRoutesQuery = z.object({
+  modelId: z.string().min(1).max(200).meta({ description: "The model's id (it may hold slashes)" }),
+});
+
+export const adminModelRoutesResponse = z
+  .object({
+    modelId: z.string(),
+    priceRub: z.number().meta({ description: "The unit price charged (the discount applied, not rounded)" }),
+    priceUnit: z
+      .enum(priceUnits)
+      .meta({ description: "The unit priceRub, costRub and marginRub count (a model without a unit price: request)" }),
+    routes: z.array(
+      z.object({
+        provider: z.enum(providerNames),
+        endpointId: z.string(),
+        inputMap: z.record(z.string(), z.string()),
+        costRub: z.number().nullable().meta({ description: "What the provider charges per unit, in rubles; null: unknown" }),
+        enabled: z.boolean(),
+        position: z.int().meta({ description: "The order they are tried in: lower first" }),
+        configured: z
+          .boolean()
+          .meta({ description: "Whether this deployment holds the provider's credentials (a route without them is never tried)" }),
+        marginRub: z.number().nullable().meta({ description: "priceRub − costRub per unit; null when the cost is unknown" }),
+        marginPercent: z
+          .number()
+          .nullable()
+          .meta({ description: "marginRub as a percentage of priceRub, to 2 decimals; null when either is unknown or the price is 0" }),
+      }),
+    ),
+  })
+  .meta({ id: "AdminModelRoutes" });
+
 const op = { tags: ["Admin"], surface: "gateway" as const, auth: "admin" as const };
 
 export const adminModelOperations = defineOperations([
@@ -115,5 +149,28 @@ export const adminModelOperations = defineOperations([
       "Adds models the provider has and the catalog lacks (except ones an admin removed) and refreshes every existing model's schema. Prices, names and visibility stay as the admin set them.",
     errors: ["provider_error"],
     responses: { 200: { description: "Sync result", schema: syncCatalogResponse } },
+  },
+  {
+    ...op,
+    method: "get",
+    path: "/admin/models/routes",
+    operationId: "adminGetModelRoutes",
+    summary: "A model's routes: the providers that can run it, in the order they are tried",
+    description: "Disabled routes included. The model id is a query parameter since it may hold slashes.",
+    query: modelRoutesQuery,
+    errors: ["unknown_model"],
+    responses: { 200: { description: "The routes", schema: adminModelRoutesResponse } },
+  },
+  {
+    ...op,
+    method: "put",
+    path: "/admin/models/routes",
+    operationId: "adminReplaceModelRoutes",
+    summary: "Replace every route of a model at once (their order is the list's)",
+    description:
+      "One route per provider. An empty list removes them: the model runs on PROVIDER under its alias. Users pay the catalog price whichever route serves.",
+    body: replaceRoutesBody,
+    errors: ["unknown_model"],
+    responses: { 200: { description: "The routes as stored", schema: adminModelRoutesResponse } },
   },
 ]);

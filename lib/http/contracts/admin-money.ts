@@ -15,6 +15,28 @@ export const adminStatsSchema = z
       issued: credits("Top-ups and grants, net of clawbacks"),
       used: credits("Charged for generations, net of refunds"),
     }),
+    providers: z
+      .array(
+        z.object({
+          provider: z.string(),
+          jobs: z.int().meta({ description: "Jobs it carries or carried (sandbox ones included)" }),
+          completed: z.int(),
+          failed: z.int(),
+          failovers: z
+            .int()
+            .meta({ description: "Jobs that left it before they started there: it refused the submit, or missed the start deadline" }),
+          startLatencyMs: z
+            .object({ p50: z.int().nullable(), p95: z.int().nullable() })
+            .meta({ description: "From its acceptance to the start, over the jobs it served that started; null: none" }),
+          costCredits: credits("What it charges for its completed jobs (known costs only; sandbox jobs excluded)"),
+          costUnknownJobs: z
+            .int()
+            .meta({ description: "Completed jobs whose cost is unknown (the route has no cost), not in costCredits" }),
+          revenueCredits: credits("What the users were charged for its completed jobs (sandbox jobs excluded)"),
+          marginCredits: credits("revenueCredits − costCredits"),
+        }),
+      )
+      .meta({ description: "Each provider's jobs and money, over every job, by provider name" }),
   })
   .meta({ id: "AdminStats" });
 
@@ -67,7 +89,7 @@ export const adminMoneyOperations = defineOperations([
     method: "get",
     path: "/admin/stats",
     operationId: "adminStats",
-    summary: "Users, active keys, models and credits issued and used",
+    summary: "Users, active keys, models, credits issued and used, and each provider's jobs and margin",
     responses: { 200: { description: "Statistics", schema: adminStatsSchema } },
   },
   {

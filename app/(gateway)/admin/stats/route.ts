@@ -4,7 +4,7 @@ import { withGateway } from "@/lib/http/handler";
 import { json } from "@/lib/http/json";
 import { otherMethodsOf } from "@/lib/http/unknown-route";
 
-// GET /admin/stats – users, active keys, models and credits issued and used
+// GET /admin/stats – users, active keys, models, credits issued and used, and each provider's jobs and margin
 export const GET = withGateway(adminMoneyOperations.adminStats, async ({ ctx }) => json(await adminStats(ctx.db)));
 
 // Any other method – 405 method_not_allowed with Allow; OPTIONS – 204 with Allow

@@ -4,7 +4,7 @@ import { Table, Td } from "@/components/dashboard/ui";
 import { Card, PageHeader } from "@/components/ui/card";
 import { ShareBar } from "@/components/usage/share-bar";
 import { WindowTabs } from "@/components/usage/window-tabs";
-import { adminStats } from "@/lib/admin/stats";
+import { adminTotals } from "@/lib/admin/stats";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { getFormat } from "@/lib/i18n/server";
 import { topUsers } from "@/lib/billing/usage/top-users";
@@ -31,7 +31,7 @@ export default async function AdminStatsPage({ searchParams }: { searchParams: P
   const { db } = await requireAdmin();
   const asked = (await searchParams).window;
   const window = windows.find((w) => w === asked) ?? "30d";
-  const [stats, top] = await Promise.all([adminStats(db), topUsers(db, window, 10)]);
+  const [stats, top] = await Promise.all([adminTotals(db), topUsers(db, window, 10)]);
   const [t, f] = await Promise.all([getTranslations("admin"), getFormat()]);
   const max = Math.max(0, ...top.items.map((i) => i.credits));
   return (
