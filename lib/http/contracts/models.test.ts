@@ -13,6 +13,8 @@ describe("OpenAPI covers the catalog", () => {
     ["/admin/models", "delete", "adminDeleteModel"],
     ["/admin/models/sync", "post", "adminSyncModel"],
     ["/admin/models/sync-catalog", "post", "adminSyncCatalog"],
+    ["/admin/models/routes", "get", "adminGetModelRoutes"],
+    ["/admin/models/routes", "put", "adminReplaceModelRoutes"],
   ])("%s %s is documented as %s with its errors", (path, method, operationId) => {
     const op = (buildOpenApiDocument().paths as Record<string, Record<string, any>>)[path]![method];
     expect(op.operationId).toBe(operationId);
