@@ -4,7 +4,8 @@ import { models } from "@/db/schema";
 import { unknownModel } from "@/lib/catalog/get";
 import { listModelRoutes, replaceModelRoutes, type ModelRoute, type ReplaceRoutesBody } from "@/lib/catalog/routes";
 import { providerConfigured } from "@/lib/generation";
-import { decimalToNumber, parseDecimal, pow10, type Decimal } from "@/lib/pricing/decimal";
+import { decimalToNumber, parseDecimal } from "@/lib/pricing/decimal";
+import { unitMargin } from "@/lib/pricing/margin";
 import { quote, type PricedModel } from "@/lib/pricing/pricing";
 
 /**
@@ -47,34 +48,15 @@ function view(modelId: string, model: PricedModel, routes: ModelRoute[]) {
     modelId,
     priceRub: decimalToNumber(price),
     priceUnit: unit.unit,
-    routes: routes.map((r) => {
-      const margin = r.costRub === null ? null : minus(price, parseDecimal(r.costRub));
-      return {
-        provider: r.provider,
-        endpointId: r.endpointId,
-        inputMap: r.inputMap,
-        costRub: r.costRub === null ? null : decimalToNumber(parseDecimal(r.costRub)),
-        enabled: r.enabled,
-        position: r.position,
-        configured: providerConfigured(r.provider),
-        marginRub: margin === null ? null : decimalToNumber(margin),
-        // Of the price charged; none for a free model (nothing to take a share of).
-        marginPercent: margin === null || price.units === 0n ? null : percentOf(margin, price),
-      };
-    }),
+    routes: routes.map((r) => ({
+      provider: r.provider,
+      endpointId: r.endpointId,
+      inputMap: r.inputMap,
+      costRub: r.costRub === null ? null : decimalToNumber(parseDecimal(r.costRub)),
+      enabled: r.enabled,
+      position: r.position,
+      configured: providerConfigured(r.provider),
+      ...unitMargin(price, r.costRub),
+    })),
   };
-}
-
-function minus(a: Decimal, b: Decimal): Decimal {
-  const scale = Math.max(a.scale, b.scale);
-  return { units: a.units * pow10(scale - a.scale) - b.units * pow10(scale - b.scale), scale };
-}
-
-/** part / whole × 100, to two decimals (rounded half away from zero). */
-function percentOf(part: Decimal, whole: Decimal): number {
-  const scale = Math.max(part.scale, whole.scale);
-  const p = part.units * pow10(scale - part.scale);
-  const w = whole.units * pow10(scale - whole.scale);
-  const hundredths = (2n * p * 10_000n + (p < 0n ? -w : w)) / (2n * w);
-  return Number(hundredths) / 100;
 }
