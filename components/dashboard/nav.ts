@@ -12,7 +12,8 @@ export type NavKey =
   | "stats"
   | "users"
   | "models"
-  | "transactions";
+  | "transactions"
+  | "providers";
 
 export const userNav: { href: string; label: NavKey }[] = [
   { href: "/dashboard", label: "overview" },
@@ -31,4 +32,5 @@ export const adminNav: { href: string; label: NavKey }[] = [
   { href: "/dashboard/admin/users", label: "users" },
   { href: "/dashboard/admin/models", label: "models" },
   { href: "/dashboard/admin/transactions", label: "transactions" },
+  { href: "/dashboard/admin/providers", label: "providers" },
 ];

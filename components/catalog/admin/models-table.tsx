@@ -2,11 +2,12 @@
 
 import { useTranslations } from "next-intl";
 import { useFormat } from "@/lib/i18n/use-format";
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import type { PriceUnit } from "@/db/schema/models";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
 import { exampleImageUrl } from "@/lib/catalog/example-url";
 import { localCategory } from "../category-label";
+import { RoutesEditor, type ProviderConfigured } from "./routes-editor";
 import { ModelId } from "@/components/generation/model-id";
 import { WhenText } from "@/components/dashboard/ui";
 import {
@@ -184,84 +185,105 @@ function ExampleEditor({ model }: { model: AdminModelRecord }) {
   );
 }
 
-function Row({ model }: { model: AdminModelRecord }) {
+function Row({ model, configured }: { model: AdminModelRecord; configured: ProviderConfigured }) {
   const t = useTranslations("adminModels");
   const tc = useTranslations("catalog");
   const f = useFormat();
   const [editing, setEditing] = useState(false);
+  const [routing, setRouting] = useState(false);
   const update = useUpdateModel();
   const sync = useSyncModel();
   const remove = useDeleteModel();
+  const routesId = `routes-${model.modelId}`;
   return (
-    <tr className={`border-t border-slate-100 ${model.visible ? "" : "bg-slate-50 text-slate-600"}`} data-model-id={model.modelId}>
-      <td className={`${cell} min-w-0`}>
-        <p className="font-medium text-slate-900" translate="no">
-          {model.displayName}
-        </p>
-        <ModelId id={model.modelId} className="text-xs text-slate-600" />
-        <ExampleEditor model={model} />
-      </td>
-      <td className={cell}>
-        <p>{localCategory(tc, model.category)}</p>
-        <p className="text-xs text-slate-600">{model.modelLab ?? t("community")}</p>
-      </td>
-      <td className={`${cell} ${editing ? "w-64" : ""}`}>
-        {editing ? (
-          <PriceEditor model={model} onDone={() => setEditing(false)} />
-        ) : (
-          <button type="button" onClick={() => setEditing(true)} className="text-left hover:underline" title={t("editPrice")}>
-            {model.priceRub === null
-              ? t("fixed", { price: f.rubles(model.creditCost, "unitPrice") })
-              : t("per", {
-                  price: f.rubles(model.priceRub, "unitPrice"),
-                  unit: model.priceUnit ? f.unit(model.priceUnit) : f.unit("request"),
-                })}
-            {model.originalPriceRub !== null && (
-              <s className="ml-2 text-xs text-slate-600">{f.rubles(model.originalPriceRub, "unitPrice")}</s>
-            )}
-            {model.discountPercent > 0 && (
-              <span className="ml-2 rounded bg-emerald-50 px-1.5 text-xs text-emerald-700">−{model.discountPercent}%</span>
-            )}
-          </button>
-        )}
-      </td>
-      <td className={cell}>
-        <p className="text-sm">{model.visible ? t("visible") : t("hidden")}</p>
-        <button
-          type="button"
-          disabled={update.isPending}
-          onClick={() => update.mutate({ modelId: model.modelId, visible: !model.visible })}
-          className="mt-1 rounded border border-slate-300 px-2 py-0.5 text-xs disabled:opacity-50"
-        >
-          {model.visible ? t("hide") : t("show")}
-        </button>
-        {update.error && <p className="mt-1 text-xs text-red-600">{update.error.message}</p>}
-      </td>
-      <td className={`${cell} text-xs text-slate-600`}>
-        <WhenText text={f.dateTime(model.schemaFetchedAt, t("never"))} />
-      </td>
-      <td className={cell}>
-        <div className="flex flex-col items-start gap-1">
+    <Fragment>
+      <tr className={`border-t border-slate-100 ${model.visible ? "" : "bg-slate-50 text-slate-600"}`} data-model-id={model.modelId}>
+        <td className={`${cell} min-w-0`}>
+          <p className="font-medium text-slate-900" translate="no">
+            {model.displayName}
+          </p>
+          <ModelId id={model.modelId} className="text-xs text-slate-600" />
+          <ExampleEditor model={model} />
+        </td>
+        <td className={cell}>
+          <p>{localCategory(tc, model.category)}</p>
+          <p className="text-xs text-slate-600">{model.modelLab ?? t("community")}</p>
+        </td>
+        <td className={`${cell} ${editing ? "w-64" : ""}`}>
+          {editing ? (
+            <PriceEditor model={model} onDone={() => setEditing(false)} />
+          ) : (
+            <button type="button" onClick={() => setEditing(true)} className="text-left hover:underline" title={t("editPrice")}>
+              {model.priceRub === null
+                ? t("fixed", { price: f.rubles(model.creditCost, "unitPrice") })
+                : t("per", {
+                    price: f.rubles(model.priceRub, "unitPrice"),
+                    unit: model.priceUnit ? f.unit(model.priceUnit) : f.unit("request"),
+                  })}
+              {model.originalPriceRub !== null && (
+                <s className="ml-2 text-xs text-slate-600">{f.rubles(model.originalPriceRub, "unitPrice")}</s>
+              )}
+              {model.discountPercent > 0 && (
+                <span className="ml-2 rounded bg-emerald-50 px-1.5 text-xs text-emerald-700">−{model.discountPercent}%</span>
+              )}
+            </button>
+          )}
+        </td>
+        <td className={cell}>
+          <p className="text-sm">{model.visible ? t("visible") : t("hidden")}</p>
           <button
             type="button"
-            disabled={sync.isPending}
-            onClick={() => sync.mutate(model.modelId)}
-            className="whitespace-nowrap rounded border border-slate-300 px-2 py-1 text-xs disabled:opacity-50"
+            disabled={update.isPending}
+            onClick={() => update.mutate({ modelId: model.modelId, visible: !model.visible })}
+            className="mt-1 rounded border border-slate-300 px-2 py-0.5 text-xs disabled:opacity-50"
           >
-            {sync.isPending ? t("syncing") : t("syncSchema")}
+            {model.visible ? t("hide") : t("show")}
           </button>
-          <button
-            type="button"
-            disabled={remove.isPending}
-            onClick={() => window.confirm(t("deleteConfirm", { id: model.modelId })) && remove.mutate(model.modelId)}
-            className="rounded border border-red-200 px-2 py-1 text-xs text-red-700 disabled:opacity-50"
-          >
-            {t("delete")}
-          </button>
-        </div>
-        {(sync.error || remove.error) && <p className="mt-1 text-xs text-red-600">{(sync.error ?? remove.error)!.message}</p>}
-      </td>
-    </tr>
+          {update.error && <p className="mt-1 text-xs text-red-600">{update.error.message}</p>}
+        </td>
+        <td className={`${cell} text-xs text-slate-600`}>
+          <WhenText text={f.dateTime(model.schemaFetchedAt, t("never"))} />
+        </td>
+        <td className={cell}>
+          <div className="flex flex-col items-start gap-1">
+            <button
+              type="button"
+              disabled={sync.isPending}
+              onClick={() => sync.mutate(model.modelId)}
+              className="whitespace-nowrap rounded border border-slate-300 px-2 py-1 text-xs disabled:opacity-50"
+            >
+              {sync.isPending ? t("syncing") : t("syncSchema")}
+            </button>
+            <button
+              type="button"
+              aria-expanded={routing}
+              aria-controls={routing ? routesId : undefined}
+              onClick={() => setRouting((v) => !v)}
+              className="whitespace-nowrap rounded border border-slate-300 px-2 py-1 text-xs"
+            >
+              {t("routes")}
+            </button>
+            <button
+              type="button"
+              disabled={remove.isPending}
+              onClick={() => window.confirm(t("deleteConfirm", { id: model.modelId })) && remove.mutate(model.modelId)}
+              className="rounded border border-red-200 px-2 py-1 text-xs text-red-700 disabled:opacity-50"
+            >
+              {t("delete")}
+            </button>
+          </div>
+          {(sync.error || remove.error) && <p className="mt-1 text-xs text-red-600">{(sync.error ?? remove.error)!.message}</p>}
+        </td>
+      </tr>
+      {routing && (
+        <tr id={routesId} className="border-t border-slate-100 bg-slate-50/50" data-routes-of={model.modelId}>
+          <td colSpan={6} className="px-3 py-3">
+            <p className="mb-2 text-xs font-semibold uppercase tracking-wider text-slate-600">{t("routesTitle")}</p>
+            <RoutesEditor modelId={model.modelId} displayName={model.displayName} configured={configured} />
+          </td>
+        </tr>
+      )}
+    </Fragment>
   );
 }
 
@@ -288,7 +310,15 @@ export function SyncCatalogButton() {
   );
 }
 
-export function AdminModelsTable({ query, initial }: { query: string; initial: AdminModelsPage }) {
+export function AdminModelsTable({
+  query,
+  initial,
+  configured,
+}: {
+  query: string;
+  initial: AdminModelsPage;
+  configured: ProviderConfigured;
+}) {
   const t = useTranslations("adminModels");
   const f = useFormat();
   const { data } = useAdminModels(query, initial);
@@ -307,7 +337,7 @@ export function AdminModelsTable({ query, initial }: { query: string; initial: A
         </thead>
         <tbody>
           {data.items.map((m) => (
-            <Row key={m.modelId} model={m} />
+            <Row key={m.modelId} model={m} configured={configured} />
           ))}
         </tbody>
       </table>

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { brand } from "@/lib/core/brand";
+import type { AdminModelRoutes } from "@/lib/admin/model-routes";
 import type { AdminModelRecord } from "@/lib/catalog/admin-record";
 
 export type AdminModelsPage = { items: AdminModelRecord[]; total: number; limit: number; offset: number };
@@ -66,3 +67,30 @@ export const useSyncCatalog = () =>
   );
 export const useDeleteModel = () =>
   useAdminMutation((modelId: string) => adminFetch<{ ok: true }>("/admin/models", { method: "DELETE", body: { modelId } }));
+
+/** A model's routes with their margins (GET /admin/models/routes), fetched when its editor opens. */
+export const modelRoutesKey = (modelId: string) => ["admin-model-routes", modelId] as const;
+
+export function useModelRoutes(modelId: string) {
+  return useQuery({
+    queryKey: modelRoutesKey(modelId),
+    queryFn: () => adminFetch<AdminModelRoutes>(`/admin/models/routes?modelId=${encodeURIComponent(modelId)}`),
+  });
+}
+
+export type RouteDraft = {
+  provider: string;
+  endpointId: string;
+  inputMap: Record<string, string>;
+  costRub: string | null;
+  enabled: boolean;
+};
+
+export function useReplaceRoutes(modelId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (routes: RouteDraft[]) =>
+      adminFetch<AdminModelRoutes>("/admin/models/routes", { method: "PUT", body: { modelId, routes } }),
+    onSuccess: (saved) => client.setQueryData(modelRoutesKey(modelId), saved),
+  });
+}

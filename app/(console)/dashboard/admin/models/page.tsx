@@ -8,6 +8,7 @@ import { adminModelsQuery } from "@/lib/http/contracts/admin-models";
 import { requireAdmin } from "@/lib/auth/viewer";
 import { listAdminModels } from "@/lib/catalog/admin-list";
 import { CATEGORY_ORDER } from "@/lib/catalog/categories";
+import { providerConfigured } from "@/lib/generation";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("adminModels"))("title") };
@@ -32,6 +33,8 @@ export default async function AdminModelsPage({ searchParams }: { searchParams: 
     ...(query.visibleOnly ? { visibleOnly: "true" } : {}),
     ...(query.search ? { search: query.search } : {}),
   }).toString();
+  // Whose credentials this deployment holds: a route to a provider without them is never tried.
+  const configured = { fal: providerConfigured("fal"), replicate: providerConfigured("replicate"), local: providerConfigured("local") };
   const page = (offset: number) => `?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(qs)), offset: String(offset) })}`;
   return (
     <div>
@@ -64,7 +67,7 @@ export default async function AdminModelsPage({ searchParams }: { searchParams: 
           {t("filter")}
         </button>
       </form>
-      <AdminModelsTable key={qs} query={qs} initial={initial} />
+      <AdminModelsTable key={qs} query={qs} initial={initial} configured={configured} />
       {initial.total > query.limit && (
         <Pager
           page={Math.floor(query.offset / query.limit) + 1}
