@@ -54,6 +54,7 @@ const PATHS = [
   "/dashboard/admin/users",
   "/dashboard/admin/models",
   "/dashboard/admin/transactions",
+  "/dashboard/admin/providers",
 ];
 
 // One page for every check: each path is loaded once per language and checked at both widths

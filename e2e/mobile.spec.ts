@@ -126,6 +126,7 @@ test("at 390 px every dashboard page, the catalog and a model page fit the phone
     "/dashboard/admin/users",
     `/dashboard/admin/users/${user.id}`,
     "/dashboard/admin/models",
+    "/dashboard/admin/providers",
   ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);

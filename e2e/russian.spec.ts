@@ -105,6 +105,7 @@ test.describe("a Russian visitor", () => {
       `/dashboard/admin/users/${user.userId}`,
       "/dashboard/admin/models",
       "/dashboard/admin/transactions",
+      "/dashboard/admin/providers",
     ];
     const report: string[] = [];
     for (const path of pages) {
