@@ -1,5 +1,7 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext } from "@playwright/test";
 import { adminSession, withAppDb } from "./catalog-db";
+import { keepPageShot } from "./page-shots";
 
 /** A new admin signed in; answers the session token. */
 async function signIn(context: BrowserContext, baseURL: string) {
@@ -51,6 +53,13 @@ test("an admin adds, orders, switches off and removes a model's routes, sees the
   // The local simulator needs no credentials; fal and Replicate have none in this run.
   await expect(editor.getByTestId("route-row").nth(2)).toContainText("Yes");
   await expect(editor.getByTestId("route-row").nth(0)).toContainText("Not configured");
+  // The open editor is not in the page sweep (a11y.spec.ts loads pages as they come): checked here.
+  const axe = await new AxeBuilder({ page })
+    .include(`tr[data-routes-of="${modelId}"]`)
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await keepPageShot(page, "routes-editor");
 
   // local to the top, then Replicate (now last) removed.
   await editor.getByRole("button", { name: "Route 3: Move up" }).click();
@@ -138,4 +147,5 @@ test("the Providers page, linked in the admin menu, shows what /admin/stats coun
   await expect(row("fal")).toContainText("Not configured");
   await expect(row("local")).toContainText("Credentials set");
   await expect(row("fal")).toContainText("Closed");
+  await keepPageShot(page, "providers");
 });
