@@ -51,7 +51,7 @@ test("an admin adds, orders, switches off and removes a model's routes, sees the
   await expect(margins.nth(1)).toHaveText("—");
   await expect(margins.nth(2)).toHaveText(/^-0\.005\s₽\s*\(-11\.11 %\)$/);
   // The local simulator needs no credentials; fal and Replicate have none in this run.
-  await expect(editor.getByTestId("route-row").nth(2)).toContainText("Yes");
+  await expect(editor.getByTestId("route-row").nth(2)).toContainText("Credentials set");
   await expect(editor.getByTestId("route-row").nth(0)).toContainText("Not configured");
   // The open editor is not in the page sweep (a11y.spec.ts loads pages as they come): checked here.
   const axe = await new AxeBuilder({ page })

@@ -122,9 +122,8 @@ function Editor({ saved, displayName, configured }: { saved: AdminModelRoutes; d
                 <th className={cell}>{t("routeProvider")}</th>
                 <th className={cell}>{t("routeEndpoint")}</th>
                 <th className={cell}>{t("routeInputMap")}</th>
-                <th className={cell}>{t("routeCost", { unit })}</th>
+                <th className={`${cell} min-w-28`}>{t("routeCost", { unit })}</th>
                 <th className={cell}>{t("routeMargin")}</th>
-                <th className={cell}>{t("routeConfigured")}</th>
                 <th className={cell}>{t("routeEnabled")}</th>
                 <th className={cell}>
                   <span className="sr-only">{t("colActions")}</span>
@@ -138,7 +137,7 @@ function Editor({ saved, displayName, configured }: { saved: AdminModelRoutes; d
                 return (
                   <tr key={r.key} className="border-t border-slate-100" data-testid="route-row" data-provider={r.provider}>
                     <td className={`${cell} tabular-nums text-slate-600`}>{i + 1}</td>
-                    <td className={cell}>
+                    <td className={`${cell} w-32`}>
                       <select
                         aria-label={`${name}: ${t("routeProvider")}`}
                         className={field}
@@ -153,6 +152,14 @@ function Editor({ saved, displayName, configured }: { saved: AdminModelRoutes; d
                             </option>
                           ))}
                       </select>
+                      {/* Whose credentials this deployment holds: a route without them is never tried. */}
+                      <div className="mt-1 whitespace-nowrap">
+                        {configured[r.provider as keyof ProviderConfigured] ? (
+                          <Badge tone="green">{t("routeConfigured")}</Badge>
+                        ) : (
+                          <Badge tone="amber">{t("routeNotConfigured")}</Badge>
+                        )}
+                      </div>
                     </td>
                     <td className={`${cell} min-w-48`}>
                       <input
@@ -173,7 +180,7 @@ function Editor({ saved, displayName, configured }: { saved: AdminModelRoutes; d
                         translate="no"
                       />
                     </td>
-                    <td className={`${cell} w-28`}>
+                    <td className={`${cell} min-w-28`}>
                       <input
                         aria-label={`${name}: ${t("routeCost", { unit })}`}
                         className={field}
@@ -191,13 +198,6 @@ function Editor({ saved, displayName, configured }: { saved: AdminModelRoutes; d
                           {f.rubles(m.marginRub, "unitPrice")}
                           {m.marginPercent !== null && <span className="ml-1 text-xs text-slate-600">({f.number(m.marginPercent)} %)</span>}
                         </span>
-                      )}
-                    </td>
-                    <td className={cell}>
-                      {configured[r.provider as keyof ProviderConfigured] ? (
-                        <Badge tone="green">{t("yes")}</Badge>
-                      ) : (
-                        <Badge tone="amber">{t("routeNotConfigured")}</Badge>
                       )}
                     </td>
                     <td className={cell}>

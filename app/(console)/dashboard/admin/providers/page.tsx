@@ -55,8 +55,7 @@ export default async function AdminProvidersPage() {
             t("colCost"),
             t("colRevenue"),
             t("colMargin"),
-            t("colBreaker"),
-            t("colCooldown"),
+            t("colState"),
           ]}
         >
           {rows.map((p) => {
@@ -69,7 +68,7 @@ export default async function AdminProvidersPage() {
                     {p.provider}
                   </span>
                   {known(p.provider) && (
-                    <div className="mt-0.5">
+                    <div className="mt-0.5 whitespace-nowrap">
                       {providerConfigured(p.provider) ? (
                         <Badge tone="green">{t("configured")}</Badge>
                       ) : (
@@ -103,25 +102,24 @@ export default async function AdminProvidersPage() {
                 <Td label={t("colMargin")} className={`tabular-nums ${p.marginCredits < 0 ? "text-red-700" : ""}`}>
                   {f.money(p.marginCredits, "charge")}
                 </Td>
-                <Td label={t("colBreaker")}>
+                <Td label={t("colState")}>
                   {/* A breaker is made on a provider's first call: none yet means closed. */}
-                  <Badge tone={!breaker || breaker.state === "closed" ? "green" : breaker.state === "open" ? "red" : "amber"}>
-                    {t(breaker?.state ?? "closed")}
-                  </Badge>
+                  <span className="whitespace-nowrap">
+                    <Badge tone={!breaker || breaker.state === "closed" ? "green" : breaker.state === "open" ? "red" : "amber"}>
+                      {t(breaker?.state ?? "closed")}
+                    </Badge>
+                  </span>
                   {breaker && breaker.retryAfterMs > 0 && (
-                    <div className="text-xs text-slate-600">{t("retryIn", { when: f.duration(breaker.retryAfterMs) })}</div>
+                    <div className="whitespace-nowrap text-xs text-slate-600">
+                      {t("retryIn", { when: f.duration(breaker.retryAfterMs) })}
+                    </div>
                   )}
-                </Td>
-                <Td label={t("colCooldown")}>
-                  {cooldown ? (
-                    <>
-                      <span className="whitespace-nowrap">{t("cooling", { when: f.duration(cooldown.retryAfterMs) })}</span>
-                      <div className="text-xs text-slate-600" translate="no">
-                        {cooldown.reason}
-                      </div>
-                    </>
-                  ) : (
-                    t("notCooling")
+                  {/* Refused a submit lately: tried after a model's other routes until the cooldown ends. */}
+                  {cooldown && (
+                    <div className="text-xs text-slate-600" data-testid="provider-cooldown">
+                      <span className="whitespace-nowrap">{t("cooling", { when: f.duration(cooldown.retryAfterMs) })}</span>{" "}
+                      <span translate="no">({cooldown.reason})</span>
+                    </div>
                   )}
                 </Td>
               </tr>
