@@ -179,18 +179,24 @@ export default async function ActivityDetailPage({ params }: { params: Promise<{
             <Row label={t("operation")}>{opLabel(record.operation)}</Row>
             {generation && (
               <Row label={t("servedBy")} testId="activity-provider">
-                {generation.servedBy.provider}
+                <span translate="no">{generation.servedBy.provider}</span>
               </Row>
             )}
             {generation && generation.servedBy.attempts.length > 1 && (
               <Row label={t("triedFirst")} testId="activity-attempts">
-                {generation.servedBy.attempts
-                  .slice(0, -1)
-                  .map(
-                    (a) =>
-                      `${a.provider}: ${t.has(`outcome_${a.outcome}` as "outcome_refused") ? t(`outcome_${a.outcome}` as "outcome_refused") : a.outcome}${a.reason ? ` (${a.reason})` : ""}`,
-                  )
-                  .join("; ")}
+                {generation.servedBy.attempts.slice(0, -1).map((a, i) => (
+                  <span key={i}>
+                    {i > 0 && "; "}
+                    <span translate="no">{a.provider}</span>:{" "}
+                    {t.has(`outcome_${a.outcome}` as "outcome_refused") ? t(`outcome_${a.outcome}` as "outcome_refused") : a.outcome}
+                    {a.reason && (
+                      <>
+                        {" ("}
+                        <code translate="no">{a.reason}</code>)
+                      </>
+                    )}
+                  </span>
+                ))}
               </Row>
             )}
             {generation && (
