@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { circuitOpen, idempotencyHeaders, modelInputBody } from "./generation";
+import { circuitOpen, generationHeaders, modelInputBody } from "./generation";
 import { defineOperations } from "./operation";
 
 /**
@@ -57,7 +57,7 @@ export const falUploadInitiated = z
 
 const falUploadBody = z.object({ content_type: z.string(), file_name: z.string().optional() }).meta({ id: "FalUploadInitiate" });
 
-const falHeaders = idempotencyHeaders.extend({
+const falHeaders = generationHeaders.extend({
   "x-fal-queue-priority": z.enum(["low", "normal"]).optional().meta({ description: "Accepted; the gateway has one queue" }),
   "x-fal-runner-hint": z.string().optional().meta({ description: "Accepted and ignored" }),
 });
