@@ -20,7 +20,7 @@ const HEALTHY_PARTS = {
   database: { status: "ok" },
   storage: { status: "ok", driver: "local" },
   jobs: { status: "ok", mode: "embedded" },
-  providers: { status: "ok", breakers: [{ provider: "local", state: "closed", retryAfterMs: 0 }] },
+  providers: { status: "ok", breakers: [{ provider: "local", state: "closed", retryAfterMs: 0 }], cooldowns: [] },
   payments: { status: "ok", provider: "local" },
 };
 
@@ -83,6 +83,7 @@ describe("GET /health", () => {
     expect(res.body.parts.providers).toEqual({
       status: "down",
       breakers: [{ provider: "local", state: "open", retryAfterMs: expect.any(Number) }],
+      cooldowns: [],
     });
     expect(res.body.parts.providers.breakers[0].retryAfterMs).toBeGreaterThan(0);
     expect(res.body.parts.database).toEqual({ status: "ok" });

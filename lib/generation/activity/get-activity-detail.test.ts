@@ -21,6 +21,8 @@ describe("success", () => {
       durationMs: 2000,
       createdAt: g.record.createdAt.toISOString(),
       falRequestId: g.falRequestId,
+      provider: null,
+      attempts: [],
     });
     expect(detail.generation).toMatchObject({
       id: g.requestId,

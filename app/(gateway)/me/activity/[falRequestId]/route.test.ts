@@ -74,6 +74,8 @@ describe("success", () => {
         apiKeyId: actor.apiKey.id,
         durationMs: 1234,
         createdAt: record.createdAt.toISOString(),
+        provider: null,
+        attempts: [],
       },
       assets: expect.any(Array),
     });
