@@ -108,5 +108,9 @@ export function behaviourOf(endpointId: string, input: Record<string, unknown>, 
       ? Math.min(MAX_LATENCY_MS, drawLatencyMs(outputKindOf(endpointId, options.category), random, settings.latencyScale))
       : settings.latencyMs);
   failure ??= config?.fail ? parseFailure(config.fail) : null;
-  return { latencyMs, failure: failure ?? drawFailure(settings.errorRate, random), ...(startDelayMs !== undefined ? { startDelayMs } : {}) };
+  return {
+    latencyMs,
+    failure: failure ?? drawFailure(settings.errorRate, random),
+    ...(startDelayMs !== undefined ? { startDelayMs } : {}),
+  };
 }

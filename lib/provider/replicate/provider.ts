@@ -323,7 +323,6 @@ export class ReplicateProvider implements GenerationProvider {
   }
 }
 
-
 /** How an ended prediction came out, in the engine's words. */
 export async function resultOf(p: Prediction, readHead: ReadHead = readHeadOverNetwork): Promise<ProviderResult> {
   switch (p.status) {
