@@ -125,7 +125,8 @@ async function sendToProvider(row: GenerationRow, model: ModelRow, route: Planne
     } catch (err) {
       const next = routesAfter({ provider: route.provider, routing: row.routing })[0];
       if (!next || !isProviderUnavailable(err) || err.maybeAccepted || options.signal?.aborted) {
-        if (attempts.length > row.attempts.length || (next && isProviderUnavailable(err)))
+        // After a walk, the job keeps where it went: the routes left, then this one (where it ends).
+        if (attempts.length > row.attempts.length)
           (err as { attempts?: RouteAttempt[] }).attempts = [...attempts, leftRoute(route, null, "refused", refusalReason(err))];
         throw err;
       }
