@@ -35,7 +35,8 @@ const englishWords = new Set(
 /** Visible text of the page outside code, names marked translate="no", and form values. */
 async function visibleTexts(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const skip = "script, style, code, pre, kbd, samp, textarea, [translate='no'], [aria-hidden='true'], svg title, [lang]:not([lang='ru'])";
+    const skip =
+      "script, style, code, pre, kbd, samp, textarea, [translate='no'], [aria-hidden='true'], svg title, [lang]:not([lang='ru'])";
     const out: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
