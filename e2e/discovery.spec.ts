@@ -1,5 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import { attachPageShot } from "./page-shots";
+import { grantRubles, sessionUser } from "./page-fit";
+import { userNav } from "../components/dashboard/nav";
 
 /**
  * Finding a model (issue 40, item 7 and the smaller points): "cheapest first" by what a typical
@@ -179,4 +181,59 @@ test("the language switch says it is working until the page is in the new langua
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Модели");
   await expect(page.getByTestId("locale-status")).toHaveText("");
   await expect(switcher).toHaveAttribute("aria-busy", "false");
+});
+
+/**
+ * Pages a visit prefetched (path and query), once the navigation's own prefetches have come back:
+ * the dashboard keeps a stream open, so "network idle" never comes; `settled` is a path every
+ * visit prefetches, and prefetches start together, when their links come into view.
+ */
+async function prefetchesOf(page: Page, path: string, settled: string) {
+  const isPrefetch = (r: Request) => Boolean(r.headers()["next-router-prefetch"] || r.headers()["next-router-segment-prefetch"]);
+  const seen = new Set<string>();
+  const onRequest = (r: Request) => {
+    if (!isPrefetch(r)) return;
+    const url = new URL(r.url());
+    url.searchParams.delete("_rsc");
+    seen.add(url.pathname + url.search);
+  };
+  page.on("request", onRequest);
+  const done = page.waitForResponse((r) => new URL(r.url()).pathname === settled && isPrefetch(r.request()));
+  await page.goto(path);
+  await done;
+  await page.mouse.wheel(0, 4000);
+  // Links scrolled into view prefetch on the next frames; the settled path is long back by then.
+  await page.waitForTimeout(1500);
+  page.off("request", onRequest);
+  await test.info().attach(`prefetched-${path.replaceAll("/", "_")}.json`, {
+    body: JSON.stringify([...seen].sort(), null, 2),
+    contentType: "application/json",
+  });
+  return [...seen];
+}
+
+test("the overview prefetches its navigation, not each run, window or model tag", async ({ page, context, baseURL }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  const user = await sessionUser(context, baseURL!);
+  grantRubles(user.userId, 20);
+  for (const prompt of ["лодка", "a kite", "a lamp"]) {
+    expect((await page.request.post("/run/fal-ai/flux/schnell", { data: { prompt, image_size: "square" } })).status()).toBe(200);
+  }
+  const overview = await prefetchesOf(page, "/dashboard", "/dashboard/keys");
+  // The sidebar's pages (the primary navigation) are fetched ahead: a click on one is instant.
+  for (const item of userNav.filter((i) => i.href !== "/dashboard")) expect(overview).toContain(item.href);
+  // The recent runs' pages and the spend window's other tab are not: a visitor opens one of them, if any.
+  expect(overview.filter((p) => p.startsWith("/dashboard/activity/"))).toEqual([]);
+  expect(overview.filter((p) => p.includes("spend="))).toEqual([]);
+  // The navigation, the header's few pages: 29 before this was asked for.
+  expect(overview.length).toBeLessThanOrEqual(userNav.length + 4);
+
+  const activity = await prefetchesOf(page, "/dashboard/activity", "/dashboard/keys");
+  expect(activity.filter((p) => p.startsWith("/dashboard/activity/"))).toEqual([]);
+
+  // A model page: its tags and category are catalog queries a visitor seldom follows.
+  const model = await prefetchesOf(page, "/catalog/fal-ai/flux/dev", "/catalog");
+  expect(model.filter((p) => p.startsWith("/catalog?"))).toEqual([]);
+  expect(model.length).toBeLessThanOrEqual(6);
 });

@@ -35,7 +35,8 @@ const englishWords = new Set(
 /** Visible text of the page outside code, names marked translate="no", and form values. */
 async function visibleTexts(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const skip = "script, style, code, pre, kbd, samp, [translate='no'], [aria-hidden='true'], svg title, [lang]:not([lang='ru'])";
+    const skip =
+      "script, style, code, pre, kbd, samp, textarea, [translate='no'], [aria-hidden='true'], svg title, [lang]:not([lang='ru'])";
     const out: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -124,4 +125,57 @@ test.describe("a Russian visitor", () => {
     }
     expect(report).toEqual([]);
   });
+
+  test("reads the catalog's cards and each model's page in Russian, descriptions from the Russian overlay", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    test.setTimeout(180_000);
+    const report: string[] = [];
+    const check = async (path: string) => {
+      await page.goto(path);
+      await expect(page.locator("html")).toHaveAttribute("lang", "ru");
+      for (const line of await englishOn(page)) report.push(`${path}: ${line}`);
+    };
+
+    // The cards read the overlay's description, as the API lists it for the same page.
+    const api = (await (await page.request.get("/models?limit=24")).json()) as {
+      items: { modelId: string; description: string; descriptionRu: string | null }[];
+    };
+    await check("/catalog");
+    const grid = page.getByTestId("model-grid");
+    const shown = await grid.getByTestId("model-description").allInnerTexts();
+    expect(shown).toEqual(api.items.map((m) => m.descriptionRu ?? m.description));
+    expect(api.items.filter((m) => m.descriptionRu).length).toBe(api.items.length);
+    await check("/catalog?sort=price_asc");
+    await check("/");
+
+    // Every model of the first page, read by a visitor and by a signed-in user (who sees the run button and the balance).
+    const models = api.items.map((m) => `/catalog/${m.modelId}`);
+    for (const path of models) await check(path);
+    const dev = api.items.find((m) => m.modelId === "fal-ai/flux/dev")!;
+    await page.goto("/catalog/fal-ai/flux/dev");
+    await expect(page.getByTestId("model-description")).toHaveText(dev.descriptionRu!);
+    // Each fact reads as a term and its value.
+    await expect(page.getByTestId("model-facts")).toHaveText(
+      /^Лаборатория: Black Forest Labs\s*Семейство: FLUX\.1\s*Лицензия: Некоммерческая$/,
+    );
+    const user = await sessionUser(context, baseURL!);
+    grantRubles(user.userId, 5);
+    for (const path of models.slice(0, 6)) await check(path);
+    expect(report).toEqual([]);
+  });
+});
+
+test("an English visitor reads the English descriptions", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  const api = (await (await page.request.get("/models?limit=24")).json()) as { items: { description: string }[] };
+  await page.goto("/catalog");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  expect(await page.getByTestId("model-grid").getByTestId("model-description").allInnerTexts()).toEqual(
+    api.items.map((m) => m.description),
+  );
+  await page.goto("/catalog/fal-ai/flux/dev");
+  await expect(page.getByTestId("model-facts")).toHaveText(/^Lab: Black Forest Labs\s*Family: FLUX\.1\s*Licence: Non-commercial$/);
 });

@@ -17,7 +17,7 @@ export function McpConnect({ appUrl }: { appUrl: string }) {
           url: mcpServerUrl(appUrl),
           code: (chunks) => <code className="rounded bg-slate-100 px-1 py-0.5 text-slate-800">{chunks}</code>,
           keys: (chunks) => (
-            <Link className="text-brand-700 underline" href="/dashboard/keys">
+            <Link prefetch={false} className="text-brand-700 underline" href="/dashboard/keys">
               {chunks}
             </Link>
           ),
@@ -32,7 +32,8 @@ export function McpConnect({ appUrl }: { appUrl: string }) {
       {snippets.map(([title, code, testId]) => (
         <figure key={testId} className="max-w-2xl overflow-hidden rounded-lg bg-slate-900">
           <figcaption className="flex items-center justify-between border-b border-slate-700 px-4 py-2 text-xs text-slate-300">
-            <span>{title}</span>
+            {/* Product and file names. */}
+            <span translate="no">{title}</span>
             <CopyButton text={code} />
           </figcaption>
           {/* Wrapped, not scrolled: a one-line command cut at the edge reads as the whole of it. */}

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { localCategory } from "./category-label";
+import { localCategory, localTag } from "./category-label";
 import { catalogHref, toggle, type CatalogState } from "./links";
 
 type Facet = { value: string; count: number };
@@ -11,12 +11,15 @@ function FacetList({
   selected,
   href,
   label,
+  names = false,
 }: {
   title: string;
   facets: Facet[];
   selected: string[];
   href: (v: string) => string;
   label: (v: string) => string;
+  /** Labels that are names (labs): never translated. */
+  names?: boolean;
 }) {
   return (
     <section aria-label={title}>
@@ -32,7 +35,7 @@ function FacetList({
                 aria-current={active ? "true" : undefined}
                 className={`flex items-center justify-between rounded-md px-2 py-1 text-sm ${active ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
               >
-                <span>
+                <span translate={names ? "no" : undefined}>
                   {active ? "✓ " : ""}
                   {label(f.value)}
                 </span>
@@ -60,6 +63,7 @@ export function CatalogFilters({ state, facets }: { state: CatalogState; facets:
       <FacetList
         title={t("lab")}
         label={(v) => v}
+        names
         facets={facets.labs}
         selected={state.lab}
         href={(v) => catalogHref(state, { lab: toggle(state.lab, v) })}
@@ -67,17 +71,19 @@ export function CatalogFilters({ state, facets }: { state: CatalogState; facets:
       <section aria-label={t("tags")}>
         <h2 className="text-xs font-semibold uppercase tracking-wider text-slate-600">{t("tags")}</h2>
         <div className="mt-2 flex flex-wrap gap-1.5">
-          {facets.tags.map((t) => {
-            const active = state.tag.includes(t.value);
+          {facets.tags.map((f) => {
+            const active = state.tag.includes(f.value);
+            const words = localTag(t, f.value);
             return (
               <Link
                 prefetch={false}
-                key={t.value}
-                href={catalogHref(state, { tag: toggle(state.tag, t.value) })}
+                key={f.value}
+                translate={words === null ? "no" : undefined}
+                href={catalogHref(state, { tag: toggle(state.tag, f.value) })}
                 aria-current={active ? "true" : undefined}
                 className={`rounded-full border px-2 py-0.5 text-xs ${active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-200 bg-white text-slate-600 hover:border-slate-400"}`}
               >
-                #{t.value}
+                #{words ?? f.value}
               </Link>
             );
           })}

@@ -44,6 +44,16 @@ type Props = {
 /** Option values the message files name (`playground.options.<value>`): snake_case words only. */
 const NAMED_OPTION = /^[a-z0-9_]+$/;
 
+/** "ru" → "русский" on a Russian page ("Russian" on an English one); undefined where the runtime cannot name it. */
+function languageNames(locale: string, code: string): string | undefined {
+  try {
+    const name = new Intl.DisplayNames([locale], { type: "language" }).of(code);
+    return name && name !== code ? name.charAt(0).toUpperCase() + name.slice(1) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The model page's playground, laid out as fal's is: the form on one side, and beside it the
  * output (progress, result, cost) kept in view while the form scrolls; on a phone the output
@@ -106,7 +116,9 @@ export function Playground({ modelId, schema, overlay, lang, baseUrl, initial, e
 
   const optionLabel = (field: Field, value: string) => {
     const named = NAMED_OPTION.test(value) && t.has(`options.${value}` as "options.square_hd");
-    const words = named ? t(`options.${value}` as "options.square_hd") : humanizeOption(value);
+    // A language code (Whisper's `language`) reads as the language's name in the page's language.
+    const language = !named && field.name === "language" && /^[a-z]{2}$/.test(value) ? languageNames(lang, value) : undefined;
+    const words = named ? t(`options.${value}` as "options.square_hd") : (language ?? humanizeOption(value));
     const size = field.kind === "size" ? IMAGE_SIZE_PRESETS[value] : undefined;
     return size ? `${words} (${size.width}×${size.height})` : words;
   };

@@ -41,6 +41,7 @@ function Control({
   error: string | undefined;
 }) {
   const a = a11yOf(f, error);
+  const tp = useTranslations("playground");
   const invalid = error ? "border-red-500" : "";
   const text = typeof value === "string" ? value : "";
   switch (f.kind) {
@@ -80,7 +81,7 @@ function Control({
                 <input
                   key={side}
                   type="number"
-                  aria-label={`${f.title}: ${side}`}
+                  aria-label={`${f.title}: ${tp(side)}`}
                   value={value[side]}
                   onChange={(e) => onChange({ ...value, [side]: e.target.value })}
                   className={input}
@@ -162,7 +163,9 @@ export function SchemaForm({ fields, values, errors, onChange, customLabel, opti
                     *
                   </span>
                 )}
-                <span className="ml-2 font-mono text-xs font-normal text-slate-600">{f.name}</span>
+                <span className="ml-2 font-mono text-xs font-normal text-slate-600" translate="no">
+                  {f.name}
+                </span>
               </label>
               {f.description && <p className="mb-1 text-xs text-slate-500">{f.description}</p>}
               {f.kind !== "boolean" && control}

@@ -34,7 +34,11 @@ export function InFlightRuns({ runs }: { runs: InFlightRun[] }) {
                   <span className="text-xs text-slate-700">{t(r.retry.failing === "submit" ? "retryWhySubmit" : "retryWhyPoll")}</span>
                 </span>
               )}
-              <Link href={`/dashboard/activity/${encodeURIComponent(r.id)}`} className="ml-auto text-brand-700 hover:underline">
+              <Link
+                prefetch={false}
+                href={`/dashboard/activity/${encodeURIComponent(r.id)}`}
+                className="ml-auto text-brand-700 hover:underline"
+              >
                 {t("details")}
               </Link>
             </li>

@@ -52,6 +52,7 @@ export function TransactionsTable({
           {showUser && (
             <Td label={t("user")}>
               <Link
+                prefetch={false}
                 href={`/dashboard/admin/users/${encodeURIComponent(row.userId)}`}
                 className="text-brand-700 hover:underline"
                 data-testid="transaction-user"

@@ -75,11 +75,18 @@ export async function SiteFooter() {
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-6 text-sm text-slate-600">
         <span>{t("copyright")}</span>
         <LocaleSwitcher />
+        {/* Footer links are seldom followed: fetched on a click, not ahead of it. */}
         <nav className="flex gap-4">
-          <Link href="/docs">{t("footerApi")}</Link>
+          <Link prefetch={false} href="/docs">
+            {t("footerApi")}
+          </Link>
           <a href="/openapi.json">{t("footerOpenapi")}</a>
-          <Link href="/changelog">{t("footerChangelog")}</Link>
-          <Link href="/status">{t("footerStatus")}</Link>
+          <Link prefetch={false} href="/changelog">
+            {t("footerChangelog")}
+          </Link>
+          <Link prefetch={false} href="/status">
+            {t("footerStatus")}
+          </Link>
         </nav>
       </div>
     </footer>

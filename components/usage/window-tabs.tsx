@@ -7,8 +7,10 @@ export function WindowTabs<W extends string>({ windows, current, href }: { windo
   const t = useTranslations("chart");
   return (
     <nav className="inline-flex rounded-md border border-slate-200 bg-white p-0.5 text-sm" aria-label={t("window")}>
+      {/* Each tab re-renders a whole dynamic page: fetched on a click, not ahead of it. */}
       {windows.map((w) => (
         <Link
+          prefetch={false}
           key={w}
           href={href(w)}
           aria-current={w === current ? "page" : undefined}

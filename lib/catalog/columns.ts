@@ -1,4 +1,4 @@
-import { getTableColumns } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import { models } from "@/db/schema";
 import { env } from "@/lib/core/env";
 import { creditsToRub } from "@/lib/pricing/credits";
@@ -29,10 +29,14 @@ export const listColumns = {
   timedRuns: models.timedRuns,
   runMsTotal: models.runMsTotal,
   typicalQuantity: models.typicalQuantity,
+  // The Russian overlay's description alone: a page of cards need not carry the overlay's schema.
+  descriptionRu: sql<string | null>`${models.schemaRu}->>'description'`,
 };
 
 export type ModelRow = typeof models.$inferSelect;
-export type ListRow = { [K in keyof typeof listColumns]: ModelRow[K] };
+type ListColumn = Exclude<keyof typeof listColumns, "descriptionRu">;
+/** A list item's source; the admin views pass a whole row, which has no `descriptionRu` of its own. */
+export type ListRow = { [K in ListColumn]: ModelRow[K] } & { descriptionRu?: string | null };
 
 export const allColumns = getTableColumns(models);
 
@@ -82,6 +86,7 @@ export function toListItem(row: ListRow) {
     displayName: row.displayName,
     category: row.category,
     description: row.description,
+    descriptionRu: row.descriptionRu ?? null,
     creditCost: row.creditCost,
     priceRub: prices.priceRub,
     priceUnit: row.priceUnit,
@@ -104,7 +109,7 @@ export type ModelListItem = ReturnType<typeof toListItem>;
 
 export function toModelCard(row: ModelRow) {
   return {
-    ...toListItem(row),
+    ...toListItem({ ...row, descriptionRu: row.schemaRu?.description ?? null }),
     schema: row.schema ?? null,
     schemaRu: row.schemaRu ?? null,
     schemaFetchedAt: row.schemaFetchedAt?.toISOString() ?? null,

@@ -95,4 +95,18 @@ describe("pages are kept per catalog version", () => {
       .where(eq(models.modelId, tied!.modelId));
     expect((await listModels(db, query)).items.slice(0, 2).map((m) => m.modelId)).toEqual([tied!.modelId, cheapest.modelId]);
   });
+
+  test("an edit of the Russian description alone moves the version: a card reads it", async () => {
+    const db = await getDb();
+    const query = parse({ search: "prism", limit: "1" });
+    const first = await listModels(db, query);
+    const shown = first.items[0]!;
+    await db
+      .update(models)
+      .set({ schemaRu: { input: {}, description: "Новое описание." } })
+      .where(eq(models.modelId, shown.modelId));
+    const edited = await listModels(db, query);
+    expect(edited).not.toBe(first);
+    expect(edited.items[0]).toMatchObject({ modelId: shown.modelId, descriptionRu: "Новое описание." });
+  });
 });

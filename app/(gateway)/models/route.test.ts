@@ -41,6 +41,8 @@ describe("success", () => {
       displayName: "FLUX.1 [dev]",
       category: "text-to-image",
       description: expect.any(String),
+      // The Russian overlay's description, without the overlay's schema.
+      descriptionRu: seed.find((m) => m.modelId === "fal-ai/flux/dev")!.schemaRu!.description,
       creditCost: 3,
       priceRub: 2.25,
       priceUnit: "megapixel",

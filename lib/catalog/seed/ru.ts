@@ -43,6 +43,12 @@ const ru: Record<string, { title: string; description?: string }> = {
   texture: { title: "Текстура", description: "Сгенерировать текстуру модели." },
   emotion: { title: "Эмоция", description: "Эмоциональная окраска речи." },
   creativity: { title: "Креативность", description: "Сколько новых деталей добавить." },
+  raw: { title: "Без обработки", description: "Меньше обработки, более естественный вид." },
+  loras: { title: "LoRA-адаптеры", description: "Какие адаптеры применить, каждый со своим весом." },
+  prompt_optimizer: { title: "Улучшение промпта" },
+  motion_bucket_id: { title: "Движение", description: "Чем больше, тем больше движения." },
+  steps: { title: "Шаги генерации" },
+  texture_size: { title: "Размер текстуры" },
 };
 
 function overlay(name: string, schema: JsonSchema): JsonSchema {

@@ -15,6 +15,10 @@ export const modelListItem = z
     displayName: z.string(),
     category: z.string(),
     description: z.string(),
+    descriptionRu: z
+      .string()
+      .nullable()
+      .meta({ description: "The description in Russian (the Russian overlay's, which an admin may edit); null without one" }),
     creditCost: z.number().int().meta({ description: "Whole rubles of a typical single unit; the fixed price of models without priceRub" }),
     priceRub: z.number().nullable().meta({
       description:
@@ -49,6 +53,7 @@ export const modelListItem = z
         displayName: "FLUX.1 [dev]",
         category: "text-to-image",
         description: "Open-weight text-to-image model with strong prompt following.",
+        descriptionRu: "Открытая модель «текст в изображение», точно следующая промпту.",
         creditCost: 3,
         priceRub: 2.25,
         priceUnit: "megapixel",

@@ -192,6 +192,7 @@ export function ActivityList({
                     </Td>
                     <Td className="text-right">
                       <Link
+                        prefetch={false}
                         href={`/dashboard/activity/${encodeURIComponent(r.id)}`}
                         className="whitespace-nowrap text-brand-700 hover:underline"
                       >

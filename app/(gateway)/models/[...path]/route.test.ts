@@ -32,6 +32,7 @@ describe("GET /models/{modelId}", () => {
     expect(body.schema!.input).toMatchObject({ type: "object", required: ["prompt"] });
     expect(body.schemaRu!.input).toMatchObject({ properties: { prompt: { title: "Промпт" } } });
     expect(body.schemaRu!.description).toMatch(/^Старший тариф Kling/);
+    expect(body.descriptionRu).toBe(body.schemaRu!.description);
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 

@@ -4,9 +4,10 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { publicContext } from "@/lib/auth/context";
-import { localCategory } from "@/components/catalog/category-label";
+import { localCategory, localTag } from "@/components/catalog/category-label";
 import { catalogHref } from "@/components/catalog/links";
 import { Playground } from "@/components/catalog/playground";
+import { localDescription } from "@/components/catalog/local-description";
 import { PriceTag } from "@/components/catalog/price-tag";
 import { listModelsQuery } from "@/lib/catalog/list-query";
 import { previewEstimate } from "@/lib/catalog/estimate";
@@ -34,8 +35,8 @@ const loadCard = cache(async (segments: string[]) => {
 });
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const card = await loadCard((await params).modelId);
-  return { title: card.displayName, description: card.description };
+  const [card, locale] = await Promise.all([loadCard((await params).modelId), getLocale()]);
+  return { title: card.displayName, description: localDescription(card, locale).text };
 }
 
 // A model's public page: description, price, licence, a form from its input schema with a live
@@ -44,6 +45,7 @@ export default async function ModelPage({ params }: { params: Params }) {
   const card = await loadCard((await params).modelId);
   // The form's labels follow the page's language (the schema's Russian overlay in Russian).
   const lang = await getLocale();
+  const description = localDescription(card, lang);
   const [t, tc, ts] = await Promise.all([getTranslations("model"), getTranslations("catalog"), getTranslations("site")]);
   const [initial, viewer] = await Promise.all([previewEstimate((await publicContext()).db, card.modelId, {}), currentViewer()]);
   const example = exampleImageUrl(card);
@@ -56,7 +58,7 @@ export default async function ModelPage({ params }: { params: Params }) {
           {ts("models")}
         </Link>
         {" / "}
-        <Link href={catalogHref(base, { category: [card.category] })} className="hover:text-slate-900">
+        <Link prefetch={false} href={catalogHref(base, { category: [card.category] })} className="hover:text-slate-900">
           {localCategory(tc, card.category)}
         </Link>
       </nav>
@@ -85,38 +87,47 @@ export default async function ModelPage({ params }: { params: Params }) {
           </figcaption>
         </figure>
         <div className="space-y-3">
-          <h1 className="text-3xl font-bold tracking-tight text-slate-900">{card.displayName}</h1>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-900" translate="no">
+            {card.displayName}
+          </h1>
           <p className="font-mono text-sm text-slate-600" data-testid="model-id">
             {card.modelId}
           </p>
-          <p className="max-w-2xl text-slate-700">{card.description}</p>
+          <p className="max-w-2xl text-slate-700" lang={description.lang} data-testid="model-description">
+            {description.text}
+          </p>
           <PriceTag model={card} size="lg" />
-          <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
+          <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600" data-testid="model-facts">
             <div>
-              <dt className="inline text-slate-600">{t("lab")} </dt>
-              <dd className="inline">{card.modelLab ?? tc("communityLab")}</dd>
+              <dt className="inline text-slate-600">{t("lab")}:</dt>{" "}
+              <dd className="inline" translate={card.modelLab ? "no" : undefined}>
+                {card.modelLab ?? tc("communityLab")}
+              </dd>
             </div>
             {card.modelFamily && (
               <div>
-                <dt className="inline text-slate-600">{t("family")} </dt>
-                <dd className="inline">{card.modelFamily}</dd>
+                <dt className="inline text-slate-600">{t("family")}:</dt>{" "}
+                <dd className="inline" translate="no">
+                  {card.modelFamily}
+                </dd>
               </div>
             )}
             {card.licenseType && (
               <div>
-                <dt className="inline text-slate-600">{t("licence")} </dt>
-                <dd className="inline">{t(LICENSES[card.licenseType])}</dd>
+                <dt className="inline text-slate-600">{t("licence")}:</dt> <dd className="inline">{t(LICENSES[card.licenseType])}</dd>
               </div>
             )}
           </dl>
           <div className="flex flex-wrap gap-1.5">
             {card.tags.map((tag) => (
               <Link
+                prefetch={false}
                 key={tag}
+                translate={localTag(tc, tag) === null ? "no" : undefined}
                 href={catalogHref(base, { tag: [tag] })}
                 className="rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-600 hover:border-slate-400"
               >
-                #{tag}
+                #{localTag(tc, tag) ?? tag}
               </Link>
             ))}
           </div>

@@ -56,6 +56,7 @@ export default async function AdminStatsPage({ searchParams }: { searchParams: P
               <tr key={u.userId} data-testid="top-user-row">
                 <Td label={t("colUser")}>
                   <Link
+                    prefetch={false}
                     href={`/dashboard/admin/users/${encodeURIComponent(u.userId)}`}
                     className="font-medium text-brand-700 hover:underline"
                   >

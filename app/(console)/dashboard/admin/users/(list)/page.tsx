@@ -64,7 +64,11 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
           {result.items.map((u) => (
             <tr key={u.id} data-testid="admin-user-row">
               <Td label={t("colUser")}>
-                <Link href={`/dashboard/admin/users/${encodeURIComponent(u.id)}`} className="font-medium text-brand-700 hover:underline">
+                <Link
+                  prefetch={false}
+                  href={`/dashboard/admin/users/${encodeURIComponent(u.id)}`}
+                  className="font-medium text-brand-700 hover:underline"
+                >
                   {u.email ? <Email address={u.email} /> : u.id}
                 </Link>
                 {u.name && (
