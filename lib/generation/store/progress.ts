@@ -45,49 +45,45 @@ export async function generationEnded(db: Executor, id: string): Promise<boolean
  * Stores the provider's id with `events` in one statement, unless the job ended (a cancel) or
  * another worker stored its own id first: then nothing is written and the answer is null.
  */
-export async function storeSubmission(
-  db: Db,
-  id: string,
-  submission: Submission,
-  events: NewGenerationEvent[],
-): Promise<GenerationRow | null> {
-  const at = submission.at.toISOString();
-  const [raw] = await rawRows<Record<string, unknown>>(
-    relaxedOf(db),
-    sql`with submitted_job as (
-          update ${generationRequests}
-             set provider_request_id = ${submission.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
-                 queue_position = ${submission.queuePosition}::integer, ${submissionRouteValues(submission)}
-           where id = ${id} and provider_request_id is null and status not in (${FINAL_STATUS_SQL_LIST})
-          returning *
-        ), submitted_events as (${insertEventsFor("submitted_job", events)})
-        select * from submitted_job`,
-  );
-  return raw ? tableRow(generationRequests, raw) : null;
+export function storeSubmission(db: Db, id: string, submission: Submission, events: NewGenerationEvent[]): Promise<GenerationRow | null> {
+  return submitted(relaxedOf(db), id, submission, events, { from: null });
 }
 
 /**
  * The job moves to another provider before it started (lifecycle.ts failOver): the new provider's
  * id replaces the one it had (`from`), unless the job ended or another worker moved it first (null).
  */
-export async function storeFailover(
+export function storeFailover(
   db: Db,
   id: string,
   from: string,
   submission: Submission,
   events: NewGenerationEvent[],
 ): Promise<GenerationRow | null> {
+  return submitted(db, id, submission, events, { from });
+}
+
+/** The one statement of both: the guard is the provider id the job holds now (none, or the one it leaves). */
+async function submitted(
+  db: Executor,
+  id: string,
+  submission: Submission,
+  events: NewGenerationEvent[],
+  { from }: { from: string | null },
+): Promise<GenerationRow | null> {
   const at = submission.at.toISOString();
   const [raw] = await rawRows<Record<string, unknown>>(
     db,
-    sql`with moved_job as (
+    sql`with submitted_job as (
           update ${generationRequests}
              set provider_request_id = ${submission.providerRequestId}::text, submitted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
-                 queue_position = ${submission.queuePosition}::integer, status = 'queued', started_at = null, ${submissionRouteValues(submission)}
-           where id = ${id} and provider_request_id = ${from} and status not in (${FINAL_STATUS_SQL_LIST})
+                 queue_position = ${submission.queuePosition}::integer, ${submissionRouteValues(submission)}
+                 ${from === null ? sql`` : sql`, status = 'queued', started_at = null`}
+           where id = ${id} and ${from === null ? sql`provider_request_id is null` : sql`provider_request_id = ${from}`}
+             and status not in (${FINAL_STATUS_SQL_LIST})
           returning *
-        ), moved_events as (${insertEventsFor("moved_job", events)})
-        select * from moved_job`,
+        ), submitted_events as (${insertEventsFor("submitted_job", events)})
+        select * from submitted_job`,
   );
   return raw ? tableRow(generationRequests, raw) : null;
 }
