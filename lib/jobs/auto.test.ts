@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { jobRuns } from "@/db/schema";
 import { inngest } from "@/lib/jobs/client";
 import { HANG_MS } from "@/test/wait";
 import { ManualClock, systemClock } from "./clock";
@@ -39,6 +42,41 @@ describe("auto mode", () => {
       status: "completed",
       output: { doubled: 42 },
     });
+  });
+
+  test("a send creates its run held by this executor, which drives it without a claim", async () => {
+    // The executor's own database (claims, the run's writes) is held shut: a run can only start
+    // running through the send's own statement, which goes through the events database.
+    let open!: () => void;
+    const shut = new Promise<void>((resolve) => (open = resolve));
+    let gated = false;
+    const held = await startTestExecutor({
+      functions: [quick],
+      manual: false,
+      clock: systemClock,
+      pollIntervalMs: 60_000,
+      eventsDb: getDb,
+      db: async () => {
+        if (gated) await shut;
+        return getDb();
+      },
+    });
+    try {
+      held.start();
+      gated = true;
+      const { ids } = await inngest.send({ name: "test/quick", data: { n: 5 } });
+      const [run] = await (await getDb()).select().from(jobRuns).where(eq(jobRuns.eventId, ids[0]!));
+      expect(run).toMatchObject({ status: "running", lease: `${held.id}:1`, claims: 1 });
+      open();
+      await expect(waitForRun(run!.id, { timeoutMs: HANG_MS, pollMs: 100 })).resolves.toMatchObject({ output: { doubled: 10 } });
+      const [done] = await (await getDb()).select().from(jobRuns).where(eq(jobRuns.id, run!.id));
+      expect(done).toMatchObject({ status: "completed", claims: 1 });
+    } finally {
+      open();
+      await held.stop();
+      held.uninstall();
+      installExecutor(jobs);
+    }
   });
 
   test("retries happen on their own", async () => {

@@ -19,6 +19,7 @@ import {
   syncCronSchedules,
   type ClaimedRun,
   type FinishedRun,
+  type Hold,
   type IngestResult,
 } from "./store";
 import { backoffMs } from "./time";
@@ -140,13 +141,24 @@ export class JobExecutor {
     const db = await this.getEventsDb();
     const out =
       events.length === 1
-        ? await ingestOne(db, this.registry, events[0]!, now, startOf(events[0]!))
+        ? await ingestOne(db, this.registry, events[0]!, now, startOf(events[0]!), this.hold())
         : await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult(), startOf), db);
     this.afterWrite(out);
     return { ids: events.map((e) => e.id) };
   }
 
+  /**
+   * New runs this process can start now are created claimed by it and driven at once: no claim
+   * statement and no tick between a send and its run (auto mode only; tests drain by hand).
+   */
+  private hold(): Hold | undefined {
+    if (!this.started || this.stopping || this.dead) return undefined;
+    const limit = this.concurrency - this.inflight.size;
+    return limit > 0 ? { owner: this.id, leaseMs: this.leaseMs, limit } : undefined;
+  }
+
   private afterWrite(out: IngestResult) {
+    for (const run of out.held) this.track(run);
     if (out.finished.length) this.onFinished?.(out.finished);
     // New runs, woken runs, or runs promoted past a concurrency limit are due now.
     if (out.created.length || out.woken.length || out.promoted) this.kick();

@@ -4,7 +4,7 @@ import { jobEvents, jobRunOps, jobRuns, type ConcurrencySlot, type JobEvent, typ
 import { holds, incomingSideText, parseWaitIf, runSideText, scalarTexts, valueAt } from "../expression";
 import { ulid } from "../ids";
 import type { FunctionDef, Registry } from "../registry";
-import { ACTIVE, at, CANCEL_OP_PREFIX, emptyResult, json, NEVER, type IngestResult, type OpRow } from "./shared";
+import { ACTIVE, at, CANCEL_OP_PREFIX, emptyResult, json, NEVER, type IngestResult, type OpRow, type RunRow } from "./shared";
 
 /** Events in: storing them (deduped by id), starting the runs they trigger and resolving the waits they satisfy. */
 
@@ -130,26 +130,45 @@ const cancelledRun = (runId: string, event: JobEvent) =>
   ({ runId, status: "cancelled", error: { name: "Cancelled", message: `cancelled by the event ${event.name} (${event.id})` } }) as const;
 
 /**
+ * The sender's executor can drive new runs at once (it has free slots): up to `limit` runs due now
+ * and outside concurrency limits are created already claimed by `owner`, as its claim would
+ * (claims 1, leased for `leaseMs`), which spares each such run a claim statement.
+ */
+export type Hold = { owner: string; leaseMs: number; limit: number };
+
+/**
  * The common send, in one statement and no explicit transaction: one event. Stores it, cancels the
  * runs it cancels (cancelOn), starts the runs it triggers with their cancel ops (all only if its id
- * is new) and finds the waits it may resolve; each of those is then settled in one more statement
- * (resolveWait).
+ * is new; held by the sender when `hold` allows) and finds the waits it may resolve; each of those
+ * is then settled in one more statement (resolveWait).
  */
-export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now: number, startAt = now): Promise<IngestResult> {
+export async function ingestOne(
+  db: Db,
+  registry: Registry,
+  event: JobEvent,
+  now: number,
+  startAt = now,
+  hold?: Hold,
+): Promise<IngestResult> {
   const start = Math.max(now, startAt);
+  let holdable = start > now ? 0 : (hold?.limit ?? 0);
   const runs = registry
     .triggeredBy(event.name)
     .filter(({ trigger }) => holds(trigger.condition, { event }))
-    .map(({ fn }) => ({ run: newRun(fn, event, now, start), ops: cancelOpsOf(fn, event, now) }));
+    .map(({ fn }) => {
+      const run = newRun(fn, event, now, start);
+      const held = !run.concurrency && holdable-- > 0 ? heldRun(run, hold!, now) : null;
+      return { run: held ?? run, held, ops: cancelOpsOf(fn, event, now) };
+    });
   const values = scalarTexts(event);
   const ts = at(now).toISOString();
   const insertRuns = runs.length
     ? sql`, runs as (
-        insert into ${jobRuns} (id, function_id, event_id, event, status, max_attempts, next_at, concurrency, created_at)
+        insert into ${jobRuns} (id, function_id, event_id, event, status, max_attempts, next_at, concurrency, created_at, lease, claims, started_at)
         select v.* from (values ${sql.join(
           runs.map(
             ({ run: r }) =>
-              sql`(${r.id}, ${r.functionId}, ${r.eventId}, ${json(r.event)}, 'queued', ${r.maxAttempts}::int, ${r.nextAt.toISOString()}::timestamptz, ${r.concurrency ? json(r.concurrency) : sql`null::jsonb`}, ${ts}::timestamptz)`,
+              sql`(${r.id}, ${r.functionId}, ${r.eventId}, ${json(r.event)}, ${r.status}::text, ${r.maxAttempts}::int, ${r.nextAt!.toISOString()}::timestamptz, ${r.concurrency ? json(r.concurrency) : sql`null::jsonb`}, ${ts}::timestamptz, ${r.lease}::text, ${r.claims}::int, ${r.startedAt?.toISOString() ?? null}::timestamptz)`,
           ),
           sql`, `,
         )}) v
@@ -194,7 +213,11 @@ export async function ingestOne(db: Db, registry: Registry, event: JobEvent, now
   const out = emptyResult();
   const created = rows.filter((r) => r.kind === "run").map((r) => r.run_id);
   if (start > now) out.later = created.length ? start : Infinity;
-  else out.created.push(...created);
+  for (const { run, held, ops } of runs) {
+    if (!created.includes(run.id)) continue;
+    if (held) out.held.push({ ...held, fresh: true, ops: ops(run.id) });
+    else if (start <= now) out.created.push(run.id);
+  }
   out.finished.push(...rows.filter((r) => r.kind === "cancelled").map((r) => cancelledRun(r.run_id, event)));
   // In run order, so two events waking the same runs lock them in the same order.
   const waits = rows
@@ -221,20 +244,42 @@ function slotKey(fn: FunctionDef, event: JobEvent): string {
 }
 
 /** The row a new run of `fn` for `event` starts as, due at `startAt`. */
-function newRun(fn: FunctionDef, event: JobEvent, now: number, startAt = now) {
+function newRun(fn: FunctionDef, event: JobEvent, now: number, startAt = now): RunRow {
   const concurrency: ConcurrencySlot[] | null = fn.concurrency ? [{ key: slotKey(fn, event), limit: fn.concurrency.limit }] : null;
   return {
     id: ulid(now),
     functionId: fn.id,
     eventId: event.id,
     event,
-    status: "queued" as const,
+    status: "queued",
+    steps: {},
+    stack: [],
+    attempt: 0,
     maxAttempts: fn.maxAttempts,
+    parallel: false,
+    wake: false,
     nextAt: at(startAt),
+    lease: null,
+    claims: 0,
     concurrency,
+    idempotencyKey: null,
+    output: null,
+    error: null,
     createdAt: at(now),
+    startedAt: null,
+    finishedAt: null,
   };
 }
+
+/** A new run as the first claim leaves it (claim.ts: status, lease, claims, start). */
+const heldRun = (run: RunRow, hold: Hold, now: number): RunRow => ({
+  ...run,
+  status: "running",
+  lease: `${hold.owner}:1`,
+  claims: 1,
+  nextAt: at(now + hold.leaseMs),
+  startedAt: at(now),
+});
 
 /**
  * The cancel ops a new run of `fn` records, one per cancelOn rule its trigger can satisfy: a wait

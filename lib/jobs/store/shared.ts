@@ -29,6 +29,8 @@ export const SYSTEM_EVENTS = { failed: "inngest/function.failed", cron: "inngest
 export type IngestResult = {
   /** Runs created, due now (to kick). */
   created: string[];
+  /** Runs created already claimed by the sender's executor (ingestOne's `hold`), to drive at once. */
+  held: ClaimedRun[];
   /** The earliest start of runs created for later (an event's `ts` ahead of the wall clock); Infinity if none. */
   later: number;
   /** Runs whose wait an event resolved (to kick). */
@@ -42,7 +44,7 @@ export type IngestResult = {
 /** A run's final outcome, as waiters receive it. */
 export type FinishedRun = { runId: string; status: "completed" | "failed" | "cancelled"; output?: unknown; error?: unknown };
 
-export const emptyResult = (): IngestResult => ({ created: [], later: Infinity, woken: [], finished: [], promoted: 0 });
+export const emptyResult = (): IngestResult => ({ created: [], held: [], later: Infinity, woken: [], finished: [], promoted: 0 });
 
 /** A cancelOn rule's op has this step id prefix (registry.ts); an SDK step id never does. */
 export const CANCEL_OP_PREFIX = "cancel:";
