@@ -11,7 +11,9 @@ export const baseURL = `http://127.0.0.1:${port}`;
 const onFalRun = /(field|a11y|docs)\.spec\.ts$/;
 // E2E_PROVIDER=routes: fal and Replicate both, each its protocol simulator on loopback, for the
 // failover suite (a model with two routes; PROVIDER_COOLDOWN_MS=0 keeps its tests independent).
-const onRoutesRun = /failover\.spec\.ts$/;
+// The admin pages run no generation, so they go there too: the local run is the longer of the
+// two side-by-side legs (scripts/test-e2e.mjs), and this one was its shortest part.
+const onRoutesRun = /(failover|admin-pages|admin-money|auth-admin)\.spec\.ts$/;
 const provider = process.env.E2E_PROVIDER === "fal" ? "fal" : process.env.E2E_PROVIDER === "routes" ? "routes" : "local";
 const sim = `http://127.0.0.1:${port + 1}`;
 const replicateSim = `http://127.0.0.1:${port + 2}`;
@@ -43,7 +45,8 @@ process.env.E2E_DATA_DIR = dataDir;
 export default defineConfig({
   testDir: "./e2e",
   testMatch: provider === "fal" ? onFalRun : provider === "routes" ? onRoutesRun : undefined,
-  testIgnore: provider === "local" ? /(a11y|docs|failover)\.spec\.ts$/ : undefined,
+  // The field suite runs on both providers; the page-only checks and the routes run's specs only there.
+  testIgnore: provider === "local" ? [/(a11y|docs)\.spec\.ts$/, onRoutesRun] : undefined,
   // Both runs go side by side (scripts/test-e2e.mjs): each keeps its own artifacts.
   outputDir: `test-results/${provider}`,
   fullyParallel: false,

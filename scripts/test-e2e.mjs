@@ -1,6 +1,6 @@
 // npm run test:e2e: the browser suites on the production build. The local-simulator run, the
 // fal-protocol run (field suite, plus the a11y and /docs pages) and the routes run (fal and
-// Replicate both: the failover suite) use separate servers, ports, databases and output folders,
+// Replicate both: the failover suite, plus the admin pages) use separate servers, ports, databases and output folders,
 // so they run side by side, the routes run after the fal run: most of their time is spent waiting
 // on simulated provider latency.
 // Each line is prefixed with its run; the exit code is non-zero if either run failed.
