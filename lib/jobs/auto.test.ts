@@ -21,6 +21,14 @@ const quick = inngest.createFunction({ id: "t-quick", retries: 2, triggers: [{ e
   return { doubled };
 });
 
+// Holds its step until `release` is called: runs in flight stay in flight.
+let release!: () => void;
+let gate = new Promise<void>((resolve) => (release = resolve));
+const held = inngest.createFunction({ id: "t-held", retries: 0, triggers: [{ event: "test/held" }] }, async ({ step }) => {
+  await step.run("wait", () => gate);
+  return "done";
+});
+
 let jobs: Awaited<ReturnType<typeof startTestExecutor>>;
 
 beforeAll(async () => {
@@ -75,6 +83,32 @@ describe("auto mode", () => {
       open();
       await held.stop();
       held.uninstall();
+      installExecutor(jobs);
+    }
+  });
+
+  test("sends at once never hold more runs than the executor's concurrency", async () => {
+    gate = new Promise<void>((resolve) => (release = resolve));
+    const narrow = await startTestExecutor({
+      functions: [held],
+      manual: false,
+      clock: systemClock,
+      pollIntervalMs: 60_000,
+      concurrency: 2,
+    });
+    try {
+      narrow.start();
+      const sent = await Promise.all(Array.from({ length: 6 }, () => inngest.send({ name: "test/held", data: {} })));
+      const runs = (await Promise.all(sent.map(({ ids }) => narrow.runsForEvent(ids[0]!)))).flat();
+      expect(runs.filter((r) => r.status === "running")).toHaveLength(2);
+      expect(narrow.inflightCount).toBe(2);
+      release();
+      for (const run of runs)
+        await expect(waitForRun(run.id, { timeoutMs: HANG_MS, pollMs: 100 })).resolves.toMatchObject({ output: "done" });
+    } finally {
+      release();
+      await narrow.stop();
+      narrow.uninstall();
       installExecutor(jobs);
     }
   });

@@ -72,6 +72,8 @@ export class JobExecutor {
   private readonly backoff: (attempt: number) => number;
   private readonly onFinished?: (runs: FinishedRun[]) => void;
   private readonly inflight = new Map<string, Promise<void>>();
+  /** Slots taken by sends whose held run is not in `inflight` yet. */
+  private holding = 0;
   /** What each claimed run's driver uses of this executor. */
   private readonly host: DriverHost;
   private readonly timer: WakeTimer;
@@ -139,22 +141,29 @@ export class JobExecutor {
     const wall = Date.now();
     const startOf = (event: JobEvent) => now + Math.max(0, event.ts - wall);
     const db = await this.getEventsDb();
-    const out =
-      events.length === 1
-        ? await ingestOne(db, this.registry, events[0]!, now, startOf(events[0]!), this.hold())
-        : await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult(), startOf), db);
-    this.afterWrite(out);
+    if (events.length > 1) {
+      this.afterWrite(await this.transaction((tx) => ingestEvents(tx, this.registry, events, now, emptyResult(), startOf), db));
+      return { ids: events.map((e) => e.id) };
+    }
+    const hold = this.hold();
+    try {
+      this.afterWrite(await ingestOne(db, this.registry, events[0]!, now, startOf(events[0]!), hold));
+    } finally {
+      if (hold) this.holding--;
+    }
     return { ids: events.map((e) => e.id) };
   }
 
   /**
-   * New runs this process can start now are created claimed by it and driven at once: no claim
-   * statement and no tick between a send and its run (auto mode only; tests drain by hand).
+   * A run this process can start now is created claimed by it and driven at once: no claim
+   * statement and no tick between a send and its run (auto mode only; tests drain by hand). Its
+   * slot is taken before the statement, so sends at once never run more than `concurrency`.
    */
   private hold(): Hold | undefined {
     if (!this.started || this.stopping || this.dead) return undefined;
-    const limit = this.concurrency - this.inflight.size;
-    return limit > 0 ? { owner: this.id, leaseMs: this.leaseMs, limit } : undefined;
+    if (this.concurrency - this.inflight.size - this.holding <= 0) return undefined;
+    this.holding++;
+    return { owner: this.id, leaseMs: this.leaseMs, limit: 1 };
   }
 
   private afterWrite(out: IngestResult) {
