@@ -23,7 +23,9 @@ export type Decision =
   | { kind: "finish"; result: { status: "completed"; output: unknown } | { status: "failed"; error: unknown } }
   | { kind: "memo"; stepId: string; step: MemoizedStep }
   | { kind: "retry"; afterMs?: number }
-  | { kind: "wait"; wait: WaitSpec };
+  | { kind: "wait"; wait: WaitSpec }
+  /** A look-ahead call (`planOnly`) found a step to run next: nothing ran. */
+  | { kind: "planned" };
 
 /** What a run is attempting: its attempt number (0-based) and how many it has. */
 export type Attempts = { attempt: number; maxAttempts: number };
@@ -47,7 +49,7 @@ const unsupported = (what: string, detail = "needs an Inngest server; the embedd
   result: { status: "failed", error: { name: "UnsupportedByEmbeddedExecutor", message: `${what} ${detail}` } },
 });
 
-export function decide(outcome: CallOutcome, run: Attempts & { event: JobEvent }, now: number): Decision {
+export function decide(outcome: CallOutcome, run: Attempts & { event: JobEvent }, now: number, planOnly = false): Decision {
   const lastAttempt = run.attempt + 1 >= run.maxAttempts;
   if (outcome.kind === "complete") return { kind: "finish", result: { status: "completed", output: outcome.output } };
   if (outcome.kind === "error") {
@@ -55,6 +57,7 @@ export function decide(outcome: CallOutcome, run: Attempts & { event: JobEvent }
     return { kind: "finish", result: { status: "failed", error: outcome.error } };
   }
   const { ops } = outcome;
+  if (planOnly && ops.length === 1 && ops[0]!.op === "StepPlanned") return { kind: "planned" };
   const refused = ops.find((o) => UNSUPPORTED_OPS[o.op]) ?? ops.find((o) => !KNOWN_OPS.has(o.op));
   if (refused) return unsupported(UNSUPPORTED_OPS[refused.op] ?? `the ${refused.op} op`);
   const complete = ops.find((o) => o.op === "RunComplete");

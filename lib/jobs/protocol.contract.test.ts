@@ -56,7 +56,11 @@ const transport = handlerTransport(handler, inngest.signingKey!);
 const event: JobEvent = { id: "evt-1", name: "contract/go", data: { n: 1, k: "u1" }, ts: 1_700_000_000_000 };
 const now = Date.now();
 
-function call(functionId: string, steps: Record<string, MemoizedStep>, opts: { attempt?: number; evt?: JobEvent } = {}) {
+function call(
+  functionId: string,
+  steps: Record<string, MemoizedStep>,
+  opts: { attempt?: number; evt?: JobEvent; planOnly?: boolean } = {},
+) {
   return callFunction(
     transport,
     {
@@ -69,6 +73,7 @@ function call(functionId: string, steps: Record<string, MemoizedStep>, opts: { a
         attempt: opts.attempt ?? 0,
         maxAttempts: 3,
         stack: Object.keys(steps),
+        planOnly: opts.planOnly,
       },
     },
     now,
@@ -107,6 +112,17 @@ describe("the SDK protocol the executor relies on", () => {
   test("step ids are SHA-1 hashes; a lone step.run executes inline as StepRun", async () => {
     const out = await call("c-shapes", {});
     expect(ops(out)).toEqual([expect.objectContaining({ id: hash("a"), op: "StepRun", displayName: "a", data: { v: 1 } })]);
+  });
+
+  test("a look-ahead call (planOnly) reports the next step as StepPlanned without running it, and a wait as a wait", async () => {
+    expect(ops(await call("c-shapes", {}, { planOnly: true }))).toEqual([expect.objectContaining({ id: hash("a"), op: "StepPlanned" })]);
+    expect(ops(await call("c-failing", {}, { planOnly: true, evt: { ...event, name: "contract/fail", data: { mode: "step" } } }))).toEqual([
+      expect.objectContaining({ id: hash("s"), op: "StepPlanned" }),
+    ]);
+    const sleeps = { [hash("a")]: data({ v: 1 }), [hash("nap")]: data(null), [hash("until")]: data(null) };
+    expect(ops(await call("c-shapes", sleeps, { planOnly: true }))).toEqual([
+      expect.objectContaining({ id: hash("reply"), op: "WaitForEvent", name: "contract/reply" }),
+    ]);
   });
 
   test("sleep and sleepUntil report Sleep (the executor refuses it by this name)", async () => {

@@ -53,6 +53,8 @@ export type CallContext = {
   maxAttempts: number;
   /** Hashed step ids in completion order. */
   stack: string[];
+  /** Report the next step (`StepPlanned`) instead of running it: the executor looks ahead (run-driver.ts). */
+  planOnly?: boolean;
 };
 
 export type CallRequest = {
@@ -97,8 +99,9 @@ export async function callFunction(transport: Transport, call: CallRequest, now:
       run_id: call.ctx.runId,
       attempt: call.ctx.attempt,
       max_attempts: call.ctx.maxAttempts,
-      // No parallel steps here (outcome.ts refuses them): a lone step always runs inline.
-      disable_immediate_execution: false,
+      // No parallel steps here (outcome.ts refuses them): a lone step runs inline unless the
+      // executor only looks at what comes next.
+      disable_immediate_execution: call.ctx.planOnly ?? false,
       use_api: false,
       stack: { stack: call.ctx.stack, current: call.ctx.stack.length },
     },

@@ -25,8 +25,14 @@ import {
 
 /**
  * One claimed run, driven to its next resting point: each call to the app's serve() handler runs
- * the function up to its next step, and the answer is memoised or recorded before the next call.
- * Every write is conditional on the lease; a lost lease ends the drive without writing.
+ * the function up to its next step, and the answer is memoised or recorded before the next step
+ * runs. Every write is conditional on the lease; a lost lease ends the drive without writing.
+ *
+ * A step's result is not written on its own at once: the next call only looks at what comes next
+ * (`planOnly`: the SDK reports a step without running it). A wait or the run's end is written with
+ * the result in one statement; another step to run first has the result written, then runs. So no
+ * step ever runs while an earlier one's result is unwritten, and a step followed by a wait (every
+ * round of run-generation) costs one write, not two.
  */
 
 /** What a run's driver needs from the executor that claimed it. */
@@ -66,6 +72,8 @@ export class RunDriver {
   private readonly cancellable: boolean;
   /** Something was memoised since the last call. */
   private dirty = true;
+  /** A step's result the run has not written yet: it rides the next write (see above). */
+  private unwritten: Record<string, MemoizedStep> | null = null;
 
   constructor(
     private readonly host: DriverHost,
@@ -97,7 +105,10 @@ export class RunDriver {
         if (host.stopping() || calls >= MAX_CALLS_PER_CLAIM) return await this.park("queued", host.clock.now());
         // Waits whose timeout is due resolve to null.
         const expired = this.waits.filter((o) => o.dueAt.getTime() <= host.clock.now());
-        if (expired.length) await this.resolveExpired(expired);
+        if (expired.length) {
+          await this.writeUnwritten();
+          await this.resolveExpired(expired);
+        }
         // Nothing new since the last call: wait for the earliest event or timeout.
         if (!this.dirty) return await this.parkUntilNext();
         if (await this.step()) return;
@@ -113,19 +124,27 @@ export class RunDriver {
   /** Calls the function once and acts on its answer; returns true when the claim is over. */
   private async step(): Promise<boolean> {
     const { host, run } = this;
-    const ctx = { runId: run.id, attempt: this.attempt, maxAttempts: run.maxAttempts, stack: this.stack };
+    const planOnly = this.unwritten !== null;
+    const ctx = { runId: run.id, attempt: this.attempt, maxAttempts: run.maxAttempts, stack: this.stack, planOnly };
     const call = { functionId: run.functionId, stepId: "step", event: run.event, steps: this.steps, ctx };
     const outcome = await callFunction(host.transport, call, host.clock.now());
     this.assertAlive();
     this.dirty = false;
     const now = host.clock.now();
-    const decision = decide(outcome, { attempt: this.attempt, maxAttempts: run.maxAttempts, event: run.event }, now);
+    const decision = decide(outcome, { attempt: this.attempt, maxAttempts: run.maxAttempts, event: run.event }, now, planOnly);
     switch (decision.kind) {
       case "finish":
         await this.finish(decision.result);
         return true;
       case "memo":
-        await this.commit({ memo: { [decision.stepId]: decision.step }, attempt: 0 });
+        // Kept for the next write; a second result (a look-ahead that ran a step after all) is written with it now.
+        if (this.unwritten) await this.commit({ memo: { ...this.unwritten, [decision.stepId]: decision.step }, attempt: 0 });
+        else this.keep(decision.stepId, decision.step);
+        return false;
+      case "planned":
+        // A step runs next: the result before it is written first, then the call that runs it.
+        await this.writeUnwritten();
+        this.dirty = true;
         return false;
       case "retry":
         // Backoff by the new attempt's number: the n-th retry waits 2ⁿ s ±20 % (time.ts).
@@ -135,6 +154,20 @@ export class RunDriver {
       case "wait":
         return this.addWait(decision.wait, now);
     }
+  }
+
+  /** A step's result, kept in memory until the run's next write (the class comment says why). */
+  private keep(stepId: string, step: MemoizedStep) {
+    this.unwritten = { [stepId]: step };
+    this.steps = { ...this.steps, [stepId]: step };
+    this.stack = [...this.stack, stepId];
+    this.attempt = 0;
+    this.dirty = true;
+  }
+
+  /** Writes the kept result on its own (before a step runs, or a write that cannot carry it). */
+  private async writeUnwritten() {
+    if (this.unwritten) await this.commit({ attempt: 0 });
   }
 
   private assertAlive() {
@@ -168,12 +201,14 @@ export class RunDriver {
     const db = await host.getDb();
     if (!run.concurrency && !host.stopping() && nextAt > now) {
       this.assertAlive();
-      const parked = await parkRunOnWait(db, run.id, lease, [row], nextAt, now);
+      const parked = await parkRunOnWait(db, run.id, lease, [row], nextAt, now, this.unwritten);
       if (!parked) throw new LostRun();
+      this.unwritten = null;
       this.waits = waits;
       host.wakeAt(parked.nextAt);
       return true;
     }
+    await this.writeUnwritten();
     const current = await commitRunWithOps(db, run.id, lease, [row], now, host.leaseMs);
     if (!current) throw new LostRun();
     this.steps = current.steps;
@@ -194,11 +229,14 @@ export class RunDriver {
     this.dirty = true;
   }
 
+  /** Writes step results (the kept one too) and the attempt, extending the lease. */
   private async commit(patch: { memo?: Record<string, MemoizedStep>; attempt?: number }) {
     const { host, run, lease } = this;
     this.assertAlive();
-    const current = await commitRun(await host.getDb(), run.id, lease, patch, host.clock.now(), host.leaseMs);
+    const memo = { ...this.unwritten, ...patch.memo };
+    const current = await commitRun(await host.getDb(), run.id, lease, { ...patch, memo }, host.clock.now(), host.leaseMs);
     if (!current) throw new LostRun();
+    this.unwritten = null;
     this.steps = current.steps;
     this.stack = current.stack;
     if (patch.attempt !== undefined) this.attempt = patch.attempt;
@@ -214,6 +252,7 @@ export class RunDriver {
 
   private async park(status: "queued" | "waiting", nextAt: number) {
     const { host, run, lease } = this;
+    await this.writeUnwritten();
     this.assertAlive();
     const now = host.clock.now();
     // Without concurrency slots nothing else is touched: one statement, no transaction.
@@ -235,10 +274,12 @@ export class RunDriver {
     const out = emptyResult();
     // Nothing else to touch (no concurrency slot, no onFailure to trigger): one statement, the ops' delete included.
     const simple = !run.concurrency && (result.status === "completed" || !host.registry.triggeredBy(SYSTEM_EVENTS.failed).length);
+    const memo = this.unwritten;
     const done = simple
-      ? await finishRun((await host.getDb()) as unknown as Tx, host.registry, run, lease, result, now, out, hasOps)
-      : await host.transaction((tx) => finishRun(tx, host.registry, run, lease, result, now, out, hasOps));
+      ? await finishRun((await host.getDb()) as unknown as Tx, host.registry, run, lease, result, now, out, hasOps, memo)
+      : await host.transaction((tx) => finishRun(tx, host.registry, run, lease, result, now, out, hasOps, memo));
     if (!done) throw new LostRun();
+    this.unwritten = null;
     if (result.status === "failed") log.warn("job run failed", { runId: run.id, functionId: run.functionId, error: result.error });
     host.afterWrite(out);
   }

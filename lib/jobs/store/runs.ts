@@ -57,13 +57,21 @@ export async function commitRunWithOps(db: Queryable, runId: string, lease: stri
  * due now, as parkRun does). For runs without concurrency slots (nothing else to touch). Returns
  * where the run now stands, or undefined if the holder lost it (then nothing was written).
  */
-export async function parkRunOnWait(db: Queryable, runId: string, lease: string, ops: OpRow[], nextAt: number, now: number) {
+export async function parkRunOnWait(
+  db: Queryable,
+  runId: string,
+  lease: string,
+  ops: OpRow[],
+  nextAt: number,
+  now: number,
+  memo: Record<string, MemoizedStep> | null = null,
+) {
   const [row] = await rawRows<{ status: JobRunStatus; next_at: string | Date }>(
     db,
     sql`with held as (
           select id from ${jobRuns} where id = ${runId} and lease = ${lease} and status = 'running' for update
         ), added as (${insertOps(ops)})
-        update ${jobRuns} r set
+        update ${jobRuns} r set ${memoAssignments(memo)}
           status = case when r.wake then 'queued' else 'waiting' end,
           next_at = case when r.wake then ${at(now).toISOString()}::timestamptz else ${at(nextAt).toISOString()}::timestamptz end,
           wake = false,
@@ -74,6 +82,14 @@ export async function parkRunOnWait(db: Queryable, runId: string, lease: string,
   if (!row) return undefined;
   return { status: row.status, nextAt: new Date(row.next_at).getTime() };
 }
+
+/**
+ * A step result the holder stored with this write rather than on its own (run-driver's look-ahead),
+ * as SQL assignments ending in a comma; none when there is nothing to store. A stored step resets
+ * the attempt, as commitRun's memo does.
+ */
+const memoAssignments = (memo: Record<string, MemoizedStep> | null) =>
+  memo && Object.keys(memo).length ? sql`steps = steps || ${json(memo)}, stack = stack || ${json(Object.keys(memo))}, attempt = 0,` : sql``;
 
 /** The insert of a held run's new ops, as a CTE of a statement whose `held` names the run if still held. */
 const insertOps = (ops: OpRow[]) => insertOpsOf(ops, sql`exists (select 1 from held)`);
@@ -143,13 +159,14 @@ export async function finishRun(
   now: number,
   out: IngestResult,
   hasOps = true,
+  memo: Record<string, MemoizedStep> | null = null,
 ) {
   const jsonOrNull = (value: unknown) => (value === null || value === undefined ? sql`null::jsonb` : json(value));
   // The ops' delete rides the same statement: ending a run with waits or cancel ops is one statement too.
   const [row] = await rawRows<{ id: string }>(
     tx,
     sql`with done as (
-          update ${jobRuns} set status = ${result.status}, next_at = null, lease = null, wake = false,
+          update ${jobRuns} set ${memoAssignments(memo)} status = ${result.status}, next_at = null, lease = null, wake = false,
             output = ${jsonOrNull(result.status === "completed" ? result.output : null)},
             error = ${jsonOrNull(result.status === "failed" ? result.error : null)},
             finished_at = ${at(now).toISOString()}::timestamptz
