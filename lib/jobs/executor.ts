@@ -29,7 +29,7 @@ import { WakeTimer } from "./wake-timer";
  * The embedded executor: a small Inngest server for one app, kept in the app's database (what it
  * reproduces of Inngest, and what it refuses: README.md). It learns the functions through an
  * in-band sync, stores events, and drives each run through the real serve() handler, memoising
- * every step before the next call. A run is held under a lease that expires, so a crashed
+ * every step before the next step runs. A run is held under a lease that expires, so a crashed
  * instance's runs are picked up by the next one.
  */
 
