@@ -151,6 +151,15 @@ for (const lang of ["en", "ru"] as const) {
       }
     });
 
+    test("the providers table fits its card at 1366 px, every column in view", async ({ page, context, baseURL }) => {
+      await sessionUser(context, baseURL!, { admin: true });
+      await page.setViewportSize(DESKTOP);
+      await page.goto("/dashboard/admin/providers");
+      const row = page.getByTestId("provider-row").first();
+      await expect(row).toBeVisible();
+      await expectFits(page.locator("main section").filter({ has: row }), "the providers card");
+    });
+
     test("the keys table fits its card at 1366 px with every action in view", async ({ page, context, baseURL }) => {
       await sessionUser(context, baseURL!);
       for (const name of ["production-server-key", "мой первый ключ для агентов"]) {
