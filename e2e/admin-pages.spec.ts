@@ -176,6 +176,16 @@ for (const lang of ["en", "ru"] as const) {
           const b = (await button.boundingBox())!;
           expect(b.x + b.width).toBeLessThanOrEqual(viewport.width);
         }
+        // No action runs under its neighbour ("Переименовать" over "Лимит" in a two-column grid).
+        for (const row of await page.getByTestId("key-row").all()) {
+          const boxes = await Promise.all((await row.getByRole("button").all()).map(async (b) => (await b.boundingBox())!));
+          const overlapping = boxes.flatMap((a, i) =>
+            boxes
+              .slice(i + 1)
+              .filter((b) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1),
+          );
+          expect(overlapping, "actions overlapping").toEqual([]);
+        }
       }
     });
   });
