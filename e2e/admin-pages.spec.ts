@@ -151,6 +151,15 @@ for (const lang of ["en", "ru"] as const) {
       }
     });
 
+    test("the providers table fits its card at 1366 px, every column in view", async ({ page, context, baseURL }) => {
+      await sessionUser(context, baseURL!, { admin: true });
+      await page.setViewportSize(DESKTOP);
+      await page.goto("/dashboard/admin/providers");
+      const row = page.getByTestId("provider-row").first();
+      await expect(row).toBeVisible();
+      await expectFits(page.locator("main section").filter({ has: row }), "the providers card");
+    });
+
     test("the keys table fits its card at 1366 px with every action in view", async ({ page, context, baseURL }) => {
       await sessionUser(context, baseURL!);
       for (const name of ["production-server-key", "мой первый ключ для агентов"]) {
@@ -166,6 +175,16 @@ for (const lang of ["en", "ru"] as const) {
         for (const button of await page.getByTestId("key-row").getByRole("button").all()) {
           const b = (await button.boundingBox())!;
           expect(b.x + b.width).toBeLessThanOrEqual(viewport.width);
+        }
+        // No action runs under its neighbour ("Переименовать" over "Лимит" in a two-column grid).
+        for (const row of await page.getByTestId("key-row").all()) {
+          const boxes = await Promise.all((await row.getByRole("button").all()).map(async (b) => (await b.boundingBox())!));
+          const overlapping = boxes.flatMap((a, i) =>
+            boxes
+              .slice(i + 1)
+              .filter((b) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1),
+          );
+          expect(overlapping, "actions overlapping").toEqual([]);
         }
       }
     });

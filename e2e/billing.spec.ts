@@ -30,6 +30,8 @@ test("a user tops up 500 ₽ through the local provider's confirmation page and 
   await expect(row).toContainText("500.00 ₽");
   await expect(row).toContainText("succeeded");
   await expect(page.getByTestId("payment-method")).toContainText("Visa •••• 4242");
+  // Money in rubles only: the ledger's unit is never named beside a payment ("Credits 5,000,000").
+  await expect(page.locator("main")).not.toContainText(/credit/i);
 
   // The receipt link redirects to the printable receipt.
   const href = await row.getByRole("link", { name: "Receipt" }).getAttribute("href");

@@ -64,6 +64,31 @@ test("an admin hides a model, edits its price and discount, and the public catal
   await expect(example).toHaveAttribute("src", "/examples/fal-ai/wizper");
 });
 
+test("an admin rewrites a model's Russian description: the Russian pages read it, and a schema sync keeps it", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const token = await adminSession();
+  await context.addCookies([
+    { name: "authjs.session-token", value: token, url: baseURL! },
+    { name: "gw_locale", value: "ru", url: baseURL! },
+  ]);
+  const text = `Расшифровка длинных записей, описание от администратора ${Date.now()}.`;
+  const post = (data: object) => page.request.post("/admin/models", { data });
+  expect((await post({ modelId: "fal-ai/wizper", descriptionRu: text })).status()).toBe(201);
+  expect((await page.request.post("/admin/models/sync", { data: { modelId: "fal-ai/wizper" } })).status()).toBe(200);
+  await page.goto("/catalog/fal-ai/wizper");
+  await expect(page.getByTestId("model-description")).toHaveText(text);
+  await page.goto("/catalog?search=wizper&includeCommunity=true");
+  await expect(page.getByTestId("model-grid").getByTestId("model-description").first()).toHaveText(text);
+  // null gives the model back its source's description on the next sync.
+  expect((await post({ modelId: "fal-ai/wizper", descriptionRu: null })).ok()).toBe(true);
+  expect((await page.request.post("/admin/models/sync", { data: { modelId: "fal-ai/wizper" } })).status()).toBe(200);
+  await page.goto("/catalog/fal-ai/wizper");
+  await expect(page.getByTestId("model-description")).toHaveText(/^Whisper v3, ускоренный fal/);
+});
+
 test("the admin page and API refuse visitors without an admin session", async ({ page, request }) => {
   await page.goto("/dashboard/admin/models");
   await expect(page).toHaveURL(/\/signin\?callbackUrl=/);

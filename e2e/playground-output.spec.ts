@@ -227,6 +227,21 @@ test.describe("in Russian", () => {
     await expectNoSidewaysScroll(page);
   });
 
+  test("a failed generation in Russian words; the server's own, in small print, marked as English", async ({ page, context, baseURL }) => {
+    await page.setViewportSize(DESKTOP);
+    await signedInUser(context, baseURL!, { rub: 20 });
+    await page.goto(`/catalog/${MODEL}`);
+    await page.locator("#field-prompt").fill("лиса [fail:generation]");
+    await page.getByTestId("run-button").click();
+    await expect(page.getByTestId("run-status")).toHaveAttribute("data-phase", "failed", { timeout: 30_000 });
+    await expect(page.getByTestId("run-failure-sentence")).toHaveText("Модель не смогла получить результат для этих данных.");
+    const small = page.getByTestId("error-small-print");
+    await expect(small).toContainText("generation_failed");
+    await expect(small.locator('[lang="en"]')).toContainText("Generation failed");
+    await expect(page.getByTestId("run-cost")).toHaveText(/^Ничего не списано: зарезервированные \d+,\d+\s₽ вернулись на баланс\.$/);
+    await expectInView(page, page.getByTestId("run-failure"));
+  });
+
   test("a failing provider and a cancel, in words", async ({ page, context, baseURL }) => {
     await page.setViewportSize(PHONE);
     await signedInUser(context, baseURL!, { rub: 20 });

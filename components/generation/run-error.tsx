@@ -35,13 +35,21 @@ export function useErrorSentence(): (code: string, status?: number) => string {
   };
 }
 
-/** The code and the server's own words, in small print under the sentence (for support, and the curious). */
+/**
+ * The code and the server's own words, in small print under the sentence (for support, and the
+ * curious). The API speaks English, so its words are marked so on a Russian page.
+ */
 export function SmallPrint({ code, message, supportId }: { code: string; message?: string; supportId?: string }) {
   const t = useTranslations("run");
   return (
     <p className="mt-2 break-words text-xs opacity-80" data-testid="error-small-print">
       <span className="font-mono">{code}</span>
-      {message && <> · {message}</>}
+      {message && (
+        <>
+          {" · "}
+          <span lang="en">{message}</span>
+        </>
+      )}
       {supportId && (
         <>
           {" · "}

@@ -40,6 +40,10 @@ export const upsertModelBody = z
     displayName: z.string().trim().min(1).max(200).optional(),
     category: slug.optional(),
     description: z.string().max(2000).optional(),
+    descriptionRu: z.string().trim().min(1).max(2000).nullable().optional().meta({
+      description:
+        "The description in Russian (the Russian overlay's), kept over schema refreshes; null drops it (the English one shows until a refresh brings the source's)",
+    }),
     creditCost: z.number().int().min(0).max(10_000_000).optional(),
     visible: z.boolean().optional(),
     priceRub: exactDecimal(LIST_PRICE_SCALE + 4, 0, 1_000_000_000)

@@ -9,6 +9,7 @@ import { LIST_PRICE_SCALE, MAX_LIST_PRICE, type UpsertModelBody } from "./admin-
 import { toAdminRecord } from "./admin-record";
 import type { ModelRow } from "./columns";
 import { forgetCachedModels } from "./get";
+import { overlayWithDescription } from "./overlay-description";
 
 type Price = Pick<ModelRow, "priceRub" | "priceUnit" | "discountPercent" | "creditCost" | "originalPriceRub">;
 
@@ -93,6 +94,10 @@ function descriptive(body: UpsertModelBody): Partial<typeof models.$inferInsert>
   return Object.fromEntries(DESCRIPTIVE.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
 }
 
+/** The Russian description, which lives in the overlay (`schemaRu.description`). */
+const russianDescription = (body: UpsertModelBody) =>
+  body.descriptionRu === undefined ? {} : { schemaRu: overlayWithDescription(body.descriptionRu) };
+
 /** POST /admin/models: creates the model, or updates only the fields given. */
 export async function upsertModel(db: Db, body: UpsertModelBody) {
   // The generation path keeps model rows for a moment (getModelForRun): an edit applies at once here.
@@ -105,7 +110,7 @@ async function writeUpsertModel(db: Db, body: UpsertModelBody) {
     if (current) {
       const [row] = await tx
         .update(models)
-        .set({ ...descriptive(body), ...priceFields(body, current) })
+        .set({ ...descriptive(body), ...russianDescription(body), ...priceFields(body, current) })
         .where(eq(models.modelId, body.modelId))
         .returning();
       return { model: toAdminRecord(row!), created: false };
@@ -120,6 +125,7 @@ async function writeUpsertModel(db: Db, body: UpsertModelBody) {
       .insert(models)
       .values({
         ...descriptive(body),
+        ...(body.descriptionRu ? { schemaRu: { input: {}, description: body.descriptionRu } } : {}),
         ...priceFields(body, undefined),
         modelId: body.modelId,
         alias: body.alias ?? body.modelId,

@@ -6,6 +6,7 @@ import { DomainError } from "@/lib/core/errors";
 import { log } from "@/lib/core/logger";
 import { processWide } from "@/lib/core/process-wide";
 import { toModelCard, type ModelRow } from "./columns";
+import { overlayValue, refreshedOverlay } from "./overlay-description";
 import { catalogSource } from "./source";
 
 export const unknownModel = (modelId: string) => new DomainError("unknown_model", `Unknown model: ${modelId}`);
@@ -38,7 +39,7 @@ export async function ensureSchema(db: Executor, row: ModelRow): Promise<ModelRo
     if (!fetched) return row;
     const [updated] = await db
       .update(models)
-      .set({ schema: fetched.schema, schemaRu: fetched.schemaRu, schemaFetchedAt: new Date() })
+      .set({ schema: fetched.schema, schemaRu: refreshedOverlay(overlayValue(fetched.schemaRu)), schemaFetchedAt: new Date() })
       .where(and(eq(models.modelId, row.modelId), isNull(models.schemaFetchedAt)))
       .returning();
     return updated ?? row;

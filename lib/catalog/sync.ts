@@ -5,6 +5,7 @@ import { DomainError } from "@/lib/core/errors";
 import { log } from "@/lib/core/logger";
 import { toAdminRecord } from "./admin-record";
 import { forgetCachedModels, unknownModel } from "./get";
+import { overlayValue, refreshedOverlay } from "./overlay-description";
 import { catalogSource, type CatalogSource } from "./source";
 
 async function fromSource<T>(what: string, call: (source: CatalogSource) => Promise<T>): Promise<T> {
@@ -25,7 +26,7 @@ export async function syncModel(db: Executor, modelId: string) {
   if (!fetched) throw new DomainError("unknown_model", `The provider has no model ${row.alias}`);
   const [updated] = await db
     .update(models)
-    .set({ schema: fetched.schema, schemaRu: fetched.schemaRu, schemaFetchedAt: new Date() })
+    .set({ schema: fetched.schema, schemaRu: refreshedOverlay(overlayValue(fetched.schemaRu)), schemaFetchedAt: new Date() })
     .where(eq(models.modelId, modelId))
     .returning();
   forgetCachedModels();
@@ -38,7 +39,7 @@ const countModels = async (db: Executor) => (await db.select({ n: sql<number>`co
 /**
  * POST /admin/models/sync-catalog: adds the provider's models the catalog lacks (with the
  * provider's prices; skipping ones an admin deleted) and refreshes the schema of every model
- * already here. What the admin owns (prices, discount, names, visibility) is left alone.
+ * already here. What the admin owns (prices, discount, names, visibility, descriptions) is left alone.
  */
 export async function syncCatalog(db: Executor) {
   const started = performance.now();
@@ -64,7 +65,7 @@ export async function syncCatalog(db: Executor) {
     const payload = JSON.stringify(existing.map((e) => ({ model_id: e.modelId, schema: e.schema, schema_ru: e.schemaRu })));
     const result = await db
       .update(models)
-      .set({ schema: sql`v.schema`, schemaRu: sql`v.schema_ru`, schemaFetchedAt: now })
+      .set({ schema: sql`v.schema`, schemaRu: refreshedOverlay(sql`v.schema_ru`), schemaFetchedAt: now })
       .from(sql`jsonb_to_recordset(${payload}::jsonb) as v(model_id text, schema jsonb, schema_ru jsonb)`)
       .where(sql`${models.modelId} = v.model_id`)
       .returning({ modelId: models.modelId });

@@ -103,8 +103,9 @@ export function KeyRow({ apiKey, onDelete }: { apiKey: ApiKeyView; onDelete: (ke
       </Td>
       <Td className="text-right">
         {update.error && <div className="mb-1 text-xs text-red-700">{update.error.message}</div>}
-        {/* Two by two beside the row (four Russian labels in a line overflowed the card at 1366 px). */}
-        <div className="flex justify-end gap-1 max-md:flex-wrap max-md:justify-start md:grid md:grid-cols-2 md:justify-items-start md:[&>button]:px-2">
+        {/* Two by two beside the row (four Russian labels in a line overflowed the card at 1366 px);
+            each column as wide as its longest label, or "Переименовать" ran under "Лимит". */}
+        <div className="flex justify-end gap-1 max-md:flex-wrap max-md:justify-start md:grid md:grid-cols-[auto_auto] md:justify-items-start md:[&>button]:px-2">
           <Button variant="ghost" onClick={() => setEditing({ id: apiKey.id, field: "name", value: apiKey.name })}>
             {t("rename")}
           </Button>

@@ -49,6 +49,7 @@ describe("POST /admin/models", () => {
       priceUnit: "image",
       modelLab: "Acme",
       tags: ["Realism"],
+      descriptionRu: "Тестовая модель.",
     });
     expect(res.status).toBe(201);
     const body = upsertModelResponse.parse(res.body);
@@ -56,7 +57,12 @@ describe("POST /admin/models", () => {
       created: true,
       model: { modelId: "acme/painter/v1", alias: "acme/painter/v1", visible: true, priceRub: 0.5, creditCost: 1, tags: ["realism"] },
     });
-    expect(await row("acme/painter/v1")).toMatchObject({ priceRub: "0.50000000", priceUnit: "image", schemaFetchedAt: null });
+    expect(await row("acme/painter/v1")).toMatchObject({
+      priceRub: "0.50000000",
+      priceUnit: "image",
+      schemaFetchedAt: null,
+      schemaRu: { input: {}, description: "Тестовая модель." },
+    });
     const publicCard = await card("acme/painter/v1");
     expect(publicCard.status).toBe(200);
     expect(publicCard.body).toMatchObject({ modelId: "acme/painter/v1", schema: null, schemaFetchedAt: null });

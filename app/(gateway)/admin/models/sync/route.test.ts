@@ -24,6 +24,21 @@ describe("POST /admin/models/sync", () => {
     expect(row!.schema).toEqual(seedEntries().find((m) => m.modelId === "fal-ai/flux-pro/v1")!.schema);
   });
 
+  test("an admin's Russian description outlives the refresh; the overlay's titles still come from the source", async () => {
+    const db = await getDb();
+    const session = await admin();
+    const text = "Описание, которое написал администратор.";
+    expect((await call(upsert, "/admin/models", { body: { modelId: "fal-ai/flux/dev", descriptionRu: text }, session })).status).toBe(201);
+    const stored = async () => (await db.select().from(models).where(eq(models.modelId, "fal-ai/flux/dev")))[0]!.schemaRu;
+    expect((await stored())?.description).toBe(text);
+    expect((await call(POST, "/admin/models/sync", { body: { modelId: "fal-ai/flux/dev" }, session })).status).toBe(200);
+    const seed = seedEntries().find((m) => m.modelId === "fal-ai/flux/dev")!.schemaRu!;
+    expect(await stored()).toEqual({ ...seed, description: text });
+    // null drops it: a Russian page shows the English description (until a refresh brings the source's).
+    await call(upsert, "/admin/models", { body: { modelId: "fal-ai/flux/dev", descriptionRu: null }, session });
+    expect(await stored()).toEqual({ input: seed.input });
+  });
+
   test("an unknown model, or one the provider does not have, is 404 unknown_model", async () => {
     const session = await admin();
     expect((await call(POST, "/admin/models/sync", { body: { modelId: "fal-ai/nope" }, session })).body).toMatchObject({
