@@ -68,10 +68,13 @@ export function typicalCostRub(
   return creditsToRub(quote(row, quantity).credits);
 }
 
-/** How often a model ran and how long a run took, from our own completed runs (null before any). */
-export function activityOf(row: Pick<ModelRow, "popularity" | "timedRuns" | "runMsTotal">) {
+/**
+ * How often a model ran and how long a run took, from our own completed runs (null before any).
+ * Not `popularity`: that starts from the seed's ranking prior (sort=popular), which never ran here.
+ */
+export function activityOf(row: Pick<ModelRow, "timedRuns" | "runMsTotal">) {
   return {
-    runs: row.popularity,
+    runs: row.timedRuns,
     typicalRunSeconds: row.timedRuns > 0 ? Math.round(row.runMsTotal / row.timedRuns / 100) / 10 : null,
   };
 }
