@@ -83,6 +83,27 @@ for (const viewport of WIDTHS) {
   }
 }
 
+test("a card's runs and typical run time are this gateway's own", async ({ page, context, baseURL }) => {
+  const id = "fal-ai/flux/schnell";
+  const runsOf = async () =>
+    ((await (await page.request.get(`/models?search=${id}`)).json()).items as { modelId: string; runs: number }[]).find(
+      (m) => m.modelId === id,
+    )!.runs;
+  const before = await runsOf();
+  const user = await sessionUser(context, baseURL!);
+  grantRubles(user.userId, 5);
+  expect((await page.request.post(`/run/${id}`, { data: { prompt: "a counted kite", image_size: "square" } })).status()).toBe(200);
+  // Counted in memory and written every couple of seconds (lib/generation/popularity.ts).
+  await expect.poll(runsOf, { timeout: 15_000 }).toBe(before + 1);
+  await page.goto(`/catalog?search=${encodeURIComponent(id)}`);
+  const card = page
+    .getByTestId("model-grid")
+    .getByRole("listitem")
+    .filter({ has: page.locator(`a[href="/catalog/${id}"]`) });
+  const count = before + 1;
+  await expect(card.getByTestId("model-activity")).toHaveText(new RegExp(`^${count.toLocaleString("en")} runs? · ~.+ a run$`));
+});
+
 test("search filters as it is typed, without leaving the field", async ({ page }) => {
   await page.goto("/catalog");
   const search = page.getByRole("searchbox", { name: "Search models" });
