@@ -392,11 +392,18 @@ export class ReplicateSimulator {
     if (!p.webhook || !p.events.includes("completed")) return;
     const end = this.endOf(p);
     if (end === null) return;
-    this.later(Math.max(0, end - this.now()), () => void this.sendWebhook(p));
+    this.later(Math.max(1, end - this.now()), () => void this.sendWebhook(p));
   }
 
   private async sendWebhook(p: SimPrediction, attempt = 1, msgId = `msg_${randomUUID()}`) {
-    if (p.webhookSent || !ENDED.has(this.statusOf(p, this.now()))) return;
+    if (p.webhookSent) return;
+    // A timer may fire a millisecond before the clock reads its due time (a loaded machine): not
+    // ended yet by the clock, so look again at the end rather than never send.
+    if (!ENDED.has(this.statusOf(p, this.now()))) {
+      const end = this.endOf(p);
+      if (attempt === 1 && end !== null && end > this.now()) this.scheduleWebhook(p);
+      return;
+    }
     p.webhookSent = true;
     const body = JSON.stringify(await this.view(p));
     const timestamp = new Date(this.now());
