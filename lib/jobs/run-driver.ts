@@ -137,8 +137,9 @@ export class RunDriver {
         await this.finish(decision.result);
         return true;
       case "memo":
-        // Kept for the next write; a second result (a look-ahead that ran a step after all) is written with it now.
-        if (this.unwritten) await this.commit({ memo: { ...this.unwritten, [decision.stepId]: decision.step }, attempt: 0 });
+        // Kept for the next write; a second result (a look-ahead that ran a step after all) is
+        // written now, with the kept one (commit carries it).
+        if (this.unwritten) await this.commit({ memo: { [decision.stepId]: decision.step }, attempt: 0 });
         else this.keep(decision.stepId, decision.step);
         return false;
       case "planned":
