@@ -128,3 +128,17 @@ test("a path under /api/fal/proxy or /mcp that no route serves is the JSON 404 e
     expect(res.headers()["x-request-id"], path).toBeTruthy();
   }
 });
+
+test("small API answers go out as they are; a large listing and a page are gzipped for a client that accepts it", async ({ request }) => {
+  const gzip = { "accept-encoding": "gzip" };
+  for (const path of ["/health", "/me"]) {
+    const res = await request.get(path, { headers: gzip });
+    expect(res.headers()["content-encoding"], path).toBeUndefined();
+    expect(res.headers()["cache-control"], path).toContain("no-transform");
+  }
+  const listing = await request.get("/models?limit=50", { headers: gzip });
+  expect(listing.status()).toBe(200);
+  expect(listing.headers()["content-encoding"]).toBe("gzip");
+  expect(((await listing.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
+  expect((await request.get("/", { headers: gzip })).headers()["content-encoding"]).toBe("gzip");
+});

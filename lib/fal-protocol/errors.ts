@@ -1,3 +1,4 @@
+import { json } from "@/lib/http/json";
 import type { RouteHandler } from "@/lib/http/handler";
 import type { Issue } from "@/lib/core/errors";
 import { detailOf, REQUEST_ID_HEADER } from "./render";
@@ -53,6 +54,6 @@ export function withFalErrors(handler: RouteHandler): RouteHandler {
     headers.delete("content-length");
     headers.set("X-Fal-Error-Type", String(body.error_type));
     if (typeof body.request_id === "string") headers.set(REQUEST_ID_HEADER, body.request_id);
-    return Response.json(body, { status, headers });
+    return json(body, { status, headers });
   };
 }

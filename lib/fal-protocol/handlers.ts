@@ -1,3 +1,4 @@
+import { json } from "@/lib/http/json";
 import type { ServiceContext } from "@/lib/auth/context";
 import { httpStatusOf } from "@/lib/http/errors";
 import { modelInputBody } from "@/lib/http/contracts/generation";
@@ -105,7 +106,7 @@ function runSync(
 /** POST fal.run/{model}: the output, as fal answers it. */
 async function run(ctx: ServiceContext, req: Request, modelId: string): Promise<Response> {
   const row = await runSync(ctx, req, modelId, await inputOf(req), "fal-run");
-  return Response.json(falOutput(row), { headers: idHeader(row.id) });
+  return json(falOutput(row), { headers: idHeader(row.id) });
 }
 
 /**
@@ -154,7 +155,7 @@ async function submit(ctx: ServiceContext, req: Request, call: Call, modelId: st
     idempotency,
     providers,
   });
-  return Response.json(falSubmitted(row, queueBaseOf(call.via)), { headers: idHeader(row.id) });
+  return json(falSubmitted(row, queueBaseOf(call.via)), { headers: idHeader(row.id) });
 }
 
 /**
@@ -164,7 +165,7 @@ async function submit(ctx: ServiceContext, req: Request, call: Call, modelId: st
 async function cancel(ctx: ServiceContext, row: GenerationRow, modelId: string): Promise<Response> {
   const answer = await cancelGeneration(ctx, row.id, modelId);
   const ids = { request_id: row.id, requestId: row.id };
-  if (answer.ok) return Response.json({ status: "OK" }, { headers: idHeader(row.id) });
+  if (answer.ok) return json({ status: "OK" }, { headers: idHeader(row.id) });
   if (isFinal(answer.status as GenerationRow["status"])) {
     throw new DomainError("conflict", "The request has already ended", {
       ...ids,
@@ -173,7 +174,7 @@ async function cancel(ctx: ServiceContext, row: GenerationRow, modelId: string):
       error_type: "already_completed",
     });
   }
-  if (row.status === "queued") return Response.json({ status: "CANCELLATION_REQUESTED" }, { status: 202, headers: idHeader(row.id) });
+  if (row.status === "queued") return json({ status: "CANCELLATION_REQUESTED" }, { status: 202, headers: idHeader(row.id) });
   const message = "The request is already running; only a queued request can be cancelled";
   throw new DomainError("conflict", message, { ...ids, status: "IN_PROGRESS", detail: message, error_type: "already_running" }, {}, 400);
 }
@@ -189,7 +190,7 @@ export async function perform(ctx: ServiceContext, req: Request, call: Call): Pr
     case "submit":
       return submit(ctx, req, call, op.modelId);
     case "upload-initiate":
-      return Response.json(await initiateUpload(ctx.principal.userId, await readJson(req, env().MAX_BODY_BYTES)));
+      return json(await initiateUpload(ctx.principal.userId, await readJson(req, env().MAX_BODY_BYTES)));
   }
   const row = await getGenerationOrThrow(ctx, op.requestId, op.modelId);
   const withLogs = wantsLogs(call.query);
@@ -197,12 +198,12 @@ export async function perform(ctx: ServiceContext, req: Request, call: Call): Pr
     case "status": {
       const held = await heldStatus(ctx, row, withLogs, req.signal);
       const body = falStatus(held.row, queueBaseOf(call.via), held.logs ? falLogs(held.logs) : null);
-      return Response.json(body, { status: falStatusCode(held.row), headers: idHeader(row.id) });
+      return json(body, { status: falStatusCode(held.row), headers: idHeader(row.id) });
     }
     case "status-stream":
       return statusStream(ctx, row, withLogs, call.via, req.signal);
     case "result":
-      if (row.status === "completed") return Response.json(falOutput(row), { headers: idHeader(row.id) });
+      if (row.status === "completed") return json(falOutput(row), { headers: idHeader(row.id) });
       throw isFinal(row.status) ? endedError(row) : notReadyError(row);
     case "cancel":
       return cancel(ctx, row, op.modelId);

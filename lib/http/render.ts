@@ -1,3 +1,4 @@
+import { json } from "./json";
 import { log } from "@/lib/core/logger";
 import { DomainError, isDomainError } from "@/lib/core/errors";
 import { skillCodeOf, httpStatusOf } from "./errors";
@@ -23,7 +24,7 @@ export function renderError(surface: Surface, err: DomainError, requestId: strin
           details: { reason: err.code, ...err.extra },
         }
       : { success: false, error: err.code, message: err.message, ...err.extra };
-  return Response.json(body, {
+  return json(body, {
     status: httpStatusOf(err),
     headers: { ...err.headers, "X-Request-ID": requestId },
   });

@@ -71,7 +71,7 @@ describe("GET /health", () => {
     expect(res.body.uptime).toBeGreaterThanOrEqual(Math.floor(before));
     expect(res.body.uptime).toBeLessThanOrEqual(Math.ceil(after));
     expect(res.headers.get("x-request-id")).toBeTruthy();
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
   });
 
   test("a provider circuit forced open is 200 degraded, naming the breaker", async () => {

@@ -1,3 +1,4 @@
+import { json } from "@/lib/http/json";
 import { inngestHandler } from "@/inngest/serve-handler";
 import { inngest } from "@/lib/jobs/client";
 import { inngestOperations } from "@/lib/http/contracts/inngest";
@@ -44,7 +45,7 @@ function signedOrFresh(req: Request): boolean {
 }
 
 /** The SDK's answer to an unsigned call (`unauthorizedResponse`), so both refusals read alike. */
-const sdkUnauthorized = () => Response.json({ message: "Unauthorized" }, { status: 401 });
+const sdkUnauthorized = () => json({ message: "Unauthorized" }, { status: 401 });
 
 /** The request with its body read through the one capped reader (413 past the cap, unkept). */
 async function withCappedBody(req: Request): Promise<Request> {

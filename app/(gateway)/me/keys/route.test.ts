@@ -24,7 +24,7 @@ describe("success", () => {
     const alice = await createActor();
     const res = await call(POST, "/me/keys", { session: alice.session, body: { name: "  ci  " } });
     expect(res.status).toBe(201);
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(createdKeySchema.parse(res.body)).toEqual(res.body);
     expect(res.body).toMatchObject({ name: "ci", prefix: "gw_live", expiresAt: null });
     expect(res.body.key).toMatch(/^gw_live_[0-9A-Za-z]{40}$/);

@@ -16,7 +16,7 @@ describe("success", () => {
     const alice = await createActor();
     const first = await call(GET, "/me/webhook-secret", { key: alice.key });
     expect(first.status).toBe(200);
-    expect(first.headers.get("cache-control")).toBe("no-store");
+    expect(first.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(webhookSecretSchema.parse(first.body)).toEqual(first.body);
     expect(first.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(first.body.secret.slice(6), "base64")).toHaveLength(32);
