@@ -11,9 +11,10 @@ export const baseURL = `http://127.0.0.1:${port}`;
 const onFalRun = /(field|a11y|docs)\.spec\.ts$/;
 // E2E_PROVIDER=routes: fal and Replicate both, each its protocol simulator on loopback, for the
 // failover suite (a model with two routes; PROVIDER_COOLDOWN_MS=0 keeps its tests independent).
-// The admin pages run no generation, so they go there too: the local run is the longer of the
-// two side-by-side legs (scripts/test-e2e.mjs), and this one was its shortest part.
-const onRoutesRun = /(failover|admin-pages|admin-money|auth-admin)\.spec\.ts$/;
+// The admin pages, the landing page, the catalog and the locale switch run no generation, so they
+// go there too: the local run is the longer of the two side-by-side legs (scripts/test-e2e.mjs),
+// and this one was its shortest part.
+const onRoutesRun = /(failover|admin-pages|admin-money|auth-admin|home|catalog|locale)\.spec\.ts$/;
 const provider = process.env.E2E_PROVIDER === "fal" ? "fal" : process.env.E2E_PROVIDER === "routes" ? "routes" : "local";
 const sim = `http://127.0.0.1:${port + 1}`;
 const replicateSim = `http://127.0.0.1:${port + 2}`;
