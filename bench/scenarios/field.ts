@@ -43,7 +43,7 @@ import type { Scenario } from "./types";
  *  q. cost by path: the same 24 closed-loop clients and 2 s jobs sync, then queued (submit, poll
  *     from the job's end, fetch the result): server and PostgreSQL CPU, transactions and polls per
  *     generation above the idle cost, each path alone (what makes d heavier than a at the same
- *     generations/s);
+ *     generations/s), alternating over BENCH_Q_ROUNDS rounds (3) with the median paired ratio;
  *  d. mixed: half sync, a quarter polling, a quarter streaming, at once, every job 5–15 s; d2 the
  *     same with the sync and polling clients spread over both instances too (one Node process per
  *     core, as deployed); d3 as d2 with the polled and streamed jobs taking c's 60 s, so each
@@ -709,18 +709,21 @@ async function streams(ctx: Ctx, rows: Row[]) {
  * transactions and HTTP requests per generation, each path alone. 24 clients (BENCH_Q_CLIENTS)
  * keep both paths inside one instance's capacity: at 64 the queued path filled the server, its
  * jobs ended late, and the extra polls that lateness brings were counted as the path's cost.
+ * The paths alternate, sync then queued, BENCH_Q_ROUNDS times (default 3): this machine's speed
+ * drifts by ±15 % between minutes, so each round's queued figure is divided by the sync figure
+ * measured just before it, and the summary row is the median of those ratios.
  */
 async function costByPath(ctx: Ctx, rows: Row[]) {
   const clients = Number(process.env.BENCH_Q_CLIENTS ?? (quick ? 16 : 24));
-  const seconds = quick ? 10 : 25;
+  const rounds = Number(process.env.BENCH_Q_ROUNDS ?? (quick ? 1 : 3));
+  const seconds = quick ? 10 : 15;
   const jobMs = 2_000;
   const keyOf = (i: number) => ctx.keys[(256 + i) % SIZES.users]!;
-  const out: Record<string, unknown> = {};
   const cpuNow = () => {
     const [a, b] = [ctx.a.cpu(), ctx.b.cpu()];
     return { server: a.server + b.server, postgres: a.postgres, at: performance.now() };
   };
-  const measure = async (path: "sync" | "queue", one: (key: string) => Promise<{ polls: number; doneMs: number }>) => {
+  const measure = async (path: "sync" | "queue", round: number, one: (key: string) => Promise<{ polls: number; doneMs: number }>) => {
     freshSockets();
     await sleep(2_000);
     // Both instances' and PostgreSQL's idle cost (the job loops' ticks), subtracted below: what is
@@ -768,7 +771,7 @@ async function costByPath(ctx: Ctx, rows: Row[]) {
       added: stats(done),
     };
     rows.push({
-      path: `${path}: ${clients} clients, ${jobMs / 1000} s jobs`,
+      path: `${path}, round ${round}: ${clients} clients, ${jobMs / 1000} s jobs`,
       "gen/s": f1(figures.rate),
       "server CPU ms/gen (× /health)": `${f2(figures.serverMs)} (${f1(figures.serverMs / ctx.healthCpuMs)})`,
       "PostgreSQL CPU ms/gen": f2(figures.postgresMs),
@@ -776,14 +779,14 @@ async function costByPath(ctx: Ctx, rows: Row[]) {
       "status polls/gen": f1(figures.polls),
       "done after the job, p50 / p99 ms": `${f1(figures.added.p50)} / ${f1(figures.added.p99)}`,
     });
-    out[path] = figures;
+    return figures;
   };
-  await measure("sync", async (key) => {
+  const sync = async (key: string) => {
     const a = await call(`${ctx.a.baseUrl}/run/${MODEL}`, { key, body: bodyOf(jobMs) });
     if (a.status !== 200) throw new Error(`sync: ${a.status} ${a.body.slice(0, 200)}`);
     return { polls: 0, doneMs: a.ms };
-  });
-  await measure("queue", async (key) => {
+  };
+  const queued = async (key: string) => {
     const t0 = performance.now();
     const job = await submitQueued(ctx.a.baseUrl, key, jobMs);
     await sleep(t0 + jobMs - performance.now());
@@ -800,8 +803,34 @@ async function costByPath(ctx: Ctx, rows: Row[]) {
     const result = await call(job.responseUrl, { key });
     if (result.status !== 200) throw new Error(`queue result: ${result.status} ${result.body.slice(0, 200)}`);
     return { polls, doneMs };
+  };
+  const pairs: { sync: Awaited<ReturnType<typeof measure>>; queue: Awaited<ReturnType<typeof measure>> }[] = [];
+  for (let round = 1; round <= rounds; round++)
+    pairs.push({ sync: await measure("sync", round, sync), queue: await measure("queue", round, queued) });
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  const ratio = {
+    serverCpu: median(pairs.map((p) => p.queue.serverMs / p.sync.serverMs)),
+    postgresCpu: median(pairs.map((p) => p.queue.postgresMs / p.sync.postgresMs)),
+    writes: median(pairs.map((p) => p.queue.transactions / p.sync.transactions)),
+  };
+  const spread = (pick: (p: (typeof pairs)[number]) => number) => {
+    const xs = pairs.map(pick);
+    return `${f2(Math.min(...xs))}–${f2(Math.max(...xs))}`;
+  };
+  rows.push({
+    path: `queued ÷ sync, median of ${rounds} paired round(s) (range)`,
+    "gen/s": "",
+    "server CPU ms/gen (× /health)": `${f2(ratio.serverCpu)} (${spread((p) => p.queue.serverMs / p.sync.serverMs)})`,
+    "PostgreSQL CPU ms/gen": `${f2(ratio.postgresCpu)} (${spread((p) => p.queue.postgresMs / p.sync.postgresMs)})`,
+    "DB write transactions/gen": `${f2(ratio.writes)} (${spread((p) => p.queue.transactions / p.sync.transactions)})`,
+    "status polls/gen": "",
+    "done after the job, p50 / p99 ms": "",
   });
-  return out;
+  return { sync: pairs.map((p) => p.sync), queue: pairs.map((p) => p.queue), ratio };
 }
 
 // ---------------------------------------------------------------------------------------------
