@@ -444,17 +444,21 @@ describe("auth", () => {
       arguments: { model: MODEL, input: { prompt: "orphaned [latency:60000]", ...SMALL }, wait_seconds: 0 },
     });
     const id = (started.structuredContent as any).id;
-    // Each call is following its job once its first progress notice ("Queued") arrives.
-    let following = 0;
-    const onprogress = () => void following++;
+    // Each call is following its job once its own first progress notice ("Queued") arrives; one
+    // call's second notice must not stand for the other's first (that one may not be in yet).
+    const following = [false, false];
+    const onprogressOf = (i: number) => () => void (following[i] = true);
     const waits = [
       client.callTool(
         { name: "generate", arguments: { model: MODEL, input: { prompt: "orphaned too [latency:60000]", ...SMALL } } },
-        { onprogress, timeout: 120_000 },
+        { onprogress: onprogressOf(0), timeout: 120_000 },
       ),
-      client.callTool({ name: "get_request", arguments: { request_id: id, wait_seconds: 55 } }, { onprogress, timeout: 120_000 }),
+      client.callTool(
+        { name: "get_request", arguments: { request_id: id, wait_seconds: 55 } },
+        { onprogress: onprogressOf(1), timeout: 120_000 },
+      ),
     ];
-    while (following < 2) await new Promise((r) => setTimeout(r, 10));
+    while (!following.every(Boolean)) await new Promise((r) => setTimeout(r, 10));
     const deletedAt = Date.now();
     await (await getDb()).delete(apiKeys).where(eq(apiKeys.id, apiKey.id));
     const answers = await Promise.all(waits);
