@@ -804,29 +804,25 @@ async function costByPath(ctx: Ctx, rows: Row[]) {
     if (result.status !== 200) throw new Error(`queue result: ${result.status} ${result.body.slice(0, 200)}`);
     return { polls, doneMs };
   };
-  const pairs: { sync: Awaited<ReturnType<typeof measure>>; queue: Awaited<ReturnType<typeof measure>> }[] = [];
+  type Figures = Awaited<ReturnType<typeof measure>>;
+  const pairs: { sync: Figures; queue: Figures }[] = [];
   for (let round = 1; round <= rounds; round++)
     pairs.push({ sync: await measure("sync", round, sync), queue: await measure("queue", round, queued) });
-  const median = (xs: number[]) => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  // Each round's queued figure over the sync one measured just before it: their median and range.
+  const paired = (pick: (f: Figures) => number) => {
+    const xs = pairs.map((p) => pick(p.queue) / pick(p.sync)).sort((a, b) => a - b);
+    const mid = Math.floor(xs.length / 2);
+    return { median: xs.length % 2 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2, min: xs[0]!, max: xs[xs.length - 1]! };
   };
-  const ratio = {
-    serverCpu: median(pairs.map((p) => p.queue.serverMs / p.sync.serverMs)),
-    postgresCpu: median(pairs.map((p) => p.queue.postgresMs / p.sync.postgresMs)),
-    writes: median(pairs.map((p) => p.queue.transactions / p.sync.transactions)),
-  };
-  const spread = (pick: (p: (typeof pairs)[number]) => number) => {
-    const xs = pairs.map(pick);
-    return `${f2(Math.min(...xs))}–${f2(Math.max(...xs))}`;
-  };
+  const [server, postgres, writes] = [paired((f) => f.serverMs), paired((f) => f.postgresMs), paired((f) => f.transactions)];
+  const shown = (r: ReturnType<typeof paired>) => `${f2(r.median)} (${f2(r.min)}–${f2(r.max)})`;
+  const ratio = { serverCpu: server.median, postgresCpu: postgres.median, writes: writes.median };
   rows.push({
     path: `queued ÷ sync, median of ${rounds} paired round(s) (range)`,
     "gen/s": "",
-    "server CPU ms/gen (× /health)": `${f2(ratio.serverCpu)} (${spread((p) => p.queue.serverMs / p.sync.serverMs)})`,
-    "PostgreSQL CPU ms/gen": `${f2(ratio.postgresCpu)} (${spread((p) => p.queue.postgresMs / p.sync.postgresMs)})`,
-    "DB write transactions/gen": `${f2(ratio.writes)} (${spread((p) => p.queue.transactions / p.sync.transactions)})`,
+    "server CPU ms/gen (× /health)": shown(server),
+    "PostgreSQL CPU ms/gen": shown(postgres),
+    "DB write transactions/gen": shown(writes),
     "status polls/gen": "",
     "done after the job, p50 / p99 ms": "",
   });
